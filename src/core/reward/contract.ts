@@ -1,0 +1,70 @@
+/**
+ * The reward contract (DESIGN.md, "The reward contract"):
+ *   export default function reward(t: Trajectory, ctx: RewardContext): number | RewardResult | null
+ * `null` means "this reward does not apply here" and is counted apart, never as 0.
+ */
+
+export interface RewardResult {
+  score: number;
+  components?: Record<string, number>;
+  steps?: number[];
+  note?: string;
+}
+
+/** Per-row outcome codes, stored in a Uint8Array next to the Float64Array of scores. */
+export const RowStatus = {
+  Pending: 0,
+  Ok: 1,
+  Null: 2,
+  Error: 3,
+  TimedOut: 4,
+} as const;
+export type RowStatusCode = (typeof RowStatus)[keyof typeof RowStatus];
+
+export type ValidatedResult =
+  | { kind: 'ok'; score: number; components?: Record<string, number>; note?: string }
+  | { kind: 'null' }
+  | { kind: 'error'; reason: string };
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Check what reward code returned. A non-finite or non-number result is an error with a clear reason. */
+export function validateResult(value: unknown): ValidatedResult {
+  if (value === null) return { kind: 'null' };
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? { kind: 'ok', score: value } : { kind: 'error', reason: `reward returned ${describe(value)}, expected a finite number` };
+  }
+  if (typeof value === 'boolean') return { kind: 'error', reason: 'reward returned a boolean, expected a finite number (use Number(x) or x ? 1 : 0)' };
+  if (typeof value === 'object' && value !== undefined && !Array.isArray(value)) {
+    const obj = value as Record<string, unknown>;
+    if (!('score' in obj)) return { kind: 'error', reason: 'reward returned an object without a `score` field' };
+    const score = obj.score;
+    if (score === null) return { kind: 'null' };
+    if (typeof score !== 'number' || !Number.isFinite(score)) {
+      return { kind: 'error', reason: `reward returned score ${describe(score)}, expected a finite number` };
+    }
+    const out: { kind: 'ok'; score: number; components?: Record<string, number>; note?: string } = { kind: 'ok', score };
+    if (obj.components !== undefined) {
+      if (typeof obj.components !== 'object' || obj.components === null || Array.isArray(obj.components)) {
+        return { kind: 'error', reason: 'reward returned `components` that is not an object of numbers' };
+      }
+      const comps: Record<string, number> = {};
+      for (const [k, v] of Object.entries(obj.components as Record<string, unknown>)) {
+        if (typeof v !== 'number' || !Number.isFinite(v)) {
+          return { kind: 'error', reason: `component "${k}" is ${describe(v)}, expected a finite number` };
+        }
+        comps[k] = v;
+      }
+      out.components = comps;
+    }
+    if (typeof obj.note === 'string') out.note = obj.note;
+    return out;
+  }
+  return { kind: 'error', reason: `reward returned ${describe(value)}, expected a finite number, {score} or null` };
+}

@@ -1,0 +1,66 @@
+// Type declarations offered to reward code in the editor as the module 'reward-studio'.
+// Keep in step with src/core/trajectory.ts and src/core/reward/context.ts (a unit test checks the names).
+declare module 'reward-studio' {
+  /** One tool call made by an assistant turn. */
+  export interface ToolCall {
+    id?: string;
+    /** Function name. */
+    name: string;
+    /** Parsed arguments (object), or the raw string when it is not valid JSON. */
+    arguments: unknown;
+  }
+  /** One turn of the conversation. */
+  export interface Message {
+    /** "system" | "user" | "assistant" | "tool" | … */
+    role: string;
+    content: string;
+    toolCalls?: ToolCall[];
+    /** For role "tool": the id of the call being answered. */
+    toolCallId?: string;
+    name?: string;
+  }
+  /** One rollout, normalized from whatever file it came from. */
+  export interface Trajectory {
+    /** Stable id within the dataset. */
+    id: string;
+    /** Position in the dataset (0-based). */
+    index: number;
+    /** 1-based line or row in the source file. */
+    line: number;
+    /** GRPO group key. */
+    group: string;
+    /** Prompt as text. */
+    prompt: string;
+    /** Final response text. */
+    completion: string;
+    /** Full conversation, tool calls and tool replies included. */
+    messages: Message[];
+    /** Reference answer (`ground_truth`, verl `gts`, …) when the data has one. */
+    groundTruth?: string;
+    step?: number;
+    /** Preference data: both rollouts of a pair share this id. */
+    pairId?: string;
+    preference?: 'chosen' | 'rejected';
+    /** Every original field of the row, untouched. */
+    fields: Record<string, unknown>;
+  }
+  /** What a reward may return besides a plain number. */
+  export interface RewardResult {
+    score: number;
+    /** Named parts of the score, charted separately. */
+    components?: Record<string, number>;
+    steps?: number[];
+    note?: string;
+  }
+  /** Helpers and context passed as the second argument. */
+  export interface RewardContext {
+    /** Index of the rollout in the dataset. */
+    readonly index: number;
+    /** The first number after the LAST occurrence of `marker` (default "A:"), as written (e.g. "1,000"); null if none. */
+    numberAfter(text: string, marker?: string): string | null;
+    /** "1,000" → 1000, "1/2" → 0.5, "$5" → 5, "50%" → 50; null when not a number. */
+    parseNumber(text: string | number | null | undefined): number | null;
+    /** Numeric equality with tolerance: "1,000" equals "1000.0", "1/2" equals "0.5". */
+    numbersEqual(a: string | number | null | undefined, b: string | number | null | undefined, tol?: { relTol?: number; absTol?: number }): boolean;
+  }
+}

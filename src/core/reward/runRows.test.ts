@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Trajectory } from '../trajectory';
+import { compileReward } from './compile';
+import { RowStatus } from './contract';
+import { DEFAULT_REWARD_TS } from './defaultReward';
+import { runRows } from './runRows';
+
+const row = (index: number, completion: string, groundTruth?: string): Trajectory => ({
+  id: String(index),
+  index,
+  line: index + 1,
+  group: 'g',
+  prompt: 'p',
+  completion,
+  messages: [],
+  groundTruth,
+  fields: {},
+});
+
+function compile(src: string) {
+  const c = compileReward(src);
+  if (!c.ok) throw new Error(c.message);
+  return c.fn;
+}
+
+describe('compileReward', () => {
+  it('compiles TypeScript with type imports', () => {
+    const fn = compile(DEFAULT_REWARD_TS);
+    expect(typeof fn).toBe('function');
+  });
+  it('reports a syntax error with its line', () => {
+    const c = compileReward('export default function reward(t) {\n  return t.completion.length +;\n}');
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.line).toBe(2);
+  });
+  it('requires a default export', () => {
+    const c = compileReward('export const x = 1;');
+    expect(c).toEqual({ ok: false, message: 'reward code must `export default function reward(t, ctx)`' });
+  });
+});
+
+describe('runRows', () => {
+  it('scores the default reward: number after the last A: equals ground truth', () => {
+    const rows = [row(0, 'work\nA: 18', '18'), row(1, 'A: 1,000', '1000'), row(2, 'A: 17', '18'), row(3, 'no answer', '18')];
+    const r = runRows(compile(DEFAULT_REWARD_TS), rows, 0, 4);
+    expect(Array.from(r.scores)).toEqual([1, 1, 0, 0]);
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Ok, RowStatus.Ok]);
+  });
+
+  it('records a throw with message and user line, and goes on', () => {
+    const src = ['export default function reward(t) {', '  if (t.index === 1) {', "    throw new Error('bad row');", '  }', '  return 1;', '}'].join('\n');
+    const rows = [row(0, 'a'), row(1, 'b'), row(2, 'c')];
+    const r = runRows(compile(src), rows, 0, 3);
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Error, RowStatus.Ok]);
+    expect(r.errors).toEqual([{ row: 1, message: 'Error: bad row', line: 3 }]);
+    expect(Number.isNaN(r.scores[1])).toBe(true);
+  });
+
+  it('marks non-numbers as errors and null apart; keeps components and notes; scores a sub-range', () => {
+    const src = `export default function reward(t) {
+      if (t.index === 1) return null;
+      if (t.index === 2) return 'yes';
+      if (t.index === 3) return { score: 0.5, components: { fmt: 0.25 }, note: 'half' };
+      return 2;
+    }`;
+    const rows = [row(0, ''), row(1, ''), row(2, ''), row(3, ''), row(4, '')];
+    const r = runRows(compile(src), rows, 1, 4);
+    expect(r.start).toBe(1);
+    expect(Array.from(r.status)).toEqual([RowStatus.Null, RowStatus.Error, RowStatus.Ok]);
+    expect(r.errors).toEqual([{ row: 2, message: 'reward returned a string ("yes"), expected a finite number, {score} or null' }]);
+    expect(r.scores[2]).toBe(0.5);
+    expect(Array.from(r.components.fmt)).toEqual([Number.NaN, Number.NaN, 0.25]);
+    expect(r.notes).toEqual([{ row: 3, note: 'half' }]);
+  });
+
+  it('calls onRow before each row', () => {
+    const seen: number[] = [];
+    runRows(compile('export default () => 1'), [row(0, ''), row(1, ''), row(2, '')], 1, 3, (i) => seen.push(i));
+    expect(seen).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,69 @@
+import type { Trajectory } from '../trajectory';
+import type { RewardFn } from './compile';
+import { errorLine } from './compile';
+import { createContext } from './context';
+import { RowStatus, validateResult } from './contract';
+
+export interface RowError {
+  /** Dataset index of the row. */
+  row: number;
+  message: string;
+  /** Line in the user's reward code, when known. */
+  line?: number;
+}
+
+/** Results for a contiguous range of rows, as typed arrays (transferable). */
+export interface RangeResult {
+  start: number;
+  scores: Float64Array;
+  status: Uint8Array;
+  errors: RowError[];
+  /** Component name → one value per row (NaN where the row had no such component). */
+  components: Record<string, Float64Array>;
+  notes: { row: number; note: string }[];
+}
+
+/**
+ * Score rows [start, end) with a compiled reward. `onRow(i)` is called before each row (the pool uses it to
+ * publish which row is running, so a stuck row can be timed out from outside). Nothing thrown escapes.
+ */
+export function runRows(fn: RewardFn, rows: readonly Trajectory[], start: number, end: number, onRow?: (row: number) => void): RangeResult {
+  const n = end - start;
+  const scores = new Float64Array(n).fill(Number.NaN);
+  const status = new Uint8Array(n);
+  const errors: RowError[] = [];
+  const notes: { row: number; note: string }[] = [];
+  const components: Record<string, Float64Array> = {};
+  const ctx = createContext();
+  for (let i = 0; i < n; i++) {
+    const row = start + i;
+    onRow?.(row);
+    ctx.index = row;
+    let value: unknown;
+    try {
+      value = fn(rows[row], ctx);
+    } catch (e) {
+      status[i] = RowStatus.Error;
+      const err = e instanceof Error ? e : new Error(String(e));
+      errors.push({ row, message: `${err.name}: ${err.message}`, line: errorLine(err) });
+      continue;
+    }
+    const v = validateResult(value);
+    if (v.kind === 'null') {
+      status[i] = RowStatus.Null;
+    } else if (v.kind === 'error') {
+      status[i] = RowStatus.Error;
+      errors.push({ row, message: v.reason });
+    } else {
+      status[i] = RowStatus.Ok;
+      scores[i] = v.score;
+      if (v.components) {
+        for (const [k, val] of Object.entries(v.components)) {
+          (components[k] ??= new Float64Array(n).fill(Number.NaN))[i] = val;
+        }
+      }
+      if (v.note) notes.push({ row, note: v.note });
+    }
+  }
+  return { start, scores, status, errors, components, notes };
+}

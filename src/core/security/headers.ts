@@ -1,0 +1,27 @@
+/**
+ * The page's security headers (DESIGN.md, "Safety model"). Shared by the Vite dev/preview servers and tests.
+ * `connect-src 'self'`: reward code (run in workers) cannot send data to another origin.
+ */
+export const isolationHeaders: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export function contentSecurityPolicy({ dev }: { dev: boolean }): string {
+  const script = ["'self'", "'unsafe-eval'", "'wasm-unsafe-eval'", 'blob:'];
+  // Vite's dev server injects an inline React-refresh preamble; production builds have no inline script.
+  if (dev) script.push("'unsafe-inline'");
+  return [
+    "default-src 'self'",
+    `script-src ${script.join(' ')}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { RowStatus } from '../reward/contract';
+import type { Trajectory } from '../trajectory';
+import { rowView } from './rowView';
+
+const t = (i: number, prompt: string, completion: string): Trajectory => ({ id: String(i), index: i, line: i + 1, group: prompt, prompt, completion, messages: [], fields: {} });
+const rows = [t(0, 'Alpha', 'one'), t(1, 'Beta', 'two two'), t(2, 'Alpha', 'THREE'), t(3, 'Beta', 'x')];
+const input = {
+  rows,
+  groupOf: Int32Array.from([0, 1, 0, 1]),
+  charLengths: Int32Array.from([3, 7, 5, 1]),
+  scores: Float64Array.from([0.5, Number.NaN, 1, 0]),
+  status: Uint8Array.from([RowStatus.Ok, RowStatus.Error, RowStatus.Ok, RowStatus.Ok]),
+};
+const ids = (a: Int32Array) => Array.from(a);
+
+describe('rowView', () => {
+  it('keeps source order by default and reverses it descending', () => {
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false }))).toEqual([0, 1, 2, 3]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: true }))).toEqual([3, 2, 1, 0]);
+  });
+  it('sorts by reward with unscored rows last in both directions', () => {
+    expect(ids(rowView(input, { sortKey: 'reward', sortDesc: false }))).toEqual([3, 0, 2, 1]);
+    expect(ids(rowView(input, { sortKey: 'reward', sortDesc: true }))).toEqual([2, 0, 3, 1]);
+  });
+  it('sorts by length and by group (stable)', () => {
+    expect(ids(rowView(input, { sortKey: 'length', sortDesc: true }))).toEqual([1, 2, 0, 3]);
+    expect(ids(rowView(input, { sortKey: 'group', sortDesc: false }))).toEqual([0, 2, 1, 3]);
+  });
+  it('filters errors only, one group, and text (case-insensitive, prompt or completion)', () => {
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, errorsOnly: true }))).toEqual([1]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, group: 0 }))).toEqual([0, 2]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, search: 'three' }))).toEqual([2]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, search: 'beta' }))).toEqual([1, 3]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, subset: [3, 1] }))).toEqual([3, 1]);
+  });
+  it('errors-only is empty before any run', () => {
+    expect(ids(rowView({ ...input, scores: null, status: null }, { sortKey: 'reward', sortDesc: true, errorsOnly: true }))).toEqual([]);
+  });
+});

@@ -1,0 +1,220 @@
+import type { Dataset } from '../core/dataset';
+import { RowStatus } from '../core/reward/contract';
+import type { RangeResult, RowError } from '../core/reward/runRows';
+import { WATCH_BYTES, watchViews, type RewardReply, type RewardRequest } from './rewardProtocol';
+
+/** The typed-array results of one run over a dataset. */
+export interface RunResult {
+  scores: Float64Array;
+  status: Uint8Array;
+  errors: Map<number, RowError>;
+  components: Record<string, Float64Array>;
+  notes: Map<number, string>;
+}
+
+export type RunOutcome =
+  | { kind: 'done'; result: RunResult; elapsedMs: number }
+  | { kind: 'cancelled'; result: RunResult; elapsedMs: number }
+  | { kind: 'compile-error'; message: string; line?: number };
+
+export interface RunProgress {
+  done: number;
+  total: number;
+  rowsPerSecond: number;
+}
+
+export interface RunOptions {
+  /** Per-row time limit in ms (default 1000). */
+  timeLimitMs?: number;
+  onProgress?: (p: RunProgress) => void;
+}
+
+export interface RunHandle {
+  done: Promise<RunOutcome>;
+  cancel(): void;
+}
+
+interface Slot {
+  worker: Worker;
+  watch: ReturnType<typeof watchViews> | null;
+  datasetId: string | null;
+  task: Task | null;
+}
+
+interface Task {
+  id: number;
+  start: number;
+  end: number;
+}
+
+const ROWS_PER_MESSAGE = 5000;
+let nextTask = 1;
+
+export function defaultPoolSize(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(2, cores);
+}
+
+/**
+ * One reward worker per core. Rows are split into tasks handed to idle workers; a watchdog reads each worker's
+ * shared watch slot and, when a row runs past the time limit, terminates that worker, marks the row timed out,
+ * starts a replacement and re-queues the rest of the task. Reward code never runs on the main thread.
+ */
+export class RewardPool {
+  private slots: Slot[] = [];
+  private dataset: Dataset | null = null;
+  private current: { cancel(): void } | null = null;
+
+  constructor(
+    readonly size: number = defaultPoolSize(),
+    private readonly makeWorker: () => Worker = () => new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' }),
+  ) {}
+
+  setDataset(ds: Dataset): void {
+    this.dataset = ds;
+  }
+
+  private spawn(): Slot {
+    const worker = this.makeWorker();
+    const buf = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new SharedArrayBuffer(WATCH_BYTES) : null;
+    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, task: null };
+    if (slot.watch) Atomics.store(slot.watch.row, 0, -1);
+    this.send(slot, { kind: 'init', watch: buf });
+    return slot;
+  }
+
+  private send(slot: Slot, m: RewardRequest): void {
+    slot.worker.postMessage(m);
+  }
+
+  private ensureData(slot: Slot, ds: Dataset): void {
+    if (slot.datasetId === ds.id) return;
+    for (let off = 0; off < ds.rows.length || off === 0; off += ROWS_PER_MESSAGE) {
+      this.send(slot, { kind: 'rows', datasetId: ds.id, offset: off, total: ds.rows.length, rows: ds.rows.slice(off, off + ROWS_PER_MESSAGE) });
+      if (ds.rows.length === 0) break;
+    }
+    slot.datasetId = ds.id;
+  }
+
+  /** Run `code` on every row. A new run cancels the one in flight (the latest request wins). */
+  run(code: string, opts: RunOptions = {}): RunHandle {
+    this.current?.cancel();
+    const ds = this.dataset;
+    if (!ds) throw new Error('no dataset loaded');
+    const limit = opts.timeLimitMs ?? 1000;
+    const n = ds.rows.length;
+    const result: RunResult = {
+      scores: new Float64Array(n).fill(Number.NaN),
+      status: new Uint8Array(n),
+      errors: new Map(),
+      components: {},
+      notes: new Map(),
+    };
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    const taskSize = Math.max(16, Math.min(2000, Math.ceil(n / (this.size * 8))));
+    const queue: Task[] = [];
+    for (let s = 0; s < n; s += taskSize) queue.push({ id: nextTask++, start: s, end: Math.min(n, s + taskSize) });
+    const t0 = performance.now();
+    let doneRows = 0;
+    let finished = false;
+    let resolve!: (o: RunOutcome) => void;
+    const done = new Promise<RunOutcome>((r) => (resolve = r));
+
+    const finish = (o: RunOutcome) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(watchdog);
+      for (const s of this.slots) s.worker.onmessage = null;
+      if (this.current === handle) this.current = null;
+      resolve(o);
+    };
+    const progress = () => {
+      const secs = (performance.now() - t0) / 1000;
+      opts.onProgress?.({ done: doneRows, total: n, rowsPerSecond: secs > 0 ? doneRows / secs : 0 });
+    };
+    const merge = (r: RangeResult) => {
+      result.scores.set(r.scores, r.start);
+      result.status.set(r.status, r.start);
+      for (const e of r.errors) result.errors.set(e.row, e);
+      for (const note of r.notes) result.notes.set(note.row, note.note);
+      for (const [k, arr] of Object.entries(r.components)) {
+        (result.components[k] ??= new Float64Array(n).fill(Number.NaN)).set(arr, r.start);
+      }
+      doneRows += r.scores.length;
+    };
+    const dispatch = () => {
+      for (const slot of this.slots) {
+        if (slot.task || queue.length === 0) continue;
+        const task = queue.shift()!;
+        slot.task = task;
+        this.ensureData(slot, ds);
+        this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end });
+      }
+      if (queue.length === 0 && this.slots.every((s) => !s.task)) finish({ kind: 'done', result, elapsedMs: performance.now() - t0 });
+    };
+    const listen = (slot: Slot) => {
+      slot.worker.onmessage = (ev: MessageEvent<RewardReply>) => {
+        const m = ev.data;
+        if (finished || !slot.task || m.taskId !== slot.task.id) return;
+        slot.task = null;
+        if (m.kind === 'compile-error') return finish({ kind: 'compile-error', message: m.message, line: m.line });
+        if (m.kind === 'failed') {
+          slot.datasetId = null; // resend data and retry once through the queue
+          return finish({ kind: 'compile-error', message: m.message });
+        }
+        merge(m.result);
+        progress();
+        dispatch();
+      };
+    };
+    const replace = (slot: Slot, stuckRow: number) => {
+      const task = slot.task!;
+      slot.worker.terminate();
+      const idx = this.slots.indexOf(slot);
+      const fresh = this.spawn();
+      this.slots[idx] = fresh;
+      listen(fresh);
+      result.status[stuckRow] = RowStatus.TimedOut;
+      result.errors.set(stuckRow, { row: stuckRow, message: `timed out after ${limit} ms` });
+      doneRows += 1;
+      // Rows of the task before the stuck one were lost with the worker: queue them again, and the rest.
+      if (stuckRow > task.start) queue.unshift({ id: nextTask++, start: task.start, end: stuckRow });
+      if (stuckRow + 1 < task.end) queue.unshift({ id: nextTask++, start: stuckRow + 1, end: task.end });
+      progress();
+      dispatch();
+    };
+    const watchdog = setInterval(() => {
+      const now = Date.now();
+      for (const slot of this.slots) {
+        if (!slot.task || !slot.watch) continue;
+        const row = Atomics.load(slot.watch.row, 0);
+        if (row >= slot.task.start && row < slot.task.end && now - slot.watch.started[0] > limit) replace(slot, row);
+      }
+    }, Math.max(10, Math.min(100, limit / 4)));
+
+    const handle = {
+      cancel: () => {
+        if (finished) return;
+        // Terminate busy workers (their rows stay Pending); idle ones are kept.
+        for (let i = 0; i < this.slots.length; i++) {
+          if (this.slots[i].task) {
+            this.slots[i].worker.terminate();
+            this.slots[i] = this.spawn();
+          }
+        }
+        finish({ kind: 'cancelled', result, elapsedMs: performance.now() - t0 });
+      },
+    };
+    this.current = handle;
+    for (const s of this.slots) listen(s);
+    progress();
+    dispatch();
+    return { done, cancel: handle.cancel };
+  }
+
+  dispose(): void {
+    this.current?.cancel();
+    for (const s of this.slots) s.worker.terminate();
+    this.slots = [];
+  }
+}

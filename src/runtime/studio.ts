@@ -1,0 +1,121 @@
+import type { Dataset } from '../core/dataset';
+import type { ColumnMapping, FormatId } from '../core/formats/types';
+import { summarizeRun } from '../core/reward/summary';
+import { useStudio } from '../store';
+import { getDataset, registerDataset } from './datasetRegistry';
+import { startImport, type ImportJob } from './importClient';
+import { RewardPool, type RunHandle } from './rewardPool';
+
+/**
+ * The studio's actions: import a file, run the reward, cancel. They tie the workers (runtime) to the store;
+ * components call these and read the store.
+ */
+let pool: RewardPool | null = null;
+let importJob: ImportJob | null = null;
+let runHandle: RunHandle | null = null;
+let nextRun = 1;
+/** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
+let lastSource: { blob: Blob; name: string } | null = null;
+
+function rewardPool(): RewardPool {
+  pool ??= new RewardPool();
+  return pool;
+}
+
+export function lastImportedSource(): { blob: Blob; name: string } | null {
+  return lastSource;
+}
+
+/** Import a file. On failure the previous dataset stays loaded and the error is shown. */
+export async function importBlob(blob: Blob, name: string, opts: { format?: FormatId; mapping?: ColumnMapping } = {}): Promise<boolean> {
+  const store = useStudio.getState();
+  importJob?.cancel();
+  store.setImportError(null);
+  store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
+  const job = startImport(blob, name, opts, (p) => {
+    if (importJob === job) useStudio.getState().setImporting({ fileName: name, ...p });
+  });
+  importJob = job;
+  const res = await job.done;
+  if (importJob !== job) return false; // superseded by a newer import
+  importJob = null;
+  useStudio.getState().setImporting(null);
+  if (!res.ok) {
+    if (res.error.code !== 'cancelled') useStudio.getState().setImportError({ ...res.error, fileName: name });
+    if (res.error.code === 'needs-mapping') lastSource = { blob, name };
+    return false;
+  }
+  lastSource = { blob, name };
+  adoptDataset(res.value);
+  await runReward();
+  return true;
+}
+
+export function cancelImport(): void {
+  importJob?.cancel();
+}
+
+function adoptDataset(ds: Dataset): void {
+  registerDataset(ds);
+  rewardPool().setDataset(ds);
+  const s = useStudio.getState();
+  s.selectRow(null);
+  s.setGroupFilter(null);
+  s.setSubset(null);
+  s.setDataset({ id: ds.id, name: ds.name, rowCount: ds.rows.length, groupCount: ds.groupKeys.length, detection: ds.detection, issues: ds.issues });
+}
+
+/** Run the editor's code on every row of the loaded dataset. A new run supersedes one in flight. */
+export async function runReward(): Promise<void> {
+  const s = useStudio.getState();
+  const ds = getDataset(s.datasetId);
+  if (!ds) return;
+  const code = s.code;
+  runHandle?.cancel();
+  s.setRunError(null);
+  s.setRunning({ done: 0, total: ds.rows.length, rowsPerSecond: 0 });
+  const startedAt = Date.now();
+  let handle: RunHandle | null = null;
+  handle = rewardPool().run(code, {
+    timeLimitMs: s.timeLimitMs,
+    // The first progress report arrives before run() returns; only the latest run may report.
+    onProgress: (p) => {
+      if (handle === null || runHandle === handle) useStudio.getState().setRunning(p);
+    },
+  });
+  runHandle = handle;
+  const outcome = await handle.done;
+  if (runHandle !== handle) return;
+  runHandle = null;
+  const st = useStudio.getState();
+  st.setRunning(null);
+  if (outcome.kind === 'compile-error') {
+    st.setRunError({ message: outcome.message, line: outcome.line });
+    return;
+  }
+  const { result } = outcome;
+  st.addRun({
+    id: nextRun++,
+    code,
+    datasetId: ds.id,
+    startedAt,
+    elapsedMs: outcome.elapsedMs,
+    cancelled: outcome.kind === 'cancelled',
+    summary: summarizeRun(result.scores, result.status),
+    result,
+  });
+}
+
+export function cancelRun(): void {
+  runHandle?.cancel();
+}
+
+/** Open the bundled demo session: GSM8K rollouts scored by the default reward. */
+export async function loadDemo(): Promise<void> {
+  const res = await fetch(`${import.meta.env.BASE_URL}demo/gsm8k-rollouts.jsonl`);
+  if (!res.ok) {
+    useStudio.getState().setImportError({ code: 'unreadable', message: `The demo data could not be loaded (HTTP ${res.status}).`, fileName: 'gsm8k-rollouts.jsonl' });
+    return;
+  }
+  await importBlob(await res.blob(), 'gsm8k-rollouts.jsonl');
+}

@@ -1,0 +1,44 @@
+import type { StateCreator } from 'zustand';
+import type { RunResult } from '../runtime/rewardPool';
+import type { RunSummary } from '../core/reward/summary';
+import type { StudioState } from './index';
+
+export interface RunRecord {
+  id: number;
+  code: string;
+  datasetId: string;
+  startedAt: number;
+  elapsedMs: number;
+  cancelled: boolean;
+  summary: RunSummary;
+  /** Typed arrays; never copied into React state. */
+  result: RunResult;
+}
+
+export interface RunProgressState {
+  done: number;
+  total: number;
+  rowsPerSecond: number;
+}
+
+export interface RunsSlice {
+  runs: RunRecord[];
+  currentRunId: number | null;
+  running: RunProgressState | null;
+  runError: { message: string; line?: number } | null;
+  setRunning(p: RunProgressState | null): void;
+  setRunError(e: { message: string; line?: number } | null): void;
+  addRun(r: RunRecord): void;
+  selectRun(id: number): void;
+}
+
+export const createRunsSlice: StateCreator<StudioState, [], [], RunsSlice> = (set) => ({
+  runs: [],
+  currentRunId: null,
+  running: null,
+  runError: null,
+  setRunning: (running) => set({ running }),
+  setRunError: (runError) => set({ runError }),
+  addRun: (r) => set((s) => ({ runs: [...s.runs, r], currentRunId: r.id, runError: null })),
+  selectRun: (currentRunId) => set({ currentRunId }),
+});

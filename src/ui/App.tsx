@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { useStudio } from '../store';
+import { RewardHistogram } from './charts/RewardHistogram';
+import { DropZone } from './data/DropZone';
+import { FormatPicker } from './data/FormatPicker';
+import { ImportBar } from './data/ImportBar';
+import { ImportMessages } from './data/ImportMessages';
+import { MappingDialog } from './data/MappingDialog';
+import { RolloutTable } from './data/RolloutTable';
+import { StatusLine } from './data/StatusLine';
+import { EditorPanel } from './editor/EditorPanel';
+import { RolloutDetail } from './viewer/RolloutDetail';
+
+export function App() {
+  const importError = useStudio((s) => s.importError);
+  const setImportError = useStudio((s) => s.setImportError);
+  const detectionColumns = useStudio((s) => s.detection?.columns);
+  const [mapping, setMapping] = useState(false);
+  const needsMapping = importError?.code === 'needs-mapping';
+  const mappingColumns = needsMapping ? (importError.detail?.columns ?? []) : (detectionColumns ?? []);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>Reward Studio</h1>
+        <ImportBar />
+        <StatusLine />
+        <span className="spacer" />
+        <FormatPicker onMapColumns={() => setMapping(true)} />
+      </header>
+      <ImportMessages />
+      <main className="workspace">
+        <EditorPanel />
+        <div className="results">
+          <RewardHistogram />
+          <div className="table-and-detail">
+            <RolloutTable />
+            <RolloutDetail />
+          </div>
+        </div>
+      </main>
+      <DropZone />
+      {mapping || needsMapping ? (
+        <MappingDialog
+          columns={mappingColumns}
+          onClose={() => {
+            setMapping(false);
+            if (needsMapping) setImportError(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

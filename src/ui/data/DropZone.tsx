@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { importBlob } from '../../runtime/studio';
+
+function isEditable(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable || !!el.closest?.('.monaco-editor'));
+}
+
+/**
+ * Drag-and-drop a file anywhere on the page to import it, and paste (Ctrl/Cmd+V outside an editor) to import
+ * the clipboard's file or text.
+ */
+export function DropZone() {
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth++;
+      setOver(true);
+    };
+    const leave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setOver(false);
+    };
+    const overFn = (e: DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      depth = 0;
+      setOver(false);
+      const f = e.dataTransfer?.files?.[0];
+      if (!f) return;
+      e.preventDefault();
+      void importBlob(f, f.name);
+    };
+    const paste = (e: ClipboardEvent) => {
+      if (isEditable(e.target)) return;
+      const f = e.clipboardData?.files?.[0];
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (f) void importBlob(f, f.name);
+      else if (text.trim()) void importBlob(new Blob([text], { type: 'text/plain' }), 'pasted text');
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('dragover', overFn);
+    window.addEventListener('drop', drop);
+    window.addEventListener('paste', paste);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('dragover', overFn);
+      window.removeEventListener('drop', drop);
+      window.removeEventListener('paste', paste);
+    };
+  }, []);
+  return over ? (
+    <div className="drop-overlay" aria-hidden="true">
+      Drop to import trajectories
+    </div>
+  ) : null;
+}

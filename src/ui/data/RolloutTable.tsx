@@ -1,0 +1,118 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { RowStatus } from '../../core/reward/contract';
+import type { SortKey } from '../../core/table/rowView';
+import { getDataset } from '../../runtime/datasetRegistry';
+import { useStudio } from '../../store';
+import { useCurrentRun } from '../charts/useCurrentRun';
+import { TableFilters } from './TableFilters';
+import { useRowView } from './useRowView';
+
+const ROW_HEIGHT = 30;
+const COLUMNS: { key: SortKey | null; label: string; className: string }[] = [
+  { key: 'index', label: '#', className: 'c-index' },
+  { key: 'group', label: 'Group', className: 'c-group' },
+  { key: 'reward', label: 'Reward', className: 'c-reward' },
+  { key: 'length', label: 'Length', className: 'c-length' },
+  { key: null, label: 'Completion', className: 'c-text' },
+];
+
+function rewardCell(status: number | undefined, score: number): string {
+  switch (status) {
+    case RowStatus.Ok:
+      return Number.isInteger(score) ? String(score) : score.toFixed(4);
+    case RowStatus.Null:
+      return 'null';
+    case RowStatus.Error:
+      return 'error';
+    case RowStatus.TimedOut:
+      return 'timed out';
+    default:
+      return '—';
+  }
+}
+
+/** Every rollout, virtualized (only the visible rows are in the DOM), with sort and filters. */
+export function RolloutTable() {
+  const datasetId = useStudio((s) => s.datasetId);
+  const sortKey = useStudio((s) => s.sortKey);
+  const sortDesc = useStudio((s) => s.sortDesc);
+  const setSort = useStudio((s) => s.setSort);
+  const selectRow = useStudio((s) => s.selectRow);
+  const selected = useStudio((s) => s.selectedRow);
+  const run = useCurrentRun();
+  const view = useRowView();
+  const ds = getDataset(datasetId);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: view.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  useEffect(() => {
+    if (selected === null) return;
+    const pos = view.indexOf(selected);
+    if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
+  }, [selected, view, virtualizer]);
+
+  return (
+    <section className="panel table-panel" aria-label="Rollouts">
+      <TableFilters shown={view.length} />
+      <div role="table" aria-label="Rollouts table" aria-rowcount={view.length + 1} className="rtable">
+        <div role="rowgroup" className="rt-head">
+          <div role="row" className="rt-row">
+            {COLUMNS.map((c) => (
+              <div role="columnheader" key={c.label} className={c.className} aria-sort={c.key === sortKey ? (sortDesc ? 'descending' : 'ascending') : undefined}>
+                {c.key ? (
+                  <button type="button" className="sort" onClick={() => setSort(c.key!)} aria-label={`Sort by ${c.label === '#' ? 'index' : c.label.toLowerCase()}`}>
+                    {c.label}
+                    {c.key === sortKey ? (sortDesc ? ' ▼' : ' ▲') : ''}
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div ref={scroller} className="rt-body" role="rowgroup">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {ds
+              ? virtualizer.getVirtualItems().map((v) => {
+                  const i = view[v.index];
+                  const t = ds.rows[i];
+                  const st = run?.result.status[i];
+                  const bad = st === RowStatus.Error || st === RowStatus.TimedOut;
+                  return (
+                    <div
+                      role="row"
+                      aria-rowindex={v.index + 2}
+                      aria-selected={selected === i}
+                      key={i}
+                      className={`rt-row rt-data${selected === i ? ' selected' : ''}${bad ? ' bad' : ''}`}
+                      style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                      onClick={() => selectRow(i)}
+                      data-row={i}
+                    >
+                      <div role="cell" className="c-index">
+                        {i}
+                      </div>
+                      <div role="cell" className="c-group" title={t.group}>
+                        {ds.groupOf[i]}
+                      </div>
+                      <div role="cell" className="c-reward">
+                        {rewardCell(st, run?.result.scores[i] ?? Number.NaN)}
+                      </div>
+                      <div role="cell" className="c-length">
+                        {ds.charLengths[i]}
+                      </div>
+                      <div role="cell" className="c-text">
+                        {t.completion.slice(0, 200)}
+                      </div>
+                    </div>
+                  );
+                })
+              : null}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

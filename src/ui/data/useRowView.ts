@@ -1,0 +1,25 @@
+import { useMemo } from 'react';
+import { rowView } from '../../core/table/rowView';
+import { getDataset } from '../../runtime/datasetRegistry';
+import { useStudio } from '../../store';
+import { useCurrentRun } from '../charts/useCurrentRun';
+
+/** The table's filtered, sorted row order (an index array), shared by the table and the detail view's arrows. */
+export function useRowView(): Int32Array {
+  const datasetId = useStudio((s) => s.datasetId);
+  const run = useCurrentRun();
+  const sortKey = useStudio((s) => s.sortKey);
+  const sortDesc = useStudio((s) => s.sortDesc);
+  const errorsOnly = useStudio((s) => s.errorsOnly);
+  const group = useStudio((s) => s.groupFilter);
+  const search = useStudio((s) => s.search);
+  const subset = useStudio((s) => s.subset);
+  return useMemo(() => {
+    const ds = getDataset(datasetId);
+    if (!ds) return new Int32Array(0);
+    return rowView(
+      { rows: ds.rows, groupOf: ds.groupOf, charLengths: ds.charLengths, scores: run?.result.scores ?? null, status: run?.result.status ?? null },
+      { sortKey, sortDesc, errorsOnly, group, search, subset: subset?.rows ?? null },
+    );
+  }, [datasetId, run, sortKey, sortDesc, errorsOnly, group, search, subset]);
+}

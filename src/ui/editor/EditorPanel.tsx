@@ -1,0 +1,45 @@
+import { lazy, Suspense, useCallback } from 'react';
+import { useStudio } from '../../store';
+import { cancelRun, runReward } from '../../runtime/studio';
+import { RunProgressBar } from './RunProgressBar';
+
+const CodeEditor = lazy(() => import('./CodeEditor'));
+
+/** The reward editor: Monaco (loaded lazily), Run / Cancel, run progress and compile errors. */
+export function EditorPanel() {
+  const code = useStudio((s) => s.code);
+  const setCode = useStudio((s) => s.setCode);
+  const running = useStudio((s) => s.running);
+  const runError = useStudio((s) => s.runError);
+  const hasData = useStudio((s) => s.datasetId !== null);
+  const run = useCallback(() => void runReward(), []);
+
+  return (
+    <section className="panel editor-panel" aria-label="Reward editor">
+      <div className="toolbar">
+        <h2>Reward</h2>
+        <span className="muted">TypeScript · <code>export default function reward(t, ctx)</code></span>
+        <span className="spacer" />
+        {running ? (
+          <button type="button" onClick={cancelRun} className="danger">
+            Cancel
+          </button>
+        ) : null}
+        <button type="button" className="primary" onClick={run} disabled={!hasData} title="Run on every rollout (Ctrl+Enter)">
+          Run
+        </button>
+      </div>
+      {running ? <RunProgressBar {...running} /> : null}
+      {runError ? (
+        <div role="alert" className="error-banner">
+          Reward code does not compile{runError.line ? ` (line ${runError.line})` : ''}: {runError.message}
+        </div>
+      ) : null}
+      <div className="editor-host">
+        <Suspense fallback={<textarea aria-label="Reward code" className="editor-fallback" value={code} onChange={(e) => setCode(e.target.value)} />}>
+          <CodeEditor value={code} onChange={setCode} onRun={run} />
+        </Suspense>
+      </div>
+    </section>
+  );
+}

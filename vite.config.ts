@@ -1,0 +1,39 @@
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { contentSecurityPolicy, isolationHeaders } from './src/core/security/headers';
+
+/**
+ * Every response (pages, scripts, worker scripts) carries the CSP as an HTTP header: a dedicated worker
+ * loaded from a URL gets its policy from its own response, not from the page's <meta> tag, and reward code
+ * runs in workers. COOP/COEP make the page cross-origin isolated (SharedArrayBuffer, threaded WASM).
+ */
+function securityHeaders(dev: boolean): Plugin {
+  const headers = { ...isolationHeaders, 'Content-Security-Policy': contentSecurityPolicy({ dev }) };
+  const apply = (_req: unknown, res: { setHeader(k: string, v: string): void }, next: () => void) => {
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    next();
+  };
+  return {
+    name: 'reward-studio-security-headers',
+    configureServer(server) {
+      server.middlewares.use(apply);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(apply);
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      handler: () => [
+        { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ dev }) }, injectTo: 'head-prepend' },
+      ],
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  plugins: [react(), securityHeaders(command === 'serve')],
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 8000 },
+  server: { port: 5173, strictPort: false },
+  preview: { port: 4173, strictPort: true },
+}));

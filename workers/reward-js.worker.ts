@@ -1,0 +1,35 @@
+/// <reference lib="webworker" />
+import { compileReward, type CompileResult } from '../src/core/reward/compile';
+import { runRows } from '../src/core/reward/runRows';
+import type { Trajectory } from '../src/core/trajectory';
+import { lockDownNetwork } from '../src/runtime/lockDown';
+import { watchViews, type RewardReply, type RewardRequest } from '../src/runtime/rewardProtocol';
+
+declare const self: DedicatedWorkerGlobalScope;
+lockDownNetwork(self);
+
+let watch: ReturnType<typeof watchViews> | null = null;
+let datasetId = '';
+let rows: Trajectory[] = [];
+let compiled: { code: string; result: CompileResult } | null = null;
+const post = (m: RewardReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+
+self.onmessage = (ev: MessageEvent<RewardRequest>) => {
+  const m = ev.data;
+  if (m.kind === 'init') {
+    watch = m.watch ? watchViews(m.watch) : null;
+  } else if (m.kind === 'rows') {
+    if (m.datasetId !== datasetId || m.offset === 0) [datasetId, rows] = [m.datasetId, new Array<Trajectory>(m.total)];
+    for (let i = 0; i < m.rows.length; i++) rows[m.offset + i] = m.rows[i];
+  } else if (m.kind === 'run') {
+    if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} not loaded in worker` });
+    if (compiled?.code !== m.code) compiled = { code: m.code, result: compileReward(m.code) };
+    const c = compiled.result;
+    if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
+    const w = watch;
+    const result = runRows(c.fn, rows, m.start, m.end, w ? (row) => { w.started[0] = Date.now(); Atomics.store(w.row, 0, row); } : undefined);
+    if (w) Atomics.store(w.row, 0, -1);
+    const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
+    post({ kind: 'result', taskId: m.taskId, result }, transfer);
+  }
+};
