@@ -1,16 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
-/** Browser tests in Debian's Chromium (never a downloaded browser) against the production build. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-webgpu',
-];
+import CHROMIUM_ARGS from './e2e/chromium-args.json';
+
+/** Browser tests in Debian's Chromium (never a downloaded browser) against the production build.
+ * Launch flags (e2e/chromium-args.json) that work headless as root on these machines; WebGPU gets a software adapter. */
 
 const PORT = 4173;
 

@@ -1,6 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { contentSecurityPolicy, isolationHeaders } from './src/core/security/headers';
+import { contentSecurityPolicy, isolationHeaders } from './src/core/security/headers.ts';
 
 /**
  * Every response (pages, scripts, worker scripts) carries the CSP as an HTTP header: a dedicated worker

@@ -1,31 +1,49 @@
 /// <reference lib="webworker" />
-import * as Comlink from 'comlink';
+import { batchTransfer, Packer } from '../src/core/dataset/packed';
+import { searchTrajectories } from '../src/core/dataset/search';
 import { importStream } from '../src/core/formats';
 import { ImportError } from '../src/core/formats/types';
-import type { ImportWorkerApi } from '../src/runtime/importProtocol';
+import type { Trajectory } from '../src/core/trajectory';
+import type { DataReply, DataRequest } from '../src/runtime/importProtocol';
 
+declare const self: DedicatedWorkerGlobalScope;
 const running = new Map<number, AbortController>();
+/** The last successful import: what queries are answered from. */
+let committed: { key: number; rows: Trajectory[] } | null = null;
+const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+const rowsOf = (key: number) => (committed?.key === key ? committed.rows : null);
 
-const api: ImportWorkerApi = {
-  async run(jobId, blob, name, opts, onEvent) {
-    const abort = new AbortController();
-    running.set(jobId, abort);
-    try {
-      for await (const event of importStream({ name, blob }, { ...opts, signal: abort.signal })) {
-        // Awaiting the callback paces the worker to the main thread, so batches never pile up in its queue.
-        await onEvent(event);
+self.onmessage = async (ev: MessageEvent<DataRequest>) => {
+  const m = ev.data;
+  if (m.kind === 'cancel') return void running.get(m.jobId)?.abort();
+  if (m.kind === 'get') {
+    const rows = rowsOf(m.key);
+    return post({ kind: 'rows', reqId: m.reqId, rows: rows ? m.indices.map((i) => rows[i]).filter(Boolean) : null });
+  }
+  if (m.kind === 'search') {
+    const rows = rowsOf(m.key);
+    const hits = rows ? searchTrajectories(rows, m.needle) : null;
+    return post({ kind: 'hits', reqId: m.reqId, hits }, hits ? [hits.buffer] : []);
+  }
+  const abort = new AbortController();
+  running.set(m.jobId, abort);
+  const packer = new Packer();
+  const rows: Trajectory[] = [];
+  try {
+    for await (const e of importStream({ name: m.name, blob: m.blob }, { ...m.opts, signal: abort.signal })) {
+      if (e.type === 'meta') post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
+      else if (e.type === 'rows') {
+        for (const r of e.rows) rows.push(r);
+        const batch = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
+        post({ kind: 'batch', jobId: m.jobId, batch }, batchTransfer(batch));
       }
-      return { ok: true, value: null };
-    } catch (e) {
-      if (e instanceof ImportError) return { ok: false, error: { code: e.code, message: e.message, detail: e.detail } };
-      return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
-    } finally {
-      running.delete(jobId);
     }
-  },
-  cancel(jobId) {
-    running.get(jobId)?.abort();
-  },
+    committed = { key: m.jobId, rows };
+    post({ kind: 'done', jobId: m.jobId });
+  } catch (e) {
+    const error = e instanceof ImportError ? { code: e.code, message: e.message, detail: e.detail } : { code: 'internal' as const, message: e instanceof Error ? e.message : String(e) };
+    post({ kind: 'failed', jobId: m.jobId, error });
+  } finally {
+    running.delete(m.jobId);
+  }
 };
-
-Comlink.expose(api);

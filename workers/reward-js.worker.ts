@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { loadAll } from '../src/core/dataset/loadAll';
 import { compileReward, type CompileResult } from '../src/core/reward/compile';
 import { runRows } from '../src/core/reward/runRows';
 import type { Trajectory } from '../src/core/trajectory';
@@ -13,21 +14,29 @@ let datasetId = '';
 let rows: Trajectory[] = [];
 let compiled: { code: string; result: CompileResult } | null = null;
 const post = (m: RewardReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+const rowAt = (i: number) => rows[i];
 
-self.onmessage = (ev: MessageEvent<RewardRequest>) => {
+self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   const m = ev.data;
   if (m.kind === 'init') {
     watch = m.watch ? watchViews(m.watch) : null;
-  } else if (m.kind === 'rows') {
-    if (m.datasetId !== datasetId || m.offset === 0) [datasetId, rows] = [m.datasetId, new Array<Trajectory>(m.total)];
-    for (let i = 0; i < m.rows.length; i++) rows[m.offset + i] = m.rows[i];
+  } else if (m.kind === 'load') {
+    datasetId = '';
+    rows = [];
+    try {
+      const loaded = await loadAll({ name: m.name, blob: m.blob }, { format: m.format, mapping: m.mapping });
+      [datasetId, rows] = [m.datasetId, loaded.rows];
+      post({ kind: 'loaded', datasetId, rows: rows.length });
+    } catch (e) {
+      post({ kind: 'load-failed', datasetId: m.datasetId, message: e instanceof Error ? e.message : String(e) });
+    }
   } else if (m.kind === 'run') {
-    if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} not loaded in worker` });
+    if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
     if (compiled?.code !== m.code) compiled = { code: m.code, result: compileReward(m.code) };
     const c = compiled.result;
     if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
     const w = watch;
-    const result = runRows(c.fn, rows, m.start, m.end, w ? (row) => { w.started[0] = Date.now(); Atomics.store(w.row, 0, row); } : undefined);
+    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => { w.started[0] = Date.now(); Atomics.store(w.row, 0, row); } : undefined);
     if (w) Atomics.store(w.row, 0, -1);
     const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
     post({ kind: 'result', taskId: m.taskId, result }, transfer);

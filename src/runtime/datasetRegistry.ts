@@ -1,4 +1,4 @@
-import type { Dataset } from '../core/dataset';
+import type { Dataset } from '../core/dataset/dataset';
 
 /**
  * Loaded datasets live here, outside React state and zustand: the store keeps only the id (a handle) and

@@ -1,8 +1,7 @@
-import * as Comlink from 'comlink';
-import { buildDataset, type Dataset } from '../core/dataset';
-import type { Detection, ImportEvent, ImportOptions } from '../core/formats/types';
-import type { ParseIssue, Trajectory } from '../core/trajectory';
-import type { ImportFailure, ImportWorkerApi } from './importProtocol';
+import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
+import type { Detection, ImportOptions } from '../core/formats/types';
+import type { Trajectory } from '../core/trajectory';
+import type { DataReply, DataRequest, ImportFailure } from './importProtocol';
 import type { Result } from './result';
 
 export interface ImportProgress {
@@ -17,37 +16,69 @@ export interface ImportJob {
   cancel(): void;
 }
 
-let worker: Comlink.Remote<ImportWorkerApi> | null = null;
+let worker: Worker | null = null;
+const jobs = new Map<number, (m: DataReply) => void>();
+const requests = new Map<number, (m: DataReply) => void>();
 let nextJob = 1;
-let nextDataset = 1;
+let nextRequest = 1;
 
-function api(): Comlink.Remote<ImportWorkerApi> {
-  worker ??= Comlink.wrap<ImportWorkerApi>(new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' }));
+function dataWorker(): Worker {
+  if (!worker) {
+    worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
+    worker.onmessage = (ev: MessageEvent<DataReply>) => {
+      const m = ev.data;
+      if ('jobId' in m) jobs.get(m.jobId)?.(m);
+      else {
+        requests.get(m.reqId)?.(m);
+        requests.delete(m.reqId);
+      }
+    };
+  }
   return worker;
 }
 
+const send = (m: DataRequest) => dataWorker().postMessage(m);
+
 /**
- * Import a file in the import worker. Rows arrive in batches (each batch is a small structured clone, so the
- * main thread never blocks long); the Dataset is assembled once the file is done.
+ * Import a file in the data worker. Batches arrive packed (typed-array columns transferred, short previews), so
+ * each message is cheap for the main thread; the trajectories stay in the worker.
  */
 export function startImport(blob: Blob, name: string, opts: Omit<ImportOptions, 'signal'>, onProgress: (p: ImportProgress) => void): ImportJob {
   const jobId = nextJob++;
-  const rows: Trajectory[] = [];
-  const issues: ParseIssue[] = [];
+  const builder = new DatasetBuilder();
   let detection: Detection | null = null;
-  const onEvent = (e: ImportEvent) => {
-    if (e.type === 'meta') detection = e.detection;
-    else if (e.type === 'rows') {
-      for (const r of e.rows) rows.push(r);
-      for (const i of e.issues) issues.push(i);
-      onProgress({ bytesRead: e.bytesRead, totalBytes: e.totalBytes, rows: rows.length, issues: issues.length });
-    }
-  };
-  const remote = api();
-  const done = remote.run(jobId, blob, name, opts, Comlink.proxy(onEvent)).then((res): Result<Dataset, ImportFailure> => {
-    if (!res.ok) return res;
-    if (!detection) return { ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } };
-    return { ok: true, value: buildDataset({ id: `ds${nextDataset++}`, name, rows, issues, detection, bytes: blob.size }) };
+  const done = new Promise<Result<Dataset, ImportFailure>>((resolve) => {
+    jobs.set(jobId, (m) => {
+      if (m.kind === 'meta') detection = m.detection;
+      else if (m.kind === 'batch') {
+        builder.append(m.batch);
+        onProgress({ bytesRead: m.batch.bytesRead, totalBytes: m.batch.totalBytes, rows: builder.size, issues: builder.issueCount });
+      } else if (m.kind === 'done' || m.kind === 'failed') {
+        jobs.delete(jobId);
+        if (m.kind === 'failed') resolve({ ok: false, error: m.error });
+        else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
+        else resolve({ ok: true, value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping }) });
+      }
+    });
   });
-  return { done, cancel: () => void remote.cancel(jobId) };
+  send({ kind: 'import', jobId, blob, name, opts });
+  return { done, cancel: () => send({ kind: 'cancel', jobId }) };
+}
+
+function request<T>(build: (reqId: number) => DataRequest, pick: (m: DataReply) => T): Promise<T> {
+  const reqId = nextRequest++;
+  return new Promise<T>((resolve) => {
+    requests.set(reqId, (m) => resolve(pick(m)));
+    send(build(reqId));
+  });
+}
+
+/** Whole trajectories, from the data worker (null when that dataset is no longer there). */
+export function fetchTrajectories(ds: Dataset, indices: number[]): Promise<Trajectory[] | null> {
+  return request((reqId) => ({ kind: 'get', reqId, key: ds.key, indices }), (m) => (m.kind === 'rows' ? m.rows : null));
+}
+
+/** Rows whose prompt, completion or any field contains `needle` (case-insensitive). */
+export function searchRows(ds: Dataset, needle: string): Promise<Int32Array | null> {
+  return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => (m.kind === 'hits' ? m.hits : null));
 }

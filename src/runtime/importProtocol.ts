@@ -1,5 +1,6 @@
-import type { ImportErrorCode, ImportEvent, ImportOptions } from '../core/formats/types';
-import type { Result } from './result';
+import type { PackedBatch } from '../core/dataset/packed';
+import type { Detection, ImportErrorCode, ImportOptions } from '../core/formats/types';
+import type { Trajectory } from '../core/trajectory';
 
 /** Failure of a whole import, as it crosses the worker boundary. */
 export interface ImportFailure {
@@ -8,9 +9,21 @@ export interface ImportFailure {
   detail?: { columns?: string[]; sample?: Record<string, unknown>[]; issues?: { line: number; reason: string }[]; container?: string };
 }
 
-/** The API the import worker exposes through comlink. */
-export interface ImportWorkerApi {
-  /** Stream a file's rows to `onEvent` (a comlink proxy); resolves when the file is done or failed. */
-  run(jobId: number, blob: Blob, name: string, opts: Omit<ImportOptions, 'signal'>, onEvent: (e: ImportEvent) => void): Promise<Result<null, ImportFailure>>;
-  cancel(jobId: number): void;
-}
+/**
+ * Main thread → data worker. The worker imports files and keeps the trajectories of the last successful import
+ * (its `jobId` is the dataset's key) to answer queries for whole rollouts and text search.
+ */
+export type DataRequest =
+  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'> }
+  | { kind: 'cancel'; jobId: number }
+  | { kind: 'get'; reqId: number; key: number; indices: number[] }
+  | { kind: 'search'; reqId: number; key: number; needle: string };
+
+/** Data worker → main thread, in order on one port. Nothing throws across: failures are tagged. */
+export type DataReply =
+  | { kind: 'meta'; jobId: number; detection: Detection }
+  | { kind: 'batch'; jobId: number; batch: PackedBatch }
+  | { kind: 'done'; jobId: number }
+  | { kind: 'failed'; jobId: number; error: ImportFailure }
+  | { kind: 'rows'; reqId: number; rows: Trajectory[] | null }
+  | { kind: 'hits'; reqId: number; hits: Int32Array | null };

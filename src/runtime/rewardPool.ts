@@ -1,4 +1,4 @@
-import type { Dataset } from '../core/dataset';
+import type { Dataset } from '../core/dataset/dataset';
 import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import { WATCH_BYTES, watchViews, type RewardReply, type RewardRequest } from './rewardProtocol';
@@ -15,7 +15,8 @@ export interface RunResult {
 export type RunOutcome =
   | { kind: 'done'; result: RunResult; elapsedMs: number }
   | { kind: 'cancelled'; result: RunResult; elapsedMs: number }
-  | { kind: 'compile-error'; message: string; line?: number };
+  | { kind: 'compile-error'; message: string; line?: number }
+  | { kind: 'failed'; message: string };
 
 export interface RunProgress {
   done: number;
@@ -34,20 +35,24 @@ export interface RunHandle {
   cancel(): void;
 }
 
-interface Slot {
-  worker: Worker;
-  watch: ReturnType<typeof watchViews> | null;
-  datasetId: string | null;
-  task: Task | null;
-}
-
 interface Task {
   id: number;
   start: number;
   end: number;
 }
 
-const ROWS_PER_MESSAGE = 5000;
+interface Slot {
+  worker: Worker;
+  watch: ReturnType<typeof watchViews> | null;
+  /** The dataset this worker has read (or is reading), and when it is ready. */
+  datasetId: string | null;
+  ready: Promise<string | null>;
+  onLoaded: ((m: RewardReply) => void) | null;
+  /** The task in flight and who hears its reply. */
+  task: Task | null;
+  onReply: ((m: RewardReply) => void) | null;
+}
+
 let nextTask = 1;
 
 export function defaultPoolSize(): number {
@@ -56,9 +61,10 @@ export function defaultPoolSize(): number {
 }
 
 /**
- * One reward worker per core. Rows are split into tasks handed to idle workers; a watchdog reads each worker's
- * shared watch slot and, when a row runs past the time limit, terminates that worker, marks the row timed out,
- * starts a replacement and re-queues the rest of the task. Reward code never runs on the main thread.
+ * One reward worker per core. Each worker reads the dataset's file itself (no rows pass through the main thread);
+ * rows are split into tasks handed to idle workers. A watchdog reads each worker's shared watch slot and, when a
+ * row runs past the time limit, terminates that worker, marks the row timed out, starts a replacement and
+ * re-queues the rest of the task. Reward code never runs on the main thread.
  */
 export class RewardPool {
   private slots: Slot[] = [];
@@ -70,15 +76,23 @@ export class RewardPool {
     private readonly makeWorker: () => Worker = () => new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' }),
   ) {}
 
+  /** Use this dataset from now on; workers start reading it at once, before the first run. */
   setDataset(ds: Dataset): void {
     this.dataset = ds;
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    for (const s of this.slots) void this.ensureData(s, ds);
   }
 
   private spawn(): Slot {
     const worker = this.makeWorker();
     const buf = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new SharedArrayBuffer(WATCH_BYTES) : null;
-    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, task: null };
+    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, task: null, onReply: null };
     if (slot.watch) Atomics.store(slot.watch.row, 0, -1);
+    worker.onmessage = (ev: MessageEvent<RewardReply>) => {
+      const m = ev.data;
+      if (m.kind === 'loaded' || m.kind === 'load-failed') slot.onLoaded?.(m);
+      else slot.onReply?.(m);
+    };
     this.send(slot, { kind: 'init', watch: buf });
     return slot;
   }
@@ -87,13 +101,18 @@ export class RewardPool {
     slot.worker.postMessage(m);
   }
 
-  private ensureData(slot: Slot, ds: Dataset): void {
-    if (slot.datasetId === ds.id) return;
-    for (let off = 0; off < ds.rows.length || off === 0; off += ROWS_PER_MESSAGE) {
-      this.send(slot, { kind: 'rows', datasetId: ds.id, offset: off, total: ds.rows.length, rows: ds.rows.slice(off, off + ROWS_PER_MESSAGE) });
-      if (ds.rows.length === 0) break;
-    }
+  /** Have the worker read the dataset once; resolves to null when ready, else the reason it failed. */
+  private ensureData(slot: Slot, ds: Dataset): Promise<string | null> {
+    if (slot.datasetId === ds.id) return slot.ready;
     slot.datasetId = ds.id;
+    slot.ready = new Promise((resolve) => {
+      slot.onLoaded = (m) => {
+        if (m.kind === 'loaded' && m.datasetId === ds.id) resolve(null);
+        else if (m.kind === 'load-failed' && m.datasetId === ds.id) resolve(m.message);
+      };
+    });
+    this.send(slot, { kind: 'load', datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping });
+    return slot.ready;
   }
 
   /** Run `code` on every row. A new run cancels the one in flight (the latest request wins). */
@@ -102,7 +121,7 @@ export class RewardPool {
     const ds = this.dataset;
     if (!ds) throw new Error('no dataset loaded');
     const limit = opts.timeLimitMs ?? 1000;
-    const n = ds.rows.length;
+    const n = ds.size;
     const result: RunResult = {
       scores: new Float64Array(n).fill(Number.NaN),
       status: new Uint8Array(n),
@@ -124,7 +143,7 @@ export class RewardPool {
       if (finished) return;
       finished = true;
       clearInterval(watchdog);
-      for (const s of this.slots) s.worker.onmessage = null;
+      for (const s of this.slots) s.onReply = null;
       if (this.current === handle) this.current = null;
       resolve(o);
     };
@@ -142,64 +161,66 @@ export class RewardPool {
       }
       doneRows += r.scores.length;
     };
+    const listen = (slot: Slot) => {
+      slot.onReply = (m) => {
+        if (finished || !slot.task || !('taskId' in m) || m.taskId !== slot.task.id) return;
+        slot.task = null;
+        if (m.kind === 'compile-error') return finish({ kind: 'compile-error', message: m.message, line: m.line });
+        if (m.kind === 'failed') return finish({ kind: 'failed', message: m.message });
+        if (m.kind === 'result') merge(m.result);
+        progress();
+        dispatch();
+      };
+    };
     const dispatch = () => {
       for (const slot of this.slots) {
         if (slot.task || queue.length === 0) continue;
         const task = queue.shift()!;
         slot.task = task;
-        this.ensureData(slot, ds);
-        this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end });
+        void this.ensureData(slot, ds).then((failure) => {
+          if (finished || slot.task !== task) return;
+          if (failure) return finish({ kind: 'failed', message: `a reward worker could not read ${ds.name}: ${failure}` });
+          this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end });
+        });
       }
       if (queue.length === 0 && this.slots.every((s) => !s.task)) finish({ kind: 'done', result, elapsedMs: performance.now() - t0 });
-    };
-    const listen = (slot: Slot) => {
-      slot.worker.onmessage = (ev: MessageEvent<RewardReply>) => {
-        const m = ev.data;
-        if (finished || !slot.task || m.taskId !== slot.task.id) return;
-        slot.task = null;
-        if (m.kind === 'compile-error') return finish({ kind: 'compile-error', message: m.message, line: m.line });
-        if (m.kind === 'failed') {
-          slot.datasetId = null; // resend data and retry once through the queue
-          return finish({ kind: 'compile-error', message: m.message });
-        }
-        merge(m.result);
-        progress();
-        dispatch();
-      };
     };
     const replace = (slot: Slot, stuckRow: number) => {
       const task = slot.task!;
       slot.worker.terminate();
-      const idx = this.slots.indexOf(slot);
       const fresh = this.spawn();
-      this.slots[idx] = fresh;
+      this.slots[this.slots.indexOf(slot)] = fresh;
       listen(fresh);
       result.status[stuckRow] = RowStatus.TimedOut;
       result.errors.set(stuckRow, { row: stuckRow, message: `timed out after ${limit} ms` });
       doneRows += 1;
       // Rows of the task before the stuck one were lost with the worker: queue them again, and the rest.
-      if (stuckRow > task.start) queue.unshift({ id: nextTask++, start: task.start, end: stuckRow });
       if (stuckRow + 1 < task.end) queue.unshift({ id: nextTask++, start: stuckRow + 1, end: task.end });
+      if (stuckRow > task.start) queue.unshift({ id: nextTask++, start: task.start, end: stuckRow });
       progress();
       dispatch();
     };
-    const watchdog = setInterval(() => {
-      const now = Date.now();
-      for (const slot of this.slots) {
-        if (!slot.task || !slot.watch) continue;
-        const row = Atomics.load(slot.watch.row, 0);
-        if (row >= slot.task.start && row < slot.task.end && now - slot.watch.started[0] > limit) replace(slot, row);
-      }
-    }, Math.max(10, Math.min(100, limit / 4)));
+    const watchdog = setInterval(
+      () => {
+        const now = Date.now();
+        for (const slot of this.slots) {
+          if (!slot.task || !slot.watch) continue;
+          const row = Atomics.load(slot.watch.row, 0);
+          if (row >= slot.task.start && row < slot.task.end && now - slot.watch.started[0] > limit) replace(slot, row);
+        }
+      },
+      Math.max(10, Math.min(100, limit / 4)),
+    );
 
     const handle = {
       cancel: () => {
         if (finished) return;
-        // Terminate busy workers (their rows stay Pending); idle ones are kept.
+        // Terminate busy workers (their rows stay Pending) and start fresh ones on the same dataset.
         for (let i = 0; i < this.slots.length; i++) {
           if (this.slots[i].task) {
             this.slots[i].worker.terminate();
             this.slots[i] = this.spawn();
+            void this.ensureData(this.slots[i], ds);
           }
         }
         finish({ kind: 'cancelled', result, elapsedMs: performance.now() - t0 });

@@ -1,14 +1,17 @@
+import type { ColumnMapping, FormatId } from '../core/formats/types';
 import type { RangeResult } from '../core/reward/runRows';
-import type { Trajectory } from '../core/trajectory';
 
 /** Main thread → reward worker. */
 export type RewardRequest =
   | { kind: 'init'; watch: SharedArrayBuffer | null }
-  | { kind: 'rows'; datasetId: string; offset: number; total: number; rows: Trajectory[] }
+  /** Read this file (same format and mapping as the import, so the trajectories are identical). */
+  | { kind: 'load'; datasetId: string; blob: Blob; name: string; format: FormatId; mapping?: ColumnMapping }
   | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number };
 
 /** Reward worker → main thread. */
 export type RewardReply =
+  | { kind: 'loaded'; datasetId: string; rows: number }
+  | { kind: 'load-failed'; datasetId: string; message: string }
   | { kind: 'result'; taskId: number; result: RangeResult }
   | { kind: 'compile-error'; taskId: number; message: string; line?: number }
   | { kind: 'failed'; taskId: number; message: string };

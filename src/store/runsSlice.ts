@@ -25,9 +25,10 @@ export interface RunsSlice {
   runs: RunRecord[];
   currentRunId: number | null;
   running: RunProgressState | null;
-  runError: { message: string; line?: number } | null;
+  /** Why the last run produced no results (code that does not compile, or a worker that could not read the data). */
+  runError: { message: string; line?: number; compile: boolean } | null;
   setRunning(p: RunProgressState | null): void;
-  setRunError(e: { message: string; line?: number } | null): void;
+  setRunError(e: { message: string; line?: number; compile: boolean } | null): void;
   addRun(r: RunRecord): void;
   selectRun(id: number): void;
 }

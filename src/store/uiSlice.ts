@@ -10,13 +10,15 @@ export interface UiSlice {
   errorsOnly: boolean;
   groupFilter: number | null;
   search: string;
+  /** Rows matching `search` (found by the data worker), or null when there is no search. */
+  searchHits: Int32Array | null;
   /** Only these rows in the table (the rollouts behind a chart bar or point), with a label saying why. */
   subset: { label: string; rows: Int32Array } | null;
   selectRow(row: number | null): void;
   setSort(key: SortKey): void;
   setErrorsOnly(v: boolean): void;
   setGroupFilter(g: number | null): void;
-  setSearch(s: string): void;
+  setSearch(s: string, hits: Int32Array | null): void;
   setSubset(subset: { label: string; rows: Int32Array } | null): void;
 }
 
@@ -27,11 +29,12 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) =
   errorsOnly: false,
   groupFilter: null,
   search: '',
+  searchHits: null,
   subset: null,
   selectRow: (selectedRow) => set({ selectedRow }),
   setSort: (key) => set((s) => (s.sortKey === key ? { sortDesc: !s.sortDesc } : { sortKey: key, sortDesc: key === 'reward' || key === 'length' })),
   setErrorsOnly: (errorsOnly) => set({ errorsOnly }),
   setGroupFilter: (groupFilter) => set({ groupFilter }),
-  setSearch: (search) => set({ search }),
+  setSearch: (search, searchHits) => set({ search, searchHits }),
   setSubset: (subset) => set({ subset }),
 });

@@ -42,7 +42,7 @@ describe('compileReward', () => {
 describe('runRows', () => {
   it('scores the default reward: number after the last A: equals ground truth', () => {
     const rows = [row(0, 'work\nA: 18', '18'), row(1, 'A: 1,000', '1000'), row(2, 'A: 17', '18'), row(3, 'no answer', '18')];
-    const r = runRows(compile(DEFAULT_REWARD_TS), rows, 0, 4);
+    const r = runRows(compile(DEFAULT_REWARD_TS), (i) => rows[i], 0, 4);
     expect(Array.from(r.scores)).toEqual([1, 1, 0, 0]);
     expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Ok, RowStatus.Ok]);
   });
@@ -50,7 +50,7 @@ describe('runRows', () => {
   it('records a throw with message and user line, and goes on', () => {
     const src = ['export default function reward(t) {', '  if (t.index === 1) {', "    throw new Error('bad row');", '  }', '  return 1;', '}'].join('\n');
     const rows = [row(0, 'a'), row(1, 'b'), row(2, 'c')];
-    const r = runRows(compile(src), rows, 0, 3);
+    const r = runRows(compile(src), (i) => rows[i], 0, 3);
     expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Error, RowStatus.Ok]);
     expect(r.errors).toEqual([{ row: 1, message: 'Error: bad row', line: 3 }]);
     expect(Number.isNaN(r.scores[1])).toBe(true);
@@ -64,7 +64,7 @@ describe('runRows', () => {
       return 2;
     }`;
     const rows = [row(0, ''), row(1, ''), row(2, ''), row(3, ''), row(4, '')];
-    const r = runRows(compile(src), rows, 1, 4);
+    const r = runRows(compile(src), (i) => rows[i], 1, 4);
     expect(r.start).toBe(1);
     expect(Array.from(r.status)).toEqual([RowStatus.Null, RowStatus.Error, RowStatus.Ok]);
     expect(r.errors).toEqual([{ row: 2, message: 'reward returned a string ("yes"), expected a finite number, {score} or null' }]);
@@ -75,7 +75,8 @@ describe('runRows', () => {
 
   it('calls onRow before each row', () => {
     const seen: number[] = [];
-    runRows(compile('export default () => 1'), [row(0, ''), row(1, ''), row(2, '')], 1, 3, (i) => seen.push(i));
+    const rows = [row(0, ''), row(1, ''), row(2, '')];
+    runRows(compile('export default () => 1'), (i) => rows[i], 1, 3, (i) => seen.push(i));
     expect(seen).toEqual([1, 2]);
   });
 });

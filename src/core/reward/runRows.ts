@@ -24,10 +24,11 @@ export interface RangeResult {
 }
 
 /**
- * Score rows [start, end) with a compiled reward. `onRow(i)` is called before each row (the pool uses it to
- * publish which row is running, so a stuck row can be timed out from outside). Nothing thrown escapes.
+ * Score rows [start, end) with a compiled reward; `rowAt(i)` gives trajectory i. `onRow(i)` is called before each
+ * row (the pool uses it to publish which row is running, so a stuck row can be timed out from outside).
+ * Nothing thrown escapes.
  */
-export function runRows(fn: RewardFn, rows: readonly Trajectory[], start: number, end: number, onRow?: (row: number) => void): RangeResult {
+export function runRows(fn: RewardFn, rowAt: (i: number) => Trajectory, start: number, end: number, onRow?: (row: number) => void): RangeResult {
   const n = end - start;
   const scores = new Float64Array(n).fill(Number.NaN);
   const status = new Uint8Array(n);
@@ -41,7 +42,7 @@ export function runRows(fn: RewardFn, rows: readonly Trajectory[], start: number
     ctx.index = row;
     let value: unknown;
     try {
-      value = fn(rows[row], ctx);
+      value = fn(rowAt(row), ctx);
     } catch (e) {
       status[i] = RowStatus.Error;
       const err = e instanceof Error ? e : new Error(String(e));

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
-import type { Trajectory } from '../trajectory';
 import { rowView } from './rowView';
 
-const t = (i: number, prompt: string, completion: string): Trajectory => ({ id: String(i), index: i, line: i + 1, group: prompt, prompt, completion, messages: [], fields: {} });
-const rows = [t(0, 'Alpha', 'one'), t(1, 'Beta', 'two two'), t(2, 'Alpha', 'THREE'), t(3, 'Beta', 'x')];
 const input = {
-  rows,
+  size: 4,
   groupOf: Int32Array.from([0, 1, 0, 1]),
   charLengths: Int32Array.from([3, 7, 5, 1]),
   scores: Float64Array.from([0.5, Number.NaN, 1, 0]),
@@ -27,11 +24,12 @@ describe('rowView', () => {
     expect(ids(rowView(input, { sortKey: 'length', sortDesc: true }))).toEqual([1, 2, 0, 3]);
     expect(ids(rowView(input, { sortKey: 'group', sortDesc: false }))).toEqual([0, 2, 1, 3]);
   });
-  it('filters errors only, one group, and text (case-insensitive, prompt or completion)', () => {
+  it('filters errors only, one group, search hits and a subset', () => {
     expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, errorsOnly: true }))).toEqual([1]);
     expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, group: 0 }))).toEqual([0, 2]);
-    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, search: 'three' }))).toEqual([2]);
-    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, search: 'beta' }))).toEqual([1, 3]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, hits: [3, 1] }))).toEqual([1, 3]);
+    expect(ids(rowView(input, { sortKey: 'reward', sortDesc: true, hits: [3, 1], group: 1 }))).toEqual([3, 1]);
+    expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, hits: [] }))).toEqual([]);
     expect(ids(rowView(input, { sortKey: 'index', sortDesc: false, subset: [3, 1] }))).toEqual([3, 1]);
   });
   it('errors-only is empty before any run', () => {

@@ -1,10 +1,9 @@
 import { RowStatus } from '../reward/contract';
-import type { Trajectory } from '../trajectory';
 
 export type SortKey = 'index' | 'group' | 'reward' | 'length';
 
 export interface RowViewInput {
-  rows: readonly Trajectory[];
+  size: number;
   groupOf: Int32Array;
   charLengths: Int32Array;
   scores: Float64Array | null;
@@ -18,10 +17,16 @@ export interface RowViewOptions {
   errorsOnly?: boolean;
   /** Only rows of this group index. */
   group?: number | null;
-  /** Case-insensitive substring of prompt or completion. */
-  search?: string;
-  /** Only these rows (e.g. the rollouts behind a histogram bar). */
+  /** Only these rows (text-search hits). */
+  hits?: ArrayLike<number> | null;
+  /** Only these rows, in this order before sorting (e.g. the rollouts behind a histogram bar). */
   subset?: ArrayLike<number> | null;
+}
+
+function mask(size: number, rows: ArrayLike<number>): Uint8Array {
+  const m = new Uint8Array(size);
+  for (let i = 0; i < rows.length; i++) m[rows[i]] = 1;
+  return m;
 }
 
 /**
@@ -29,16 +34,16 @@ export interface RowViewOptions {
  * Rows with no score (null, error, not run) sort after scored rows whatever the direction.
  */
 export function rowView(input: RowViewInput, opts: RowViewOptions): Int32Array {
-  const { rows, groupOf, charLengths, scores, status } = input;
-  const needle = opts.search?.trim().toLowerCase() ?? '';
-  const base = opts.subset ? Array.from(opts.subset) : null;
-  const n = base ? base.length : rows.length;
+  const { groupOf, charLengths, scores, status } = input;
+  const hit = opts.hits ? mask(input.size, opts.hits) : null;
+  const base = opts.subset ?? null;
+  const n = base ? base.length : input.size;
   const keep: number[] = [];
   for (let k = 0; k < n; k++) {
     const i = base ? base[k] : k;
     if (opts.errorsOnly && !(status && (status[i] === RowStatus.Error || status[i] === RowStatus.TimedOut))) continue;
     if (opts.group != null && groupOf[i] !== opts.group) continue;
-    if (needle && !rows[i].completion.toLowerCase().includes(needle) && !rows[i].prompt.toLowerCase().includes(needle)) continue;
+    if (hit && !hit[i]) continue;
     keep.push(i);
   }
   const out = Int32Array.from(keep);

@@ -11,7 +11,7 @@ export function ImportMessages() {
   return (
     <>
       {error && error.code !== 'needs-mapping' ? (
-        <div role="alert" className="error-banner">
+        <div role="alert" aria-label="Import error" className="error-banner">
           <span>
             Could not import <strong>{error.fileName}</strong>: {error.message}
             {name ? <span className="muted"> The previous data ({name}) is still loaded.</span> : null}

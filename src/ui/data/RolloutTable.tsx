@@ -77,7 +77,6 @@ export function RolloutTable() {
             {ds
               ? virtualizer.getVirtualItems().map((v) => {
                   const i = view[v.index];
-                  const t = ds.rows[i];
                   const st = run?.result.status[i];
                   const bad = st === RowStatus.Error || st === RowStatus.TimedOut;
                   return (
@@ -94,7 +93,7 @@ export function RolloutTable() {
                       <div role="cell" className="c-index">
                         {i}
                       </div>
-                      <div role="cell" className="c-group" title={t.group}>
+                      <div role="cell" className="c-group" title={ds.groupKeys[ds.groupOf[i]].slice(0, 300)}>
                         {ds.groupOf[i]}
                       </div>
                       <div role="cell" className="c-reward">
@@ -104,7 +103,7 @@ export function RolloutTable() {
                         {ds.charLengths[i]}
                       </div>
                       <div role="cell" className="c-text">
-                        {t.completion.slice(0, 200)}
+                        {ds.previews[i]}
                       </div>
                     </div>
                   );

@@ -1,6 +1,7 @@
 import { useStudio } from '../../store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 /** "800 trajectories · 200 groups", with the file name and the lines that failed to load. */
 export function StatusLine() {
@@ -13,7 +14,7 @@ export function StatusLine() {
   return (
     <span className="status-line" role="status" aria-label="Dataset status">
       <strong>
-        {fmt(rows)} trajectories · {fmt(groups)} groups
+        {plural(rows, 'trajectory', 'trajectories')} · {plural(groups, 'group', 'groups')}
       </strong>
       <span className="muted"> · {name}</span>
       {issues > 0 ? <span className="warn"> · {fmt(issues)} lines skipped</span> : null}

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { getDataset } from '../../runtime/datasetRegistry';
+import { searchRows } from '../../runtime/importClient';
 import { useStudio } from '../../store';
 
 /** Filters for the table: errors only, one group, text search, and the chart selection in force. */
@@ -9,13 +11,25 @@ export function TableFilters({ shown }: { shown: number }) {
   const setGroup = useStudio((s) => s.setGroupFilter);
   const groupCount = useStudio((s) => s.groupCount);
   const setSearch = useStudio((s) => s.setSearch);
+  const datasetId = useStudio((s) => s.datasetId);
   const subset = useStudio((s) => s.subset);
   const setSubset = useStudio((s) => s.setSubset);
   const [text, setText] = useState('');
+  // Debounced text search, answered by the data worker (which holds the trajectories); the latest query wins.
   useEffect(() => {
-    const t = setTimeout(() => setSearch(text), 150);
-    return () => clearTimeout(t);
-  }, [text, setSearch]);
+    let live = true;
+    const needle = text.trim();
+    const ds = getDataset(datasetId);
+    const t = setTimeout(async () => {
+      if (!needle || !ds) return setSearch('', null);
+      const hits = await searchRows(ds, needle);
+      if (live) setSearch(needle, hits ?? new Int32Array(0));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [text, datasetId, setSearch]);
   return (
     <div className="toolbar filters">
       <h2>Rollouts</h2>

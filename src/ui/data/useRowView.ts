@@ -12,14 +12,14 @@ export function useRowView(): Int32Array {
   const sortDesc = useStudio((s) => s.sortDesc);
   const errorsOnly = useStudio((s) => s.errorsOnly);
   const group = useStudio((s) => s.groupFilter);
-  const search = useStudio((s) => s.search);
+  const hits = useStudio((s) => s.searchHits);
   const subset = useStudio((s) => s.subset);
   return useMemo(() => {
     const ds = getDataset(datasetId);
     if (!ds) return new Int32Array(0);
     return rowView(
-      { rows: ds.rows, groupOf: ds.groupOf, charLengths: ds.charLengths, scores: run?.result.scores ?? null, status: run?.result.status ?? null },
-      { sortKey, sortDesc, errorsOnly, group, search, subset: subset?.rows ?? null },
+      { size: ds.size, groupOf: ds.groupOf, charLengths: ds.charLengths, scores: run?.result.scores ?? null, status: run?.result.status ?? null },
+      { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null },
     );
-  }, [datasetId, run, sortKey, sortDesc, errorsOnly, group, search, subset]);
+  }, [datasetId, run, sortKey, sortDesc, errorsOnly, group, hits, subset]);
 }

@@ -32,7 +32,7 @@ export function EditorPanel() {
       {running ? <RunProgressBar {...running} /> : null}
       {runError ? (
         <div role="alert" className="error-banner">
-          Reward code does not compile{runError.line ? ` (line ${runError.line})` : ''}: {runError.message}
+          {runError.compile ? `Reward code does not compile${runError.line ? ` (line ${runError.line})` : ''}` : 'The run failed'}: {runError.message}
         </div>
       ) : null}
       <div className="editor-host">

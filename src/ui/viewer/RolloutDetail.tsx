@@ -5,6 +5,7 @@ import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { useRowView } from '../data/useRowView';
 import { MessageView } from './MessageView';
+import { useTrajectory } from './useTrajectory';
 
 const STATUS_TEXT: Record<number, string> = {
   [RowStatus.Pending]: 'not scored',
@@ -23,6 +24,7 @@ export function RolloutDetail() {
   const view = useRowView();
   const ds = getDataset(datasetId);
   const pos = selected === null ? -1 : view.indexOf(selected);
+  const t = useTrajectory(ds, selected);
 
   useEffect(() => {
     if (selected === null) return;
@@ -40,8 +42,7 @@ export function RolloutDetail() {
     return () => window.removeEventListener('keydown', onKey);
   }, [selected, pos, view, selectRow]);
 
-  if (selected === null || !ds || !ds.rows[selected]) return null;
-  const t = ds.rows[selected];
+  if (selected === null || !ds || selected >= ds.size) return null;
   const st = run?.result.status[selected] ?? RowStatus.Pending;
   const score = run?.result.scores[selected];
   const error = run?.result.errors.get(selected);
@@ -55,9 +56,9 @@ export function RolloutDetail() {
           Rollout {selected}
           <span className="muted">
             {' '}
-            · group {ds.groupOf[selected]} · line {t.line}
-            {t.step !== undefined ? ` · step ${t.step}` : ''}
-            {t.preference ? ` · ${t.preference} (pair ${t.pairId})` : ''}
+            · group {ds.groupOf[selected]} · line {ds.lines[selected]}
+            {t?.step !== undefined ? ` · step ${t.step}` : ''}
+            {t?.preference ? ` · ${t.preference} (pair ${t.pairId})` : ''}
           </span>
         </h2>
         <span className="spacer" />
@@ -82,7 +83,7 @@ export function RolloutDetail() {
               <dd>{a[selected]}</dd>
             </div>
           ))}
-          {t.groundTruth !== undefined ? (
+          {t?.groundTruth !== undefined ? (
             <>
               <dt>Ground truth</dt>
               <dd>{t.groundTruth}</dd>
@@ -104,15 +105,21 @@ export function RolloutDetail() {
             </>
           ) : null}
         </dl>
-        <ol className="conversation" aria-label="Conversation">
-          {t.messages.map((m, i) => (
-            <MessageView key={i} message={m} />
-          ))}
-        </ol>
-        <details className="fields">
-          <summary>All fields</summary>
-          <pre>{JSON.stringify(t.fields, null, 2)}</pre>
-        </details>
+        {t ? (
+          <>
+            <ol className="conversation" aria-label="Conversation">
+              {t.messages.map((m, i) => (
+                <MessageView key={i} message={m} />
+              ))}
+            </ol>
+            <details className="fields">
+              <summary>All fields</summary>
+              <pre>{JSON.stringify(t.fields, null, 2)}</pre>
+            </details>
+          </>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
       </div>
     </aside>
   );

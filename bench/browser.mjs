@@ -1,0 +1,27 @@
+// Shared set-up for browser benchmarks: a preview server of the production build and Debian's Chromium.
+import { spawn } from 'node:child_process';
+import { chromium } from '@playwright/test';
+import CHROMIUM_ARGS from '../e2e/chromium-args.json' with { type: 'json' };
+
+export const PORT = 4180;
+
+export async function startPreview() {
+  const proc = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(`http://localhost:${PORT}/`);
+      if (r.ok) return proc;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  proc.kill();
+  throw new Error('vite preview did not start (run `npx vite build` first)');
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,0 +1,95 @@
+import type { ColumnMapping, Detection } from '../formats/types';
+import type { ParseIssue } from '../trajectory';
+import type { PackedBatch } from './packed';
+
+/**
+ * A loaded dataset as the main thread holds it: the source file (a Blob, from which every worker derives the same
+ * trajectories), per-trajectory typed arrays that diagnostics and the table work on, and completion previews
+ * (DESIGN.md: big data lives in typed arrays, not in React state or as arrays of objects).
+ */
+export interface Dataset {
+  id: string;
+  /** The data worker's key for this dataset's trajectories (see runtime/importClient). */
+  key: number;
+  name: string;
+  /** The source file; workers read it with the same format and mapping to get identical trajectories. */
+  blob: Blob;
+  /** Number of trajectories. */
+  size: number;
+  /** Trajectory → 1-based source line / row. */
+  lines: Int32Array;
+  /** Distinct group keys in first-seen order. */
+  groupKeys: string[];
+  /** Trajectory → index into groupKeys. */
+  groupOf: Int32Array;
+  /** Trajectories per group, aligned with groupKeys. */
+  groupSizes: Int32Array;
+  /** Completion length in characters (UTF-16 code units, as String.length). */
+  charLengths: Int32Array;
+  /** The first characters of each completion. */
+  previews: string[];
+  issues: ParseIssue[];
+  detection: Detection;
+  /** The column mapping used (format `mapped`). */
+  mapping?: ColumnMapping;
+}
+
+/** A growable typed array. */
+class Column {
+  private n = 0;
+  private arr = new Int32Array(1024);
+  append(src: ArrayLike<number>): void {
+    if (this.n + src.length > this.arr.length) {
+      const bigger = new Int32Array(Math.max(1024, (this.n + src.length) * 2));
+      bigger.set(this.arr.subarray(0, this.n));
+      this.arr = bigger;
+    }
+    this.arr.set(src, this.n);
+    this.n += src.length;
+  }
+  done(): Int32Array {
+    return this.arr.slice(0, this.n);
+  }
+}
+
+/** Assembles a Dataset from the batches of one import, in order. */
+export class DatasetBuilder {
+  private lines = new Column();
+  private groupOf = new Column();
+  private charLengths = new Column();
+  private previews: string[] = [];
+  private groupKeys: string[] = [];
+  private issues: ParseIssue[] = [];
+  size = 0;
+
+  append(b: PackedBatch): void {
+    this.lines.append(b.line);
+    this.groupOf.append(b.groupOf);
+    this.charLengths.append(b.charLength);
+    for (const p of b.previews) this.previews.push(p);
+    for (const g of b.newGroups) this.groupKeys.push(g);
+    for (const i of b.issues) this.issues.push(i);
+    this.size += b.line.length;
+  }
+
+  get issueCount(): number {
+    return this.issues.length;
+  }
+
+  finish(init: { id: string; key: number; name: string; blob: Blob; detection: Detection; mapping?: ColumnMapping }): Dataset {
+    const groupOf = this.groupOf.done();
+    const groupSizes = new Int32Array(this.groupKeys.length);
+    for (let i = 0; i < groupOf.length; i++) groupSizes[groupOf[i]]++;
+    return {
+      ...init,
+      size: this.size,
+      lines: this.lines.done(),
+      groupKeys: this.groupKeys,
+      groupOf,
+      groupSizes,
+      charLengths: this.charLengths.done(),
+      previews: this.previews,
+      issues: this.issues,
+    };
+  }
+}

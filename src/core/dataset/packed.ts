@@ -1,0 +1,59 @@
+import type { ParseIssue, Trajectory } from '../trajectory';
+
+/** Characters of each completion sent to the main thread for the table. */
+export const PREVIEW_CHARS = 160;
+
+/**
+ * What the import worker sends to the main thread per batch: per-trajectory columns as typed arrays (transferred,
+ * not copied) and a short preview of each completion. The trajectories themselves stay in the workers (the import
+ * worker answers detail and search queries; each reward worker reads the file itself), so the main thread never
+ * deserializes the data set: it would cost it far more than the parse.
+ */
+export interface PackedBatch {
+  /** Per trajectory: 1-based source line / row. */
+  line: Int32Array;
+  /** Per trajectory: dense group index over the whole import. */
+  groupOf: Int32Array;
+  /** Per trajectory: completion length in UTF-16 code units. */
+  charLength: Int32Array;
+  /** Per trajectory: the first PREVIEW_CHARS characters of the completion. */
+  previews: string[];
+  /** Group keys first seen in this batch, in group-index order. */
+  newGroups: string[];
+  issues: ParseIssue[];
+  bytesRead: number;
+  totalBytes: number;
+}
+
+/** Packs consecutive batches of one import, numbering groups densely in first-seen order. */
+export class Packer {
+  private groups = new Map<string, number>();
+
+  pack(rows: readonly Trajectory[], issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
+    const n = rows.length;
+    const line = new Int32Array(n);
+    const groupOf = new Int32Array(n);
+    const charLength = new Int32Array(n);
+    const previews = new Array<string>(n);
+    const newGroups: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = rows[i];
+      line[i] = t.line;
+      let g = this.groups.get(t.group);
+      if (g === undefined) {
+        g = this.groups.size;
+        this.groups.set(t.group, g);
+        newGroups.push(t.group);
+      }
+      groupOf[i] = g;
+      charLength[i] = t.completion.length;
+      previews[i] = t.completion.length > PREVIEW_CHARS ? t.completion.slice(0, PREVIEW_CHARS) : t.completion;
+    }
+    return { line, groupOf, charLength, previews, newGroups, issues, bytesRead, totalBytes };
+  }
+}
+
+/** The typed arrays of a batch, for postMessage's transfer list. */
+export function batchTransfer(b: PackedBatch): ArrayBuffer[] {
+  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer] as ArrayBuffer[];
+}

@@ -1,0 +1,115 @@
+/**
+ * Pull-based reading of a byte stream with look-ahead: `peek` buffers the head of the stream for sniffing
+ * without consuming it, `read` then replays the buffered chunks before reading on. Chunks are handed out at most
+ * `MAX_CHUNK` bytes at a time (an in-memory Blob streams as one chunk of its whole size in Node; decoding and
+ * splitting that at once is slow and gives no progress). Web-standard APIs only.
+ */
+
+export const MAX_CHUNK = 1 << 16;
+
+export class ByteReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private buffered: Uint8Array[] = [];
+  private bufferedBytes = 0;
+  private ended = false;
+  /** Bytes handed out by `read` so far. */
+  consumed = 0;
+
+  /** @param mapError turns a stream error (e.g. a corrupt gzip) into the error the caller should see */
+  constructor(
+    stream: ReadableStream<Uint8Array>,
+    private readonly mapError: (e: unknown) => unknown = (e) => e,
+  ) {
+    this.reader = stream.getReader();
+  }
+
+  /**
+   * At least `n` bytes from the current position (all that is left when the stream is shorter), not consumed.
+   * `eof` tells whether the returned bytes are everything that is left.
+   */
+  async peek(n: number): Promise<{ bytes: Uint8Array; eof: boolean }> {
+    while (this.bufferedBytes < n && !this.ended) {
+      const chunk = await this.pull();
+      if (chunk === undefined) break;
+      this.buffered.push(chunk);
+      this.bufferedBytes += chunk.length;
+    }
+    if (this.buffered.length > 1) this.buffered = [concatBytes(this.buffered, this.bufferedBytes)];
+    return { bytes: this.buffered[0] ?? new Uint8Array(0), eof: this.ended };
+  }
+
+  /** The next chunk (at most MAX_CHUNK bytes), or undefined at the end. */
+  async read(): Promise<Uint8Array | undefined> {
+    let chunk = this.buffered.shift();
+    if (chunk !== undefined) {
+      this.bufferedBytes -= chunk.length;
+    } else {
+      chunk = this.ended ? undefined : await this.pull();
+      if (chunk === undefined) return undefined;
+    }
+    if (chunk.length > MAX_CHUNK) {
+      const rest = chunk.subarray(MAX_CHUNK);
+      this.buffered.unshift(rest);
+      this.bufferedBytes += rest.length;
+      chunk = chunk.subarray(0, MAX_CHUNK);
+    }
+    this.consumed += chunk.length;
+    return chunk;
+  }
+
+  /** Everything that is left, in one array. */
+  async readAll(): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (let c = await this.read(); c !== undefined; c = await this.read()) {
+      chunks.push(c);
+      total += c.length;
+    }
+    return concatBytes(chunks, total);
+  }
+
+  /** The rest of the bytes as a ReadableStream (e.g. to pipe through a DecompressionStream). */
+  toStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const chunk = await this.read();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel: () => this.cancel(),
+    });
+  }
+
+  async cancel(): Promise<void> {
+    this.ended = true;
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    await this.reader.cancel().catch(() => undefined);
+  }
+
+  private async pull(): Promise<Uint8Array | undefined> {
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await this.reader.read();
+    } catch (e) {
+      this.ended = true;
+      throw this.mapError(e);
+    }
+    if (result.done) {
+      this.ended = true;
+      return undefined;
+    }
+    return result.value;
+  }
+}
+
+function concatBytes(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+/**
+ * Open a file and turn its bytes into a stream of record batches: sniff the container from the bytes
+ * (gzip → decompress as a stream and sniff again; `PAR1` → Parquet; `[` → JSON array; `{` → JSONL; anything
+ * else → CSV, tab-separated for `.tsv` names), reject empty and binary files with a clear message.
+ *
+ * A file starting with `[` is one JSON document (read whole), unless it does not parse and its first line does on
+ * its own: then it is JSONL whose first line is not an object (reported as an issue).
+ * A file starting with `{` is JSONL unless its first line is not valid JSON and does not end with `}`
+ * (e.g. a lone `{`, as in pretty-printed JSON): then the whole text is tried as one JSON document, and if that
+ * fails too it is read as JSONL after all, so the broken lines are reported one by one.
+ */
+import type { ByteSource, ContainerKind } from './types';
+import type { RecordBatch } from './record-batch';
+import { ImportError } from './types';
+import { ByteReader } from './byte-reader';
+import { SNIFF_BYTES, sniffBytes } from './sniff';
+import { textChunks } from './text-chunks';
+import { readJsonl, type TextReadContext } from './read-jsonl';
+import { jsonBatches } from './read-json';
+import { readCsv } from './read-csv';
+import { blobAsyncBuffer, readParquet } from './read-parquet';
+import { throwIfCancelled } from './cancel';
+
+export interface OpenedFile {
+  container: ContainerKind;
+  gzip: boolean;
+  batches: AsyncGenerator<RecordBatch>;
+}
+
+/** How much decoded text is inspected to decide JSONL vs one JSON document. */
+const FIRST_LINE_BYTES = 64 * 1024;
+const MAX_GZIP_LAYERS = 3;
+
+export async function openFile(source: ByteSource, signal?: AbortSignal): Promise<OpenedFile> {
+  const { name, blob } = source;
+  const raw = new ByteReader(blob.stream());
+  let reader = raw;
+  try {
+    let gzip = false;
+    let layers = 0;
+    for (;;) {
+      throwIfCancelled(signal, name);
+      let window = SNIFF_BYTES;
+      let sniff = sniffBytes(...(await peek(reader, window)));
+      while (sniff.kind === 'need-more') {
+        window *= 4;
+        sniff = sniffBytes(...(await peek(reader, window)));
+      }
+      switch (sniff.kind) {
+        case 'gzip':
+          if (++layers > MAX_GZIP_LAYERS) throw binary(name);
+          gzip = true;
+          reader = new ByteReader(gunzip(reader.toStream()), (e) => corruptGzip(name, e));
+          continue;
+        case 'empty':
+          throw new ImportError('empty', `The file ${name} is empty.`);
+        case 'binary':
+          throw binary(name, sniff.hint);
+        case 'parquet':
+          return { container: 'parquet', gzip, batches: parquet(source, reader, gzip, signal) };
+        case 'text': {
+          const ctx: TextReadContext = { name, signal, bytesRead: () => raw.consumed };
+          if (sniff.first === '[') return openBracketFile(reader, ctx, gzip, blob.size);
+          if (sniff.first === '{') return openBraceFile(reader, ctx, gzip, blob.size);
+          const delimiter = /\.tsv(\.gz)?$/i.test(name) ? '\t' : undefined;
+          return { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }) };
+        }
+      }
+    }
+  } catch (e) {
+    await reader.cancel();
+    throw e;
+  }
+}
+
+function gunzip(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  // DecompressionStream's DOM typing (writable: BufferSource) does not line up with pipeThrough's; the runtime does.
+  return stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+}
+
+async function peek(reader: ByteReader, n: number): Promise<[Uint8Array, boolean]> {
+  const { bytes, eof } = await reader.peek(n);
+  return [bytes, eof];
+}
+
+async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
+  const { bytes } = await reader.peek(FIRST_LINE_BYTES);
+  const head = new TextDecoder().decode(bytes.subarray(0, FIRST_LINE_BYTES));
+  const nl = head.indexOf('\n');
+  const firstLine = nl < 0 ? '' : head.slice(0, nl).trim();
+  if (nl < 0 || firstLine.endsWith('}') || parses(firstLine)) {
+    return { container: 'jsonl', gzip, batches: readJsonl(textChunks(reader), ctx) };
+  }
+  const text = await readText(reader);
+  try {
+    const document: unknown = JSON.parse(text);
+    return { container: 'json', gzip, batches: documentBatches(document, size) };
+  } catch {
+    return { container: 'jsonl', gzip, batches: readJsonl(once(text), ctx) };
+  }
+}
+
+async function openBracketFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
+  const text = await readText(reader);
+  throwIfCancelled(ctx.signal, ctx.name);
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (e) {
+    const nl = text.indexOf('\n');
+    if (nl >= 0 && parses(text.slice(0, nl))) return { container: 'jsonl', gzip, batches: readJsonl(once(text), ctx) };
+    throw new ImportError('unreadable', `${ctx.name} starts with "[" but is not valid JSON (${(e as Error).message}).`);
+  }
+  return { container: 'json', gzip, batches: documentBatches(document, size) };
+}
+
+async function* documentBatches(document: unknown, size: number): AsyncGenerator<RecordBatch> {
+  yield* jsonBatches(document, size);
+}
+
+async function* parquet(source: ByteSource, reader: ByteReader, gzip: boolean, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
+  let file;
+  if (gzip) {
+    const bytes = await reader.readAll();
+    file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  } else {
+    await reader.cancel();
+    file = blobAsyncBuffer(source.blob);
+  }
+  yield* readParquet(file, { name: source.name, signal, totalBytes: source.blob.size });
+}
+
+async function readText(reader: ByteReader): Promise<string> {
+  const bytes = await reader.readAll();
+  return new TextDecoder().decode(bytes);
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function binary(name: string, hint?: string): ImportError {
+  const base = `${name} looks like a binary file, not JSONL/JSON/CSV/Parquet.`;
+  return new ImportError('binary', hint ? `${base} ${hint}` : base);
+}
+
+function corruptGzip(name: string, e: unknown): ImportError {
+  const why = e instanceof Error ? e.message : String(e);
+  return new ImportError('unreadable', `${name} looks gzip-compressed but could not be decompressed (${why}).`);
+}

@@ -1,0 +1,156 @@
+/**
+ * `importStream`: a file in, normalized trajectories out, as a stream of events.
+ *
+ *   meta  (first): container, detected and used format, columns of the first records
+ *   rows  (many):  up to `batchSize` trajectories and the issues found meanwhile, with bytes read for progress
+ *   done  (last):  totals
+ *
+ * The format is detected on the first 50 records unless `opts.format` is given. A record that cannot be parsed or
+ * normalized is a ParseIssue and the import goes on; the import as a whole fails (ImportError) only when the file
+ * is empty, binary or unreadable, the columns are not recognised and no mapping is given, it yields no usable rows,
+ * or it is cancelled through `opts.signal`.
+ */
+import type { ParseIssue, Trajectory } from '../trajectory';
+import type { ByteSource, ContainerKind, Detection, FormatId, ImportEvent, ImportOptions } from './types';
+import type { RecordBatch } from './record-batch';
+import { ImportError } from './types';
+import { openFile } from './container';
+import { detectFormat } from './detect';
+import { NORMALIZERS } from './normalize';
+import { throwIfCancelled } from './cancel';
+
+/** How many records format detection looks at. */
+export const DETECTION_SAMPLE = 50;
+const DEFAULT_BATCH_SIZE = 2000;
+/** How many issues a `no-rows` error carries. */
+const ISSUES_IN_ERROR = 20;
+
+export async function* importStream(source: ByteSource, opts: ImportOptions = {}): AsyncGenerator<ImportEvent> {
+  const { name } = source;
+  const { signal } = opts;
+  const batchSize = opts.batchSize !== undefined && opts.batchSize >= 1 ? Math.floor(opts.batchSize) : DEFAULT_BATCH_SIZE;
+  const totalBytes = source.blob.size;
+  throwIfCancelled(signal, name);
+  const opened = await openFile(source, signal);
+  const batches = opened.batches;
+  try {
+    // 1. Read until the detection sample is full (or the file ends).
+    const early: RecordBatch[] = [];
+    const sample: Record<string, unknown>[] = [];
+    while (sample.length < DETECTION_SAMPLE) {
+      const next = await batches.next();
+      if (next.done) break;
+      early.push(next.value);
+      for (const r of next.value.records) if (sample.length < DETECTION_SAMPLE) sample.push(r);
+    }
+    if (sample.length === 0) throw noRows(name, opened.container, early.flatMap((b) => b.issues));
+
+    // 2. Decide the format.
+    const columns = columnsOf(sample);
+    const guess = detectFormat(sample);
+    const format: FormatId = opts.format ?? guess.format;
+    if (format === 'mapped' && !opts.mapping) {
+      throw new ImportError(
+        'needs-mapping',
+        `Could not recognise the columns of ${name} (${columns.join(', ')}). Choose which columns hold the prompt and the completion.`,
+        { columns, sample: sample.slice(0, 5), container: opened.container },
+      );
+    }
+    const detection: Detection = {
+      container: opened.container,
+      format,
+      detected: guess.format,
+      reason: guess.reason,
+      columns,
+      gzip: opened.gzip,
+    };
+    yield { type: 'meta', detection };
+
+    // 3. Normalize every record, emitting batches.
+    const normalize = NORMALIZERS[format];
+    const ctx = { line: 0, mapping: opts.mapping };
+    let rows: Trajectory[] = [];
+    let issues: ParseIssue[] = [];
+    const firstIssues: ParseIssue[] = [];
+    let rowCount = 0;
+    let issueCount = 0;
+    const addIssue = (issue: ParseIssue) => {
+      issues.push(issue);
+      issueCount++;
+      if (firstIssues.length < ISSUES_IN_ERROR) firstIssues.push(issue);
+    };
+    const take = (bytesRead: number): ImportEvent => {
+      let out = rows;
+      if (rows.length > batchSize) {
+        out = rows.slice(0, batchSize);
+        rows = rows.slice(batchSize);
+      } else {
+        rows = [];
+      }
+      const event: ImportEvent = { type: 'rows', rows: out, issues, bytesRead, totalBytes };
+      issues = [];
+      return event;
+    };
+
+    /** Normalize a batch; reading issues and normalization issues are reported in line order. */
+    const process = (batch: RecordBatch) => {
+      const { records, lines, issues: readIssues } = batch;
+      let j = 0;
+      for (let i = 0; i < records.length; i++) {
+        const line = lines[i];
+        while (j < readIssues.length && readIssues[j].line < line) addIssue(readIssues[j++]);
+        ctx.line = line;
+        let produced: Trajectory[];
+        try {
+          produced = normalize(records[i], ctx);
+        } catch (e) {
+          addIssue({ line, reason: e instanceof Error ? e.message : String(e) });
+          continue;
+        }
+        for (const t of produced) {
+          t.index = rowCount++;
+          rows.push(t);
+        }
+      }
+      while (j < readIssues.length) addIssue(readIssues[j++]);
+    };
+
+    for (let batch: RecordBatch | undefined = early.shift(); ; batch = early.shift()) {
+      if (batch === undefined) {
+        const next = await batches.next();
+        if (next.done) break;
+        batch = next.value;
+      }
+      throwIfCancelled(signal, name);
+      process(batch);
+      while (rows.length >= batchSize || issues.length >= batchSize) {
+        throwIfCancelled(signal, name);
+        yield take(batch.bytesRead);
+      }
+    }
+
+    if (rowCount === 0) throw noRows(name, opened.container, firstIssues, issueCount);
+    throwIfCancelled(signal, name);
+    if (rows.length > 0 || issues.length > 0) yield take(totalBytes);
+    yield { type: 'done', rowCount, issueCount };
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
+/** Column names of the sample records: union of keys, in first-seen order. */
+function columnsOf(sample: Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  for (const r of sample) for (const k of Object.keys(r)) seen.add(k);
+  return [...seen];
+}
+
+function noRows(name: string, container: ContainerKind, issues: ParseIssue[], count = issues.length): ImportError {
+  const unit = container === 'jsonl' || container === 'csv' ? 'line' : 'row';
+  const first = issues[0];
+  const message =
+    count === 0
+      ? `No usable rows in ${name}: it holds no records.`
+      : `No usable rows in ${name}: ${count} ${unit}${count === 1 ? '' : 's'} failed (first: ${unit} ${first.line}: ${first.reason}).`;
+  return new ImportError('no-rows', message, { issues: issues.slice(0, ISSUES_IN_ERROR), container });
+}
