@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-import CHROMIUM_ARGS from './e2e/chromium-args.json';
+import CHROMIUM_ARGS from './e2e/chromium-args.json' with { type: 'json' };
 
 /** Browser tests in Debian's Chromium (never a downloaded browser) against the production build.
  * Launch flags (e2e/chromium-args.json) that work headless as root on these machines; WebGPU gets a software adapter. */

@@ -185,7 +185,7 @@ test('drag and drop a file onto the page', async ({ page }) => {
 test('a long import shows progress and can be cancelled; the old data stays', async ({ page }) => {
   const line = JSON.stringify({ prompt: 'p'.repeat(200), completion: 'c'.repeat(2000) }) + '\n';
   const path = test.info().outputPath('big.jsonl');
-  writeFileSync(path, line.repeat(20000)); // ~44 MB, handed to the page as a file on disk
+  writeFileSync(path, line.repeat(50000)); // ~110 MB (about a second to import), handed to the page as a file on disk
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await chooser.setFiles(path);
   const cancel = page.getByRole('button', { name: 'Cancel import' });

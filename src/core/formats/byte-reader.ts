@@ -7,6 +7,26 @@
 
 export const MAX_CHUNK = 1 << 16;
 
+/** Bytes per read when streaming a Blob by slices. */
+export const SLICE_BYTES = 4 << 20;
+
+/**
+ * A Blob as a stream of large slices. In Chromium, reading a File through `blob.stream()` (64 KiB chunks) takes about
+ * twice as long as reading it by multi-megabyte `slice().arrayBuffer()` calls.
+ */
+export function sliceStream(blob: Blob, sliceBytes = SLICE_BYTES): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (offset >= blob.size) return controller.close();
+      const end = Math.min(blob.size, offset + sliceBytes);
+      const bytes = new Uint8Array(await blob.slice(offset, end).arrayBuffer());
+      offset = end;
+      controller.enqueue(bytes);
+    },
+  });
+}
+
 export class ByteReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private buffered: Uint8Array[] = [];

@@ -12,7 +12,7 @@
 import type { ByteSource, ContainerKind } from './types';
 import type { RecordBatch } from './record-batch';
 import { ImportError } from './types';
-import { ByteReader } from './byte-reader';
+import { ByteReader, sliceStream } from './byte-reader';
 import { SNIFF_BYTES, sniffBytes } from './sniff';
 import { textChunks } from './text-chunks';
 import { readJsonl, type TextReadContext } from './read-jsonl';
@@ -33,7 +33,7 @@ const MAX_GZIP_LAYERS = 3;
 
 export async function openFile(source: ByteSource, signal?: AbortSignal): Promise<OpenedFile> {
   const { name, blob } = source;
-  const raw = new ByteReader(blob.stream());
+  const raw = new ByteReader(sliceStream(blob));
   let reader = raw;
   try {
     let gzip = false;
