@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
-    reporters: ['default', ['json', { outputFile: 'test-results/unit.json' }]],
+    reporters: ['default', ['json', { outputFile: 'reports/unit.json' }]],
     testTimeout: 20000,
   },
 });

@@ -39,3 +39,16 @@ test('the page is served with COOP/COEP and a CSP whose connect-src is its own o
   expect(outcome).toEqual({ result: 'blocked', directive: 'connect-src' });
   expect(reached).toBe(0);
 });
+
+test('nothing is fetched from another origin: Monaco, workers and demo data are all served by the app', async ({ page, baseURL }) => {
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(baseURL!) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+  await openStudio(page);
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('numberAfter');
+  await page.getByRole('row').filter({ hasText: 'Janet eats 3 duck eggs for breakfast and bakes 4' }).click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText('A: 18');
+  expect(foreign).toEqual([]);
+});

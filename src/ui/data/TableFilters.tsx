@@ -36,7 +36,7 @@ export function TableFilters({ shown }: { shown: number }) {
       <span className="muted" data-testid="shown-count">
         {shown.toLocaleString('en-US')} shown
       </span>
-      <input type="search" aria-label="Search text" placeholder="Search prompt or completion" value={text} onChange={(e) => setText(e.target.value)} />
+      <input type="search" aria-label="Search text" placeholder="Search text in any field" value={text} onChange={(e) => setText(e.target.value)} />
       <label>
         Group{' '}
         <input
