@@ -16,3 +16,23 @@ export async function upload(page: Page, name: string, buffer: Buffer, mimeType 
 export function statusLine(page: Page) {
   return page.getByRole('status', { name: 'Dataset status' });
 }
+
+/**
+ * Replace the reward code in Monaco as a person pasting it would: put it on the clipboard, click into the editor,
+ * select all, Ctrl+V. (Typing character by character would let Monaco's auto-closing brackets add braces.)
+ */
+export async function typeReward(page: Page, code: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), code);
+  const editor = page.locator('.monaco-editor').first();
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+V');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('reward-studio:code'))).toBe(code);
+}
+
+/** Press Run and wait until the run over the whole dataset has landed. */
+export async function runAndWait(page: Page, expectSummary: RegExp | string): Promise<void> {
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText(expectSummary, { timeout: 30_000 });
+}

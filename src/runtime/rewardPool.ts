@@ -143,7 +143,12 @@ export class RewardPool {
       if (finished) return;
       finished = true;
       clearInterval(watchdog);
-      for (const s of this.slots) s.onReply = null;
+      // After a compile error or a failed load the other workers answer at once and their replies are ignored:
+      // they are free for the next run. (Cancel terminates busy workers before it gets here.)
+      for (const s of this.slots) {
+        s.onReply = null;
+        s.task = null;
+      }
       if (this.current === handle) this.current = null;
       resolve(o);
     };

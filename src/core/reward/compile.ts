@@ -21,7 +21,7 @@ export function compileReward(source: string): CompileResult {
     const err = e as Error & { loc?: { line: number; column: number } };
     const loc = err.loc;
     const message = err.message.replace(/\s*\(\d+:\d+\)\s*$/, '');
-    return { ok: false, message: loc ? `line ${loc.line}: ${message}` : message, line: loc?.line, column: loc ? loc.column + 1 : undefined };
+    return { ok: false, message, line: loc?.line, column: loc ? loc.column + 1 : undefined };
   }
   let exports: Record<string, unknown>;
   try {

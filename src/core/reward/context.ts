@@ -1,4 +1,5 @@
 import { numberAfter, numbersEqual, parseNumber } from './answers';
+import { editDistance, extractTag, lastBoxed, similarity } from './extract';
 
 /** What reward code receives as its second argument. */
 export interface RewardContext {
@@ -10,9 +11,17 @@ export interface RewardContext {
   parseNumber(text: string | number | null | undefined): number | null;
   /** Numeric equality with tolerance: `1,000` = `1000.0`, `1/2` = `0.5`. */
   numbersEqual(a: string | number | null | undefined, b: string | number | null | undefined, tol?: { relTol?: number; absTol?: number }): boolean;
+  /** Content of the last `\boxed{…}` (nested braces balanced); null if none. */
+  lastBoxed(text: string): string | null;
+  /** Content of the last complete `<tag>…</tag>`, or all of them with `{ all: true }`. */
+  extractTag: typeof extractTag;
+  /** Levenshtein distance. */
+  editDistance(a: string, b: string): number;
+  /** 1 − editDistance / max(length), in [0, 1]. */
+  similarity(a: string, b: string): number;
 }
 
 /** One shared context object per worker; `index` is updated per row. */
 export function createContext(): RewardContext & { index: number } {
-  return { index: 0, numberAfter, parseNumber, numbersEqual };
+  return { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity };
 }

@@ -62,5 +62,15 @@ declare module 'reward-studio' {
     parseNumber(text: string | number | null | undefined): number | null;
     /** Numeric equality with tolerance: "1,000" equals "1000.0", "1/2" equals "0.5". */
     numbersEqual(a: string | number | null | undefined, b: string | number | null | undefined, tol?: { relTol?: number; absTol?: number }): boolean;
+    /** Content of the LAST `\boxed{…}` with nested braces balanced (`\boxed{\frac{1}{2}}` → `\frac{1}{2}`); null if none. */
+    lastBoxed(text: string): string | null;
+    /** Content of the last complete `<tag>…</tag>` (e.g. "answer", "think"); null if none. */
+    extractTag(text: string, tag: string): string | null;
+    /** Every complete `<tag>…</tag>`, in order. */
+    extractTag(text: string, tag: string, opts: { all: true }): string[];
+    /** Levenshtein edit distance. */
+    editDistance(a: string, b: string): number;
+    /** Similarity in [0, 1]: 1 − editDistance / max(length). */
+    similarity(a: string, b: string): number;
   }
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback } from 'react';
 import { useStudio } from '../../store';
 import { cancelRun, runReward } from '../../runtime/studio';
+import { RunHistory } from './RunHistory';
 import { RunProgressBar } from './RunProgressBar';
 
 const CodeEditor = lazy(() => import('./CodeEditor'));
@@ -12,6 +13,8 @@ export function EditorPanel() {
   const running = useStudio((s) => s.running);
   const runError = useStudio((s) => s.runError);
   const hasData = useStudio((s) => s.datasetId !== null);
+  const timeLimitMs = useStudio((s) => s.timeLimitMs);
+  const setTimeLimitMs = useStudio((s) => s.setTimeLimitMs);
   const run = useCallback(() => void runReward(), []);
 
   return (
@@ -28,6 +31,26 @@ export function EditorPanel() {
         <button type="button" className="primary" onClick={run} disabled={!hasData} title="Run on every rollout (Ctrl+Enter)">
           Run
         </button>
+      </div>
+      <div className="toolbar secondary">
+        <RunHistory />
+        <span className="spacer" />
+        <label>
+          Time limit{' '}
+          <input
+            type="number"
+            className="narrow"
+            aria-label="Time limit per row (ms)"
+            min={10}
+            step={100}
+            value={timeLimitMs}
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              if (Number.isFinite(v) && v >= 10) setTimeLimitMs(v);
+            }}
+          />{' '}
+          ms
+        </label>
       </div>
       {running ? <RunProgressBar {...running} /> : null}
       {runError ? (

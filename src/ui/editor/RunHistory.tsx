@@ -1,0 +1,37 @@
+import { useStudio } from '../../store';
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB');
+
+/** Every run is kept: pick one to see its results again, and bring its code back into the editor. */
+export function RunHistory() {
+  const runs = useStudio((s) => s.runs);
+  const datasetId = useStudio((s) => s.datasetId);
+  const currentRunId = useStudio((s) => s.currentRunId);
+  const selectRun = useStudio((s) => s.selectRun);
+  const setCode = useStudio((s) => s.setCode);
+  const code = useStudio((s) => s.code);
+  const mine = runs.filter((r) => r.datasetId === datasetId);
+  const current = mine.find((r) => r.id === currentRunId);
+  if (mine.length === 0) return null;
+  return (
+    <div className="run-history">
+      <label>
+        Run{' '}
+        <select aria-label="Run history" value={current?.id ?? ''} onChange={(e) => selectRun(Number(e.target.value))}>
+          {[...mine].reverse().map((r) => (
+            <option key={r.id} value={r.id}>
+              #{r.id} · {time(r.startedAt)} · mean {Number.isNaN(r.summary.mean) ? '—' : r.summary.mean.toFixed(3)} · {r.summary.ok} ok
+              {r.summary.errors + r.summary.timedOut ? ` · ${r.summary.errors + r.summary.timedOut} failed` : ''}
+              {r.cancelled ? ' · cancelled' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {current && current.code !== code ? (
+        <button type="button" onClick={() => setCode(current.code)} title="Put this run's code back into the editor">
+          Restore code
+        </button>
+      ) : null}
+    </div>
+  );
+}
