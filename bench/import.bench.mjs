@@ -1,30 +1,16 @@
 // Import of a 100,000-rollout JSONL (~100 MB) in the import worker, against a bare JSON.parse loop over the same
 // lines in the same browser (in a worker too). Also: the longest main-thread task during the import.
 // Usage: npx vite build && node bench/import.bench.mjs [rows] [reps]
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { launch, median, PORT, startPreview } from './browser.mjs';
+import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
 const REPS = Number(process.argv[3] ?? 3);
 
-/** A realistic GRPO dump: 4 completions per prompt, ~1 KB per line, a few extra columns. */
-function makeFile(path) {
-  const words = 'the of and to a in is that for it as was with be by on not he this are or his from at which but have an they you were her she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people'.split(' ');
-  let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const text = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
-  const lines = [];
-  let prompt = '';
-  for (let i = 0; i < ROWS; i++) {
-    if (i % 4 === 0) prompt = `Question ${i / 4}: ${text(45)}?`;
-    lines.push(JSON.stringify({ prompt, completion: `${text(130)}\nA: ${Math.floor(rnd() * 1000)}`, ground_truth: String(Math.floor(rnd() * 1000)), uid: `q${Math.floor(i / 4)}`, step: Math.floor(i / 1000), model: 'policy-v1' }));
-  }
-  writeFileSync(path, lines.join('\n') + '\n');
-}
-
 mkdirSync('bench/out', { recursive: true });
 const path = `bench/out/import-${ROWS}.jsonl`;
-makeFile(path);
+writeRollouts(path, ROWS);
 const mb = statSync(path).size / 1e6;
 const server = await startPreview();
 const browser = await launch();

@@ -55,7 +55,10 @@ interface Slot {
 
 let nextTask = 1;
 
+/** One worker per core, at least 2; `?workers=N` in the page address sets it (1–32), e.g. to compare in a benchmark. */
 export function defaultPoolSize(): number {
+  const asked = typeof location !== 'undefined' ? Number(new URLSearchParams(location.search).get('workers')) : NaN;
+  if (Number.isInteger(asked) && asked >= 1 && asked <= 32) return asked;
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
   return Math.max(2, cores);
 }

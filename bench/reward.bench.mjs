@@ -1,0 +1,112 @@
+// Reward pool throughput on 100,000 rollouts with a regex-based reward, in Debian's Chromium:
+// - the pool with 1 worker and with 2 workers (the page's `?workers=N`), timed by the studio's 'reward-run' measure;
+// - the same compiled function called in a bare loop in one worker of the same page (the baseline);
+// - Edit → Run → histogram updated: wall time from pressing Run to the new summary on screen.
+// Usage: npx vite build && node bench/reward.bench.mjs [rows] [reps]
+import { mkdirSync } from 'node:fs';
+import { launch, median, PORT, startPreview } from './browser.mjs';
+import { writeRollouts } from './rollouts.mjs';
+
+const ROWS = Number(process.argv[2] ?? 100_000);
+const REPS = Number(process.argv[3] ?? 3);
+const FMT = ROWS.toLocaleString('en-US');
+
+const REWARD = `export default function reward(t) {
+  const m = /A:\\s*(-?[\\d,]+(?:\\.\\d+)?)\\s*$/.exec(t.completion);
+  return m !== null && Number(m[1].replace(/,/g, '')) === Number(t.groundTruth) ? 1 : 0;
+}
+`;
+
+mkdirSync('bench/out', { recursive: true });
+const path = `bench/out/reward-${ROWS}.jsonl`;
+writeRollouts(path, ROWS);
+const server = await startPreview();
+const browser = await launch();
+
+async function openWith(workers) {
+  const context = await browser.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  await page.goto(`http://localhost:${PORT}/?workers=${workers}`);
+  await page.getByTestId('run-summary').getByText('800 scored').waitFor();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
+  await chooser.setFiles(path);
+  await page.getByTestId('run-summary').getByText(`${FMT} scored`).waitFor({ timeout: 300_000 });
+  // Paste the reward into the editor as a person would.
+  await page.evaluate((t) => navigator.clipboard.writeText(t), REWARD);
+  await page.locator('.monaco-editor').first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, REWARD);
+  return page;
+}
+
+/** Press Run; resolve with the pool's time (measure 'reward-run') and the wall time until the summary changed. */
+async function timedRun(page) {
+  return page.evaluate(async () => {
+    performance.clearMeasures('reward-run');
+    // A run has landed (histogram, table and summary re-rendered) when the run history gains an entry.
+    const runs = () => document.querySelectorAll('select[aria-label="Run history"] option').length;
+    const before = runs();
+    const changed = new Promise((resolve) => {
+      const obs = new MutationObserver(() => {
+        if (runs() > before) {
+          obs.disconnect();
+          resolve(performance.now());
+        }
+      });
+      obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const t0 = performance.now();
+    [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run').click();
+    const t1 = await changed;
+    return { pool: performance.getEntriesByName('reward-run', 'measure')[0].duration, wall: t1 - t0 };
+  });
+}
+
+try {
+  const results = {};
+  for (const workers of [1, 2]) {
+    const page = await openWith(workers);
+    await timedRun(page); // warm-up: compiles in every worker
+    const pool = [];
+    const wall = [];
+    for (let r = 0; r < REPS; r++) {
+      const t = await timedRun(page);
+      pool.push(t.pool);
+      wall.push(t.wall);
+    }
+    results[workers] = { pool: median(pool), wall: median(wall), page };
+    console.log(`pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`);
+  }
+  // Baseline: the same function, compiled once, called in a bare loop over the same rows in one worker of the page.
+  const page = results[1].page;
+  const bare = await page.evaluate(async ({ text, reward }) => {
+    const src = `onmessage = (e) => {
+      const rows = e.data.text.split('\\n').filter(Boolean).map((l) => { const r = JSON.parse(l); return { completion: r.completion, groundTruth: r.ground_truth }; });
+      const fn = new Function('return ' + e.data.reward.replace('export default function', 'function'))();
+      const times = [];
+      for (let rep = 0; rep < 5; rep++) {
+        const t0 = performance.now();
+        let s = 0;
+        for (let i = 0; i < rows.length; i++) s += fn(rows[i]);
+        times.push(performance.now() - t0);
+      }
+      postMessage(times);
+    }`;
+    const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+    const times = await new Promise((res) => { w.onmessage = (e) => res(e.data); w.postMessage({ text, reward }); });
+    w.terminate();
+    return times.sort((a, b) => a - b)[2];
+  }, { text: await (await import('node:fs/promises')).readFile(path, 'utf8'), reward: REWARD });
+  const perCore1 = bare / results[1].pool;
+  console.log(`\nregex reward over ${FMT} rollouts, medians of ${REPS}:`);
+  console.log(`  bare loop of the compiled function, one worker:   ${bare.toFixed(0)} ms`);
+  console.log(`  pool, 1 worker:                                    ${results[1].pool.toFixed(0)} ms  → per-core throughput ${perCore1.toFixed(2)}× the bare loop (target ≥ 0.5×)`);
+  console.log(`  pool, 2 workers:                                   ${results[2].pool.toFixed(0)} ms  → per-core throughput ${(bare / (2 * results[2].pool)).toFixed(2)}× the bare loop`);
+  console.log(`  speed-up of 2 workers over 1:                      ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×)`);
+  console.log(`  Edit → Run → histogram updated (2 workers):        ${results[2].wall.toFixed(0)} ms median wall time`);
+} finally {
+  await browser.close();
+  server.kill();
+}
