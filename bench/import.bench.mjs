@@ -81,6 +81,7 @@ try {
   console.log(`  ratio against read+split+parse baseline:                ${(median(baseWithRead) / m).toFixed(2)}×`);
   console.log(`  longest main-thread task during import:                 ${median(longest).toFixed(0)} ms (median; max ${Math.max(...longest).toFixed(0)} ms; target < 100 ms)`);
 } finally {
-  await browser.close();
   server.kill();
+  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
+  process.exit(0);
 }

@@ -107,6 +107,7 @@ try {
   console.log(`  speed-up of 2 workers over 1:                      ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×)`);
   console.log(`  Edit → Run → histogram updated (2 workers):        ${results[2].wall.toFixed(0)} ms median wall time`);
 } finally {
-  await browser.close();
   server.kill();
+  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
+  process.exit(0);
 }

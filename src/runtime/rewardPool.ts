@@ -48,12 +48,17 @@ interface Slot {
   datasetId: string | null;
   ready: Promise<string | null>;
   onLoaded: ((m: RewardReply) => void) | null;
-  /** The task in flight and who hears its reply. */
-  task: Task | null;
+  /**
+   * Tasks sent to this worker, oldest first: the one running and the next, already queued in the worker so it
+   * never waits for the main thread between tasks.
+   */
+  tasks: Task[];
   onReply: ((m: RewardReply) => void) | null;
 }
 
 let nextTask = 1;
+/** Tasks in flight per worker. */
+const DEPTH = 2;
 
 /** One worker per core, at least 2; `?workers=N` in the page address sets it (1–32), e.g. to compare in a benchmark. */
 export function defaultPoolSize(): number {
@@ -89,7 +94,7 @@ export class RewardPool {
   private spawn(): Slot {
     const worker = this.makeWorker();
     const buf = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new SharedArrayBuffer(WATCH_BYTES) : null;
-    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, task: null, onReply: null };
+    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null };
     if (slot.watch) Atomics.store(slot.watch.row, 0, -1);
     worker.onmessage = (ev: MessageEvent<RewardReply>) => {
       const m = ev.data;
@@ -150,7 +155,7 @@ export class RewardPool {
       // they are free for the next run. (Cancel terminates busy workers before it gets here.)
       for (const s of this.slots) {
         s.onReply = null;
-        s.task = null;
+        s.tasks = [];
       }
       if (this.current === handle) this.current = null;
       resolve(o);
@@ -171,8 +176,8 @@ export class RewardPool {
     };
     const listen = (slot: Slot) => {
       slot.onReply = (m) => {
-        if (finished || !slot.task || !('taskId' in m) || m.taskId !== slot.task.id) return;
-        slot.task = null;
+        if (finished || !('taskId' in m) || slot.tasks[0]?.id !== m.taskId) return;
+        slot.tasks.shift();
         if (m.kind === 'compile-error') return finish({ kind: 'compile-error', message: m.message, line: m.line });
         if (m.kind === 'failed') return finish({ kind: 'failed', message: m.message });
         if (m.kind === 'result') merge(m.result);
@@ -182,19 +187,20 @@ export class RewardPool {
     };
     const dispatch = () => {
       for (const slot of this.slots) {
-        if (slot.task || queue.length === 0) continue;
-        const task = queue.shift()!;
-        slot.task = task;
-        void this.ensureData(slot, ds).then((failure) => {
-          if (finished || slot.task !== task) return;
-          if (failure) return finish({ kind: 'failed', message: `a reward worker could not read ${ds.name}: ${failure}` });
-          this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end });
-        });
+        while (slot.tasks.length < DEPTH && queue.length > 0) {
+          const task = queue.shift()!;
+          slot.tasks.push(task);
+          void this.ensureData(slot, ds).then((failure) => {
+            if (finished || !slot.tasks.includes(task)) return;
+            if (failure) return finish({ kind: 'failed', message: `a reward worker could not read ${ds.name}: ${failure}` });
+            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end });
+          });
+        }
       }
-      if (queue.length === 0 && this.slots.every((s) => !s.task)) finish({ kind: 'done', result, elapsedMs: performance.now() - t0 });
+      if (queue.length === 0 && this.slots.every((s) => s.tasks.length === 0)) finish({ kind: 'done', result, elapsedMs: performance.now() - t0 });
     };
     const replace = (slot: Slot, stuckRow: number) => {
-      const task = slot.task!;
+      const [task, ...waiting] = slot.tasks;
       slot.worker.terminate();
       const fresh = this.spawn();
       this.slots[this.slots.indexOf(slot)] = fresh;
@@ -202,7 +208,9 @@ export class RewardPool {
       result.status[stuckRow] = RowStatus.TimedOut;
       result.errors.set(stuckRow, { row: stuckRow, message: `timed out after ${limit} ms` });
       doneRows += 1;
-      // Rows of the task before the stuck one were lost with the worker: queue them again, and the rest.
+      // Rows of the task before the stuck one were lost with the worker: queue them again, the rest of the task,
+      // and the task that was waiting behind it.
+      for (const w of waiting.reverse()) queue.unshift({ id: nextTask++, start: w.start, end: w.end });
       if (stuckRow + 1 < task.end) queue.unshift({ id: nextTask++, start: stuckRow + 1, end: task.end });
       if (stuckRow > task.start) queue.unshift({ id: nextTask++, start: task.start, end: stuckRow });
       progress();
@@ -212,9 +220,10 @@ export class RewardPool {
       () => {
         const now = Date.now();
         for (const slot of this.slots) {
-          if (!slot.task || !slot.watch) continue;
+          const task = slot.tasks[0];
+          if (!task || !slot.watch) continue;
           const row = Atomics.load(slot.watch.row, 0);
-          if (row >= slot.task.start && row < slot.task.end && now - slot.watch.started[0] > limit) replace(slot, row);
+          if (row >= task.start && row < task.end && now - slot.watch.started[0] > limit) replace(slot, row);
         }
       },
       Math.max(10, Math.min(100, limit / 4)),
@@ -225,7 +234,7 @@ export class RewardPool {
         if (finished) return;
         // Terminate busy workers (their rows stay Pending) and start fresh ones on the same dataset.
         for (let i = 0; i < this.slots.length; i++) {
-          if (this.slots[i].task) {
+          if (this.slots[i].tasks.length > 0) {
             this.slots[i].worker.terminate();
             this.slots[i] = this.spawn();
             void this.ensureData(this.slots[i], ds);

@@ -80,10 +80,15 @@ export async function runReward(): Promise<void> {
   const startedAt = Date.now();
   performance.mark('reward-run:start');
   let handle: RunHandle | null = null;
+  let lastProgress = Number.NEGATIVE_INFINITY;
   handle = rewardPool().run(code, {
     timeLimitMs: s.timeLimitMs,
-    // The first progress report arrives before run() returns; only the latest run may report.
+    // The first progress report arrives before run() returns; only the latest run may report. At most ten
+    // updates a second reach React: the pool reports after every task.
     onProgress: (p) => {
+      const now = performance.now();
+      if (now - lastProgress < 100 && p.done < p.total) return;
+      lastProgress = now;
       if (handle === null || runHandle === handle) useStudio.getState().setRunning(p);
     },
   });
