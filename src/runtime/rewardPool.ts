@@ -249,10 +249,4 @@ export class RewardPool {
     dispatch();
     return { done, cancel: handle.cancel };
   }
-
-  dispose(): void {
-    this.current?.cancel();
-    for (const s of this.slots) s.worker.terminate();
-    this.slots = [];
-  }
 }

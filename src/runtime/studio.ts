@@ -2,7 +2,7 @@ import type { Dataset } from '../core/dataset/dataset';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
-import { getDataset, registerDataset } from './datasetRegistry';
+import { forgetDataset, getDataset, registerDataset } from './datasetRegistry';
 import { startImport, type ImportJob } from './importClient';
 import { RewardPool, type RunHandle } from './rewardPool';
 
@@ -59,6 +59,9 @@ export function cancelImport(): void {
 }
 
 function adoptDataset(ds: Dataset): void {
+  // The data worker keeps only the newest dataset's trajectories: the previous one goes from the registry too.
+  const previous = useStudio.getState().datasetId;
+  if (previous) forgetDataset(previous);
   registerDataset(ds);
   rewardPool().setDataset(ds);
   const s = useStudio.getState();

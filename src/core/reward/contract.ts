@@ -19,7 +19,6 @@ export const RowStatus = {
   Error: 3,
   TimedOut: 4,
 } as const;
-export type RowStatusCode = (typeof RowStatus)[keyof typeof RowStatus];
 
 export type ValidatedResult =
   | { kind: 'ok'; score: number; components?: Record<string, number>; note?: string }

@@ -1,8 +1,10 @@
-import { useMemo } from 'react';
 import { rowView } from '../../core/table/rowView';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
+
+/** The last view computed, so the table and the detail view (both call the hook) sort 100k rows once, not twice. */
+let last: { deps: unknown[]; view: Int32Array } | null = null;
 
 /** The table's filtered, sorted row order (an index array), shared by the table and the detail view's arrows. */
 export function useRowView(): Int32Array {
@@ -14,12 +16,15 @@ export function useRowView(): Int32Array {
   const group = useStudio((s) => s.groupFilter);
   const hits = useStudio((s) => s.searchHits);
   const subset = useStudio((s) => s.subset);
-  return useMemo(() => {
-    const ds = getDataset(datasetId);
-    if (!ds) return new Int32Array(0);
-    return rowView(
-      { size: ds.size, groupOf: ds.groupOf, charLengths: ds.charLengths, scores: run?.result.scores ?? null, status: run?.result.status ?? null },
-      { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null },
-    );
-  }, [datasetId, run, sortKey, sortDesc, errorsOnly, group, hits, subset]);
+  const deps = [datasetId, run, sortKey, sortDesc, errorsOnly, group, hits, subset];
+  if (last && last.deps.every((d, i) => Object.is(d, deps[i]))) return last.view;
+  const ds = getDataset(datasetId);
+  const view = ds
+    ? rowView(
+        { size: ds.size, groupOf: ds.groupOf, charLengths: ds.charLengths, scores: run?.result.scores ?? null, status: run?.result.status ?? null },
+        { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null },
+      )
+    : new Int32Array(0);
+  last = { deps, view };
+  return view;
 }
