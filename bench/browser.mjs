@@ -6,7 +6,7 @@ import CHROMIUM_ARGS from '../e2e/chromium-args.json' with { type: 'json' };
 export const PORT = 4180;
 
 export async function startPreview() {
-  const proc = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--port', String(PORT), '--strictPort'], { stdio: ['ignore', 'pipe', 'pipe'] });
   for (let i = 0; i < 100; i++) {
     try {
       const r = await fetch(`http://localhost:${PORT}/`);

@@ -80,8 +80,11 @@ try {
   console.log(`  ratio (throughput, ours / bare JSON.parse):             ${(median(base) / m).toFixed(2)}×  (target ≥ 0.5×)`);
   console.log(`  ratio against read+split+parse baseline:                ${(median(baseWithRead) / m).toFixed(2)}×`);
   console.log(`  longest main-thread task during import:                 ${median(longest).toFixed(0)} ms (median; max ${Math.max(...longest).toFixed(0)} ms; target < 100 ms)`);
+} catch (e) {
+  console.error(e);
+  process.exitCode = 1;
 } finally {
   server.kill();
   await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
-  process.exit(0);
+  process.exit(process.exitCode ?? 0);
 }

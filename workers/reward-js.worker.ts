@@ -36,7 +36,7 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
     const c = compiled.result;
     if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
     const w = watch;
-    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => { w.started[0] = Date.now(); Atomics.store(w.row, 0, row); } : undefined);
+    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined);
     if (w) Atomics.store(w.row, 0, -1);
     const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
     post({ kind: 'result', taskId: m.taskId, result }, transfer);

@@ -44,6 +44,8 @@ interface Task {
 interface Slot {
   worker: Worker;
   watch: ReturnType<typeof watchViews> | null;
+  /** The row index the watchdog last read from `watch`, and when it first read it (Date.now). */
+  seen: { row: number; at: number };
   /** The dataset this worker has read (or is reading), and when it is ready. */
   datasetId: string | null;
   ready: Promise<string | null>;
@@ -57,8 +59,11 @@ interface Slot {
 }
 
 let nextTask = 1;
-/** Tasks in flight per worker. */
-const DEPTH = 2;
+/**
+ * Tasks queued per worker: enough that a worker keeps busy while the main thread is away (a render, a GC) for tens
+ * of milliseconds, few enough that a replaced worker re-queues little.
+ */
+const DEPTH = 8;
 
 /** One worker per core, at least 2; `?workers=N` in the page address sets it (1–32), e.g. to compare in a benchmark. */
 export function defaultPoolSize(): number {
@@ -94,7 +99,7 @@ export class RewardPool {
   private spawn(): Slot {
     const worker = this.makeWorker();
     const buf = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new SharedArrayBuffer(WATCH_BYTES) : null;
-    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null };
+    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null, seen: { row: -1, at: 0 } };
     if (slot.watch) Atomics.store(slot.watch.row, 0, -1);
     worker.onmessage = (ev: MessageEvent<RewardReply>) => {
       const m = ev.data;
@@ -138,7 +143,8 @@ export class RewardPool {
       notes: new Map(),
     };
     while (this.slots.length < this.size) this.slots.push(this.spawn());
-    const taskSize = Math.max(16, Math.min(2000, Math.ceil(n / (this.size * 8))));
+    // About eight tasks per worker: few messages for the main thread to answer, enough to balance the load.
+    const taskSize = Math.max(16, Math.min(20_000, Math.ceil(n / (this.size * 8))));
     const queue: Task[] = [];
     for (let s = 0; s < n; s += taskSize) queue.push({ id: nextTask++, start: s, end: Math.min(n, s + taskSize) });
     const t0 = performance.now();
@@ -223,7 +229,9 @@ export class RewardPool {
           const task = slot.tasks[0];
           if (!task || !slot.watch) continue;
           const row = Atomics.load(slot.watch.row, 0);
-          if (row >= task.start && row < task.end && now - slot.watch.started[0] > limit) replace(slot, row);
+          // Row indexes are unique within a run, so the same index on two reads means the same row is still running.
+          if (row !== slot.seen.row) slot.seen = { row, at: now };
+          else if (row >= task.start && row < task.end && now - slot.seen.at > limit) replace(slot, row);
         }
       },
       Math.max(10, Math.min(100, limit / 4)),
@@ -244,9 +252,13 @@ export class RewardPool {
       },
     };
     this.current = handle;
-    for (const s of this.slots) listen(s);
-    progress();
+    for (const s of this.slots) {
+      s.seen = { row: -1, at: 0 };
+      listen(s);
+    }
+    // Hand the workers their tasks before anything else (the first progress report re-renders the page).
     dispatch();
+    progress();
     return { done, cancel: handle.cancel };
   }
 }

@@ -17,10 +17,11 @@ export type RewardReply =
   | { kind: 'failed'; taskId: number; message: string };
 
 /**
- * The watch slot a worker shares with the pool: [0] Float64 wall-clock start (Date.now) of the row now running,
- * [2] Int32 row index now running (−1 when idle). The pool's watchdog reads it to time out a stuck row.
+ * The watch slot a worker shares with the pool: one Int32, the row index now running (−1 when idle). The worker
+ * writes it before each row (a plain store: one aligned int32 cannot tear); the pool's watchdog notes when it
+ * first saw each index and times out a row it has seen running for longer than the limit. No clock is read per row.
  */
-export const WATCH_BYTES = 16;
-export function watchViews(buf: SharedArrayBuffer): { started: Float64Array; row: Int32Array } {
-  return { started: new Float64Array(buf, 0, 1), row: new Int32Array(buf, 8, 1) };
+export const WATCH_BYTES = 4;
+export function watchViews(buf: SharedArrayBuffer): { row: Int32Array } {
+  return { row: new Int32Array(buf, 0, 1) };
 }

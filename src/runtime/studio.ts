@@ -78,8 +78,6 @@ export async function runReward(): Promise<void> {
   if (!ds) return;
   const code = s.code;
   runHandle?.cancel();
-  s.setRunError(null);
-  s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });
   const startedAt = Date.now();
   performance.mark('reward-run:start');
   let handle: RunHandle | null = null;
@@ -96,6 +94,8 @@ export async function runReward(): Promise<void> {
     },
   });
   runHandle = handle;
+  // The workers had their tasks before the page re-rendered (run() reports its first progress after dispatching).
+  s.setRunError(null);
   const outcome = await handle.done;
   if (runHandle !== handle) return;
   runHandle = null;

@@ -49,6 +49,12 @@ export function runRows(fn: RewardFn, rowAt: (i: number) => Trajectory, start: n
       errors.push({ row, message: `${err.name}: ${err.message}`, line: errorLine(err) });
       continue;
     }
+    // The common case, a finite number, takes no allocation.
+    if (typeof value === 'number' && value - value === 0) {
+      status[i] = RowStatus.Ok;
+      scores[i] = value;
+      continue;
+    }
     const v = validateResult(value);
     if (v.kind === 'null') {
       status[i] = RowStatus.Null;

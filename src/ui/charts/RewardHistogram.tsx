@@ -10,7 +10,7 @@ const fmtNum = (v: number) => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 
 /** Reward distribution of the current run. Clicking a bar opens the rollouts behind it in the table. */
 export function RewardHistogram() {
   const run = useCurrentRun();
-  const running = useStudio((s) => s.running);
+  const running = useStudio((s) => s.running !== null);
   const setSubset = useStudio((s) => s.setSubset);
   const h = useMemo(() => (run ? histogram(run.result.scores) : null), [run]);
   const data = useMemo(

@@ -10,7 +10,8 @@ const CodeEditor = lazy(() => import('./CodeEditor'));
 export function EditorPanel() {
   const code = useStudio((s) => s.code);
   const setCode = useStudio((s) => s.setCode);
-  const running = useStudio((s) => s.running);
+  // Only the progress bar follows progress; the panel re-renders when a run starts or ends.
+  const running = useStudio((s) => s.running !== null);
   const runError = useStudio((s) => s.runError);
   const hasData = useStudio((s) => s.datasetId !== null);
   const timeLimitMs = useStudio((s) => s.timeLimitMs);
@@ -52,7 +53,7 @@ export function EditorPanel() {
           ms
         </label>
       </div>
-      {running ? <RunProgressBar {...running} /> : null}
+      {running ? <RunProgressBar /> : null}
       {runError ? (
         <div role="alert" className="error-banner">
           {runError.compile ? `Reward code does not compile${runError.line ? ` (line ${runError.line})` : ''}` : 'The run failed'}: {runError.message}

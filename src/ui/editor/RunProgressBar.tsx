@@ -1,10 +1,10 @@
-interface Props {
-  done: number;
-  total: number;
-  rowsPerSecond: number;
-}
+import { useStudio } from '../../store';
 
-export function RunProgressBar({ done, total, rowsPerSecond }: Props) {
+/** Rows done, total and rows/s of the run in flight; the only component that re-renders on progress. */
+export function RunProgressBar() {
+  const p = useStudio((s) => s.running);
+  if (!p) return null;
+  const { done, total, rowsPerSecond } = p;
   return (
     <div className="progress-row">
       <progress aria-label="Run progress" max={Math.max(1, total)} value={done} />
