@@ -33,7 +33,12 @@ function securityHeaders(dev: boolean): Plugin {
 export default defineConfig(({ command }) => ({
   plugins: [react(), securityHeaders(command === 'serve')],
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 8000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 8000,
+    // Data files (tokenizers) stay files: an inlined data: URL would be refused by the CSP's connect-src 'self'.
+    assetsInlineLimit: (file: string) => (file.endsWith('.json') ? false : undefined),
+  },
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
 }));

@@ -97,3 +97,19 @@ test('reward code cannot send data to another origin: that row fails and no requ
   await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText('network access is not available in reward code');
   expect(reached).toBe(0);
 });
+
+test('ctx.tokenCount counts with the tokenizer picked in the Tokenizer menu', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, 'export default function reward(t, ctx) {\n  return ctx.tokenCount(t.completion);\n}\n');
+  // Mean token counts of the 800 demo completions, from Hugging Face's Rust tokenizers on the same tokenizer.json
+  // files (add_special_tokens=False): GPT-2 98.4463, Qwen3 127.6737, Llama-3 102.8975.
+  await expect(page.getByRole('combobox', { name: 'Tokenizer' })).toHaveValue('gpt2');
+  await runAndWait(page, 'mean 98.4463 · 800 scored');
+  await page.getByRole('combobox', { name: 'Tokenizer' }).selectOption({ label: 'Qwen3' });
+  await runAndWait(page, 'mean 127.6737 · 800 scored');
+  await page.getByRole('combobox', { name: 'Tokenizer' }).selectOption({ label: 'Llama-3' });
+  await runAndWait(page, 'mean 102.8975 · 800 scored');
+  // The choice survives a reload.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Tokenizer' })).toHaveValue('llama3');
+});

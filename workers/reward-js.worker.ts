@@ -2,11 +2,16 @@
 import { loadAll } from '../src/core/dataset/loadAll';
 import { compileReward, type CompileResult } from '../src/core/reward/compile';
 import { runRows } from '../src/core/reward/runRows';
+import type { TokenCounter } from '../src/core/tokenize/tokenizers';
 import type { Trajectory } from '../src/core/trajectory';
 import { lockDownNetwork } from '../src/runtime/lockDown';
 import { watchViews, type RewardReply, type RewardRequest } from '../src/runtime/rewardProtocol';
+import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
+// Kept before the lock-down, in this module's scope where reward code cannot reach it: only the tokenizer assets
+// of the app's own origin are fetched with it.
+const ownFetch = self.fetch.bind(self);
 lockDownNetwork(self);
 
 let watch: ReturnType<typeof watchViews> | null = null;
@@ -32,11 +37,20 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
     }
   } else if (m.kind === 'run') {
     if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
+    let tokenCount: TokenCounter | undefined;
+    if (m.tokenizer) {
+      // Tasks queued behind this one wait on the same promise and resume in order.
+      try {
+        tokenCount = await loadTokenCounter(m.tokenizer, ownFetch);
+      } catch (e) {
+        return post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) });
+      }
+    }
     if (compiled?.code !== m.code) compiled = { code: m.code, result: compileReward(m.code) };
     const c = compiled.result;
     if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
     const w = watch;
-    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined);
+    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined, tokenCount);
     if (w) Atomics.store(w.row, 0, -1);
     const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
     post({ kind: 'result', taskId: m.taskId, result }, transfer);

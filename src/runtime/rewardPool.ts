@@ -1,6 +1,7 @@
 import type { Dataset } from '../core/dataset/dataset';
 import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { WATCH_BYTES, watchViews, type RewardReply, type RewardRequest } from './rewardProtocol';
 
 /** The typed-array results of one run over a dataset. */
@@ -27,6 +28,8 @@ export interface RunProgress {
 export interface RunOptions {
   /** Per-row time limit in ms (default 1000). */
   timeLimitMs?: number;
+  /** Load this tokenizer in the workers before running (the code calls `ctx.tokenCount`). */
+  tokenizer?: TokenizerId;
   onProgress?: (p: RunProgress) => void;
 }
 
@@ -199,7 +202,7 @@ export class RewardPool {
           void this.ensureData(slot, ds).then((failure) => {
             if (finished || !slot.tasks.includes(task)) return;
             if (failure) return finish({ kind: 'failed', message: `a reward worker could not read ${ds.name}: ${failure}` });
-            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end });
+            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end, tokenizer: opts.tokenizer });
           });
         }
       }

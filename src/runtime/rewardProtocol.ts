@@ -1,12 +1,14 @@
 import type { ColumnMapping, FormatId } from '../core/formats/types';
 import type { RangeResult } from '../core/reward/runRows';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
 
 /** Main thread → reward worker. */
 export type RewardRequest =
   | { kind: 'init'; watch: SharedArrayBuffer | null }
   /** Read this file (same format and mapping as the import, so the trajectories are identical). */
   | { kind: 'load'; datasetId: string; blob: Blob; name: string; format: FormatId; mapping?: ColumnMapping }
-  | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number };
+  /** `tokenizer`: load it (once) before running, for `ctx.tokenCount`. */
+  | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number; tokenizer?: TokenizerId };
 
 /** Reward worker → main thread. */
 export type RewardReply =

@@ -84,6 +84,8 @@ export async function runReward(): Promise<void> {
   let lastProgress = Number.NEGATIVE_INFINITY;
   handle = rewardPool().run(code, {
     timeLimitMs: s.timeLimitMs,
+    // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
+    tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
     // The first progress report arrives before run() returns; only the latest run may report. At most ten
     // updates a second reach React: the pool reports after every task.
     onProgress: (p) => {

@@ -1,5 +1,6 @@
 import { numberAfter, numbersEqual, parseNumber } from './answers';
 import { editDistance, extractTag, lastBoxed, similarity } from './extract';
+import type { TokenCounter } from '../tokenize/tokenizers';
 
 /** What reward code receives as its second argument. */
 export interface RewardContext {
@@ -19,9 +20,15 @@ export interface RewardContext {
   editDistance(a: string, b: string): number;
   /** 1 − editDistance / max(length), in [0, 1]. */
   similarity(a: string, b: string): number;
+  /** Number of tokens of `text` with the tokenizer picked in the studio (GPT-2, Qwen3 or Llama-3), no special tokens added. */
+  tokenCount(text: string): number;
 }
 
+const noTokenizer: TokenCounter = () => {
+  throw new Error('ctx.tokenCount: no tokenizer is loaded (pick one in the Tokenizer menu)');
+};
+
 /** One shared context object per worker; `index` is updated per row. */
-export function createContext(): RewardContext & { index: number } {
-  return { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity };
+export function createContext(tokenCount: TokenCounter = noTokenizer): RewardContext & { index: number } {
+  return { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity, tokenCount };
 }

@@ -72,5 +72,10 @@ declare module 'reward-studio' {
     editDistance(a: string, b: string): number;
     /** Similarity in [0, 1]: 1 − editDistance / max(length). */
     similarity(a: string, b: string): number;
+    /**
+     * Number of tokens of `text` with the tokenizer picked in the studio's Tokenizer menu (GPT-2, Qwen3 or Llama-3),
+     * no special tokens added. E.g. `ctx.tokenCount("Hello world")` → 2.
+     */
+    tokenCount(text: string): number;
   }
 }

@@ -3,6 +3,7 @@ import type { Trajectory } from '../trajectory';
 import { compileReward } from './compile';
 import { RowStatus } from './contract';
 import { DEFAULT_REWARD_TS } from './defaultReward';
+import type { RewardFn } from './compile';
 import { runRows } from './runRows';
 
 const row = (index: number, completion: string, groundTruth?: string): Trajectory => ({
@@ -78,5 +79,20 @@ describe('runRows', () => {
     const rows = [row(0, ''), row(1, ''), row(2, '')];
     runRows(compile('export default () => 1'), (i) => rows[i], 1, 3, (i) => seen.push(i));
     expect(seen).toEqual([1, 2]);
+  });
+});
+
+describe('ctx.tokenCount', () => {
+  const rows = [{ completion: 'ab' }, { completion: 'abcd' }] as unknown as Trajectory[];
+  const fn = ((t: Trajectory, ctx: { tokenCount(s: string): number }) => ctx.tokenCount(t.completion)) as unknown as RewardFn;
+  it('uses the counter it is given', () => {
+    // A stand-in counter: one token per two characters.
+    const r = runRows(fn, (i) => rows[i], 0, 2, undefined, (s) => s.length / 2);
+    expect([...r.scores]).toEqual([1, 2]);
+  });
+  it('without a tokenizer, each row fails with a message saying what to do', () => {
+    const r = runRows(fn, (i) => rows[i], 0, 2);
+    expect([...r.status]).toEqual([RowStatus.Error, RowStatus.Error]);
+    expect(r.errors[0].message).toBe('Error: ctx.tokenCount: no tokenizer is loaded (pick one in the Tokenizer menu)');
   });
 });

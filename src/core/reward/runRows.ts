@@ -1,3 +1,4 @@
+import type { TokenCounter } from '../tokenize/tokenizers';
 import type { Trajectory } from '../trajectory';
 import type { RewardFn } from './compile';
 import { errorLine } from './compile';
@@ -28,14 +29,21 @@ export interface RangeResult {
  * row (the pool uses it to publish which row is running, so a stuck row can be timed out from outside).
  * Nothing thrown escapes.
  */
-export function runRows(fn: RewardFn, rowAt: (i: number) => Trajectory, start: number, end: number, onRow?: (row: number) => void): RangeResult {
+export function runRows(
+  fn: RewardFn,
+  rowAt: (i: number) => Trajectory,
+  start: number,
+  end: number,
+  onRow?: (row: number) => void,
+  tokenCount?: TokenCounter,
+): RangeResult {
   const n = end - start;
   const scores = new Float64Array(n).fill(Number.NaN);
   const status = new Uint8Array(n);
   const errors: RowError[] = [];
   const notes: { row: number; note: string }[] = [];
   const components: Record<string, Float64Array> = {};
-  const ctx = createContext();
+  const ctx = createContext(tokenCount);
   for (let i = 0; i < n; i++) {
     const row = start + i;
     onRow?.(row);

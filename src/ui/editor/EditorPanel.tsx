@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback } from 'react';
+import { TOKENIZER_IDS, TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import { cancelRun, runReward } from '../../runtime/studio';
 import { RunHistory } from './RunHistory';
@@ -16,6 +17,8 @@ export function EditorPanel() {
   const hasData = useStudio((s) => s.datasetId !== null);
   const timeLimitMs = useStudio((s) => s.timeLimitMs);
   const setTimeLimitMs = useStudio((s) => s.setTimeLimitMs);
+  const tokenizer = useStudio((s) => s.tokenizer);
+  const setTokenizer = useStudio((s) => s.setTokenizer);
   const run = useCallback(() => void runReward(), []);
 
   return (
@@ -36,6 +39,16 @@ export function EditorPanel() {
       <div className="toolbar secondary">
         <RunHistory />
         <span className="spacer" />
+        <label>
+          Tokenizer{' '}
+          <select aria-label="Tokenizer" value={tokenizer} onChange={(e) => setTokenizer(e.target.value as TokenizerId)} title="Used by ctx.tokenCount and token lengths">
+            {TOKENIZER_IDS.map((id) => (
+              <option key={id} value={id}>
+                {TOKENIZERS[id].label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           Time limit{' '}
           <input
