@@ -11,11 +11,22 @@ const ROWS = Number(process.argv[2] ?? 100_000);
 const REPS = Number(process.argv[3] ?? 7);
 const FMT = ROWS.toLocaleString('en-US');
 
-const REWARD = `export default function reward(t) {
+// Two regex-based rewards: the demo's answer check (one anchored regex per rollout), and a length-penalised answer
+// check that also counts words with a global regex (scans and allocates per word, as format/keyword rewards do).
+const REWARDS = {
+  'answer check': `export default function reward(t) {
   const m = /A:\\s*(-?[\\d,]+(?:\\.\\d+)?)\\s*$/.exec(t.completion);
   return m !== null && Number(m[1].replace(/,/g, '')) === Number(t.groundTruth) ? 1 : 0;
 }
-`;
+`,
+  'answer check + word-count penalty': `export default function reward(t) {
+  const words = t.completion.match(/\\b[a-z]+\\b/g) ?? [];
+  const m = /A:\\s*(-?[\\d,]+(?:\\.\\d+)?)\\s*$/.exec(t.completion);
+  const correct = m !== null && Number(m[1].replace(/,/g, '')) === Number(t.groundTruth);
+  return (correct ? 1 : 0) - 0.001 * Math.max(0, words.length - 120);
+}
+`,
+};
 
 mkdirSync('bench/out', { recursive: true });
 const path = `bench/out/reward-${ROWS}.jsonl`;
@@ -33,13 +44,16 @@ async function openWith(workers) {
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await chooser.setFiles(path);
   await page.getByTestId('run-summary').getByText(`${FMT} scored`).waitFor({ timeout: 300_000 });
-  // Paste the reward into the editor as a person would.
-  await page.evaluate((t) => navigator.clipboard.writeText(t), REWARD);
+  return page;
+}
+
+/** Paste a reward into the editor as a person would. */
+async function paste(page, reward) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), reward);
   await page.locator('.monaco-editor').first().click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+V');
-  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, REWARD);
-  return page;
+  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, reward);
 }
 
 /** Press Run; resolve with the pool's time (measure 'reward-run') and the wall time until the summary changed. */
@@ -68,25 +82,9 @@ async function timedRun(page) {
   });
 }
 
-try {
-  const results = {};
-  for (const workers of [1, 2]) {
-    const page = await openWith(workers);
-    await timedRun(page); // warm-up: compiles in every worker
-    const pool = [];
-    const wall = [];
-    for (let r = 0; r < REPS; r++) {
-      const t = await timedRun(page);
-      pool.push(t.pool);
-      wall.push(t.wall);
-    }
-    results[workers] = { pool: median(pool), wall: median(wall), page };
-    console.log(`pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`);
-  }
-  // Baselines: the same function, compiled once, called in a bare loop over the same rows in one worker of the page;
-  // and the same loop over each half of the rows in two workers at once: the speed-up this machine allows.
-  const page = results[1].page;
-  const { one: bare, two: bare2 } = await page.evaluate(async ({ text, reward, reps }) => {
+/** The baselines for one reward, in one worker of the page: the function in a bare loop over all rows, and over each half in two workers at once. */
+async function bareLoops(page, reward) {
+  return page.evaluate(async ({ text, reward, reps }) => {
     const src = `let rows = []; let fn;
     onmessage = (e) => {
       if (e.data.text !== undefined) {
@@ -118,17 +116,37 @@ try {
       two.push(performance.now() - t0);
     }
     for (const w of [whole, ...halves]) w.terminate();
-    const med = (xs) => xs.slice(2).sort((a, b) => a - b)[xs.length - 2 >> 1];
+    const med = (xs) => xs.slice(2).sort((a, b) => a - b)[(xs.length - 2) >> 1];
     return { one: med(one), two: med(two) };
-  }, { text: await (await import('node:fs/promises')).readFile(path, 'utf8'), reward: REWARD, reps: REPS });
-  const perCore1 = bare / results[1].pool;
-  console.log(`\nregex reward over ${FMT} rollouts, medians of ${REPS}:`);
-  console.log(`  bare loop of the compiled function, one worker:   ${bare.toFixed(0)} ms`);
-  console.log(`  pool, 1 worker:                                    ${results[1].pool.toFixed(0)} ms  → per-core throughput ${perCore1.toFixed(2)}× the bare loop (target ≥ 0.5×)`);
-  console.log(`  pool, 2 workers:                                   ${results[2].pool.toFixed(0)} ms  → per-core throughput ${(bare / (2 * results[2].pool)).toFixed(2)}× the bare loop`);
-  console.log(`  speed-up of 2 workers over 1:                      ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×)`);
-  console.log(`  bare loop, each half of the rows in 2 workers:     ${bare2.toFixed(0)} ms  → ${(bare / bare2).toFixed(2)}× over one worker: the speed-up this machine allows`);
-  console.log(`  Edit → Run → histogram updated (2 workers):        ${results[2].wall.toFixed(0)} ms median wall time`);
+  }, { text: await (await import('node:fs/promises')).readFile(path, 'utf8'), reward, reps: REPS });
+}
+
+try {
+  const pages = { 1: await openWith(1), 2: await openWith(2) };
+  for (const [name, reward] of Object.entries(REWARDS)) {
+    const results = {};
+    for (const workers of [1, 2]) {
+      const page = pages[workers];
+      await paste(page, reward);
+      await timedRun(page); // warm-up: compiles in every worker
+      const pool = [];
+      const wall = [];
+      for (let r = 0; r < REPS; r++) {
+        const t = await timedRun(page);
+        pool.push(t.pool);
+        wall.push(t.wall);
+      }
+      results[workers] = { pool: median(pool), wall: median(wall) };
+      console.log(`${name}, pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`);
+    }
+    const { one: bare, two: bare2 } = await bareLoops(pages[1], reward);
+    console.log(`\n${name} over ${FMT} rollouts, medians of ${REPS}:`);
+    console.log(`  bare loop of the compiled function, one worker:   ${bare.toFixed(0)} ms`);
+    console.log(`  pool, 1 worker:                                    ${results[1].pool.toFixed(0)} ms  → per-core throughput ${(bare / results[1].pool).toFixed(2)}× the bare loop (target ≥ 0.5×)`);
+    console.log(`  pool, 2 workers:                                   ${results[2].pool.toFixed(0)} ms  → speed-up over 1 worker ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×)`);
+    console.log(`  bare loop, each half of the rows in 2 workers:     ${bare2.toFixed(0)} ms  → ${(bare / bare2).toFixed(2)}× over one worker: the speed-up this machine allows`);
+    console.log(`  Edit → Run → histogram updated (2 workers):        ${results[2].wall.toFixed(0)} ms median wall time\n`);
+  }
 } catch (e) {
   console.error(e);
   process.exitCode = 1;
