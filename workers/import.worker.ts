@@ -1,10 +1,12 @@
 /// <reference lib="webworker" />
+import { labelColumns } from '../src/core/dataset/labelColumns';
 import { batchTransfer, Packer } from '../src/core/dataset/packed';
 import { searchTrajectories } from '../src/core/dataset/search';
 import { importStream } from '../src/core/formats';
 import { ImportError } from '../src/core/formats/types';
 import type { Trajectory } from '../src/core/trajectory';
 import type { DataReply, DataRequest } from '../src/runtime/importProtocol';
+import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
 const running = new Map<number, AbortController>();
@@ -24,6 +26,23 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     const rows = rowsOf(m.key);
     const hits = rows ? searchTrajectories(rows, m.needle) : null;
     return post({ kind: 'hits', reqId: m.reqId, hits }, hits ? [hits.buffer] : []);
+  }
+  if (m.kind === 'labels') {
+    const rows = rowsOf(m.key);
+    const columns = rows ? labelColumns(rows) : null;
+    return post({ kind: 'labels', reqId: m.reqId, columns }, columns ? columns.map((c) => c.values.buffer as ArrayBuffer) : []);
+  }
+  if (m.kind === 'tokens') {
+    const rows = rowsOf(m.key);
+    if (!rows) return post({ kind: 'tokens', reqId: m.reqId, counts: null });
+    try {
+      const count = await loadTokenCounter(m.tokenizer);
+      const counts = new Int32Array(rows.length);
+      for (let i = 0; i < rows.length; i++) counts[i] = count(rows[i].completion);
+      return post({ kind: 'tokens', reqId: m.reqId, counts }, [counts.buffer]);
+    } catch (e) {
+      return post({ kind: 'tokens', reqId: m.reqId, counts: null, error: e instanceof Error ? e.message : String(e) });
+    }
   }
   const abort = new AbortController();
   running.set(m.jobId, abort);

@@ -1,3 +1,5 @@
+import type { LabelColumn } from '../core/dataset/labelColumns';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
 import type { Detection, ImportOptions } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
@@ -81,4 +83,16 @@ export function fetchTrajectories(ds: Dataset, indices: number[]): Promise<Traje
 /** Rows whose prompt, completion or any field contains `needle` (case-insensitive). */
 export function searchRows(ds: Dataset, needle: string): Promise<Int32Array | null> {
   return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => (m.kind === 'hits' ? m.hits : null));
+}
+
+/** Columns of the source records usable as a trusted label (booleans and numbers). */
+export function fetchLabelColumns(ds: Dataset): Promise<LabelColumn[] | null> {
+  return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => (m.kind === 'labels' ? m.columns : null));
+}
+
+/** Token count of every completion with this tokenizer (the data worker loads the tokenizer once). */
+export async function fetchTokenCounts(ds: Dataset, tokenizer: TokenizerId): Promise<Int32Array> {
+  const r = await request((reqId) => ({ kind: 'tokens', reqId, key: ds.key, tokenizer }), (m) => (m.kind === 'tokens' ? m : null));
+  if (!r?.counts) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
+  return r.counts;
 }

@@ -1,4 +1,6 @@
+import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PackedBatch } from '../core/dataset/packed';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
 import type { Detection, ImportErrorCode, ImportOptions } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
 
@@ -17,7 +19,11 @@ export type DataRequest =
   | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'> }
   | { kind: 'cancel'; jobId: number }
   | { kind: 'get'; reqId: number; key: number; indices: number[] }
-  | { kind: 'search'; reqId: number; key: number; needle: string };
+  | { kind: 'search'; reqId: number; key: number; needle: string }
+  /** Columns of the source records usable as a trusted label. */
+  | { kind: 'labels'; reqId: number; key: number }
+  /** Token count of every completion with this tokenizer. */
+  | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId };
 
 /** Data worker → main thread, in order on one port. Nothing throws across: failures are tagged. */
 export type DataReply =
@@ -26,4 +32,6 @@ export type DataReply =
   | { kind: 'done'; jobId: number }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null }
-  | { kind: 'hits'; reqId: number; hits: Int32Array | null };
+  | { kind: 'hits'; reqId: number; hits: Int32Array | null }
+  | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
+  | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string };

@@ -26,6 +26,10 @@ export interface Dataset {
   groupSizes: Int32Array;
   /** Completion length in characters (UTF-16 code units, as String.length). */
   charLengths: Int32Array;
+  /** Training step of each trajectory, NaN where the row has none. */
+  steps: Float64Array;
+  /** Whether any trajectory has a step. */
+  hasSteps: boolean;
   /** The first characters of each completion. */
   previews: string[];
   issues: ParseIssue[];
@@ -35,28 +39,34 @@ export interface Dataset {
 }
 
 /** A growable typed array. */
-class Column {
+class Column<A extends Int32Array | Float64Array> {
   private n = 0;
-  private arr = new Int32Array(1024);
+  constructor(
+    private arr: A,
+    private readonly make: (n: number) => A,
+  ) {}
   append(src: ArrayLike<number>): void {
     if (this.n + src.length > this.arr.length) {
-      const bigger = new Int32Array(Math.max(1024, (this.n + src.length) * 2));
+      const bigger = this.make(Math.max(1024, (this.n + src.length) * 2));
       bigger.set(this.arr.subarray(0, this.n));
       this.arr = bigger;
     }
     this.arr.set(src, this.n);
     this.n += src.length;
   }
-  done(): Int32Array {
-    return this.arr.slice(0, this.n);
+  done(): A {
+    return this.arr.slice(0, this.n) as A;
   }
 }
+const ints = () => new Column(new Int32Array(1024), (n) => new Int32Array(n));
+const floats = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
 
 /** Assembles a Dataset from the batches of one import, in order. */
 export class DatasetBuilder {
-  private lines = new Column();
-  private groupOf = new Column();
-  private charLengths = new Column();
+  private lines = ints();
+  private groupOf = ints();
+  private charLengths = ints();
+  private steps = floats();
   private previews: string[] = [];
   private groupKeys: string[] = [];
   private issues: ParseIssue[] = [];
@@ -66,6 +76,7 @@ export class DatasetBuilder {
     this.lines.append(b.line);
     this.groupOf.append(b.groupOf);
     this.charLengths.append(b.charLength);
+    this.steps.append(b.step);
     for (const p of b.previews) this.previews.push(p);
     for (const g of b.newGroups) this.groupKeys.push(g);
     for (const i of b.issues) this.issues.push(i);
@@ -78,6 +89,7 @@ export class DatasetBuilder {
 
   finish(init: { id: string; key: number; name: string; blob: Blob; detection: Detection; mapping?: ColumnMapping }): Dataset {
     const groupOf = this.groupOf.done();
+    const steps = this.steps.done();
     const groupSizes = new Int32Array(this.groupKeys.length);
     for (let i = 0; i < groupOf.length; i++) groupSizes[groupOf[i]]++;
     return {
@@ -88,6 +100,8 @@ export class DatasetBuilder {
       groupOf,
       groupSizes,
       charLengths: this.charLengths.done(),
+      steps,
+      hasSteps: steps.some((x) => !Number.isNaN(x)),
       previews: this.previews,
       issues: this.issues,
     };

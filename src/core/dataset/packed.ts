@@ -16,6 +16,8 @@ export interface PackedBatch {
   groupOf: Int32Array;
   /** Per trajectory: completion length in UTF-16 code units. */
   charLength: Int32Array;
+  /** Per trajectory: training step, NaN when the row has none. */
+  step: Float64Array;
   /** Per trajectory: the first PREVIEW_CHARS characters of the completion. */
   previews: string[];
   /** Group keys first seen in this batch, in group-index order. */
@@ -34,6 +36,7 @@ export class Packer {
     const line = new Int32Array(n);
     const groupOf = new Int32Array(n);
     const charLength = new Int32Array(n);
+    const step = new Float64Array(n);
     const previews = new Array<string>(n);
     const newGroups: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -47,13 +50,14 @@ export class Packer {
       }
       groupOf[i] = g;
       charLength[i] = t.completion.length;
+      step[i] = t.step ?? Number.NaN;
       previews[i] = t.completion.length > PREVIEW_CHARS ? t.completion.slice(0, PREVIEW_CHARS) : t.completion;
     }
-    return { line, groupOf, charLength, previews, newGroups, issues, bytesRead, totalBytes };
+    return { line, groupOf, charLength, step, previews, newGroups, issues, bytesRead, totalBytes };
   }
 }
 
 /** The typed arrays of a batch, for postMessage's transfer list. */
 export function batchTransfer(b: PackedBatch): ArrayBuffer[] {
-  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer] as ArrayBuffer[];
+  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer, b.step.buffer] as ArrayBuffer[];
 }
