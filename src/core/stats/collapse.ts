@@ -1,0 +1,219 @@
+/**
+ * Advantage collapse: how many groups carry no learning signal because their rewards are all equal.
+ * A row is scored when its reward is finite and its group index is in [0, groupCount); other rows are ignored.
+ */
+import { advantages, type PresetId } from './advantage';
+import { lowerBound } from './ranks';
+
+export interface GroupStats {
+  count: Int32Array;
+  mean: Float64Array;
+  std: Float64Array;
+  min: Float64Array;
+  max: Float64Array;
+}
+
+/**
+ * Per group, over its scored rows: count, mean (Σ/n; exactly the common value when all are equal), population std
+ * (ddof 0, two-pass; exactly 0 when all are equal), min, max. Groups without a scored row: count 0, the rest NaN. O(n).
+ */
+export function groupStats(rewards: ArrayLike<number>, groupOf: Int32Array, groupCount: number): GroupStats {
+  if (rewards.length !== groupOf.length) {
+    throw new RangeError(`groupStats: columns differ in length (${rewards.length} vs ${groupOf.length})`);
+  }
+  const n = rewards.length;
+  const count = new Int32Array(groupCount);
+  const mean = new Float64Array(groupCount);
+  const std = new Float64Array(groupCount);
+  const min = new Float64Array(groupCount).fill(Infinity);
+  const max = new Float64Array(groupCount).fill(-Infinity);
+  for (let i = 0; i < n; i++) {
+    const g = groupOf[i];
+    const r = rewards[i];
+    if (g < 0 || g >= groupCount || !Number.isFinite(r)) continue;
+    count[g]++;
+    mean[g] += r;
+    if (r < min[g]) min[g] = r;
+    if (r > max[g]) max[g] = r;
+  }
+  for (let g = 0; g < groupCount; g++) {
+    if (count[g] === 0) mean[g] = min[g] = max[g] = NaN;
+    else mean[g] = min[g] === max[g] ? min[g] : mean[g] / count[g];
+  }
+  for (let i = 0; i < n; i++) {
+    const g = groupOf[i];
+    const r = rewards[i];
+    if (g < 0 || g >= groupCount || !Number.isFinite(r)) continue;
+    const d = r - mean[g];
+    std[g] += d * d;
+  }
+  for (let g = 0; g < groupCount; g++) {
+    const c = count[g];
+    std[g] = c === 0 ? NaN : min[g] === max[g] ? 0 : Math.sqrt(std[g] / c);
+  }
+  return { count, mean, std, min, max };
+}
+
+export interface Collapse {
+  /** Groups with at least one scored row (the denominator of every group fraction below). */
+  groups: number;
+  /** Scored rows per group → number of groups, ascending size (groups with no scored row are not listed). */
+  sizeHistogram: { size: number; groups: number }[];
+  /** Groups whose scored rewards are all equal (a group of one counts: it carries no signal) / groups. */
+  zeroStdGroupFraction: number;
+  /** Zero-std groups whose common value is the maximum reward over all scored rows (also when max = min) / groups. */
+  allMaxFraction: number;
+  /** Zero-std groups whose common value is the minimum reward over all scored rows (and not the maximum) / groups. */
+  allMinFraction: number;
+  /** The remaining zero-std groups / groups; the three sum to zeroStdGroupFraction. */
+  otherZeroStdFraction: number;
+  /** Groups with population std < 1e-3 (zero included) / groups. */
+  nearZeroStdGroupFraction: number;
+  /** Scored rows whose advantage under the preset is exactly 0 or NaN (degenerate group) / scored rows. */
+  zeroAdvantageRolloutFraction: number;
+  /** Indexes of the zero-std groups, ascending. */
+  collapsedGroups: Int32Array;
+}
+
+/** Population std below this counts as "near zero" (advantages divided by it blow up). */
+export const NEAR_ZERO_STD = 1e-3;
+
+/**
+ * Collapse metrics of one batch (see the Collapse fields). Fractions are NaN when their denominator is 0
+ * (no scored row). `preset` (default 'trl') only affects zeroAdvantageRolloutFraction; note that under 'verl',
+ * 'dr-grpo' and 'rloo' a group of one keeps a nonzero advantage when its reward is nonzero. O(n + groupCount).
+ */
+export function collapse(rewards: ArrayLike<number>, groupOf: Int32Array, groupCount: number, preset: PresetId = 'trl'): Collapse {
+  const s = groupStats(rewards, groupOf, groupCount);
+  let groups = 0;
+  let globalMin = Infinity;
+  let globalMax = -Infinity;
+  let maxSize = 0;
+  for (let g = 0; g < groupCount; g++) {
+    if (s.count[g] === 0) continue;
+    groups++;
+    if (s.min[g] < globalMin) globalMin = s.min[g];
+    if (s.max[g] > globalMax) globalMax = s.max[g];
+    if (s.count[g] > maxSize) maxSize = s.count[g];
+  }
+  const bySize = new Int32Array(maxSize + 1);
+  let zero = 0;
+  let allMax = 0;
+  let allMin = 0;
+  let near = 0;
+  const collapsed: number[] = [];
+  for (let g = 0; g < groupCount; g++) {
+    const c = s.count[g];
+    if (c === 0) continue;
+    bySize[c]++;
+    if (s.std[g] < NEAR_ZERO_STD) near++;
+    if (s.min[g] === s.max[g]) {
+      zero++;
+      collapsed.push(g);
+      if (s.min[g] === globalMax) allMax++;
+      else if (s.min[g] === globalMin) allMin++;
+    }
+  }
+  const sizeHistogram: { size: number; groups: number }[] = [];
+  for (let k = 1; k <= maxSize; k++) if (bySize[k]) sizeHistogram.push({ size: k, groups: bySize[k] });
+  const adv = advantages(rewards, groupOf, groupCount, preset);
+  let scoredRows = 0;
+  let zeroAdv = 0;
+  for (let i = 0; i < rewards.length; i++) {
+    const g = groupOf[i];
+    if (g < 0 || g >= groupCount || !Number.isFinite(rewards[i])) continue;
+    scoredRows++;
+    if (adv[i] === 0 || Number.isNaN(adv[i])) zeroAdv++;
+  }
+  return {
+    groups,
+    sizeHistogram,
+    zeroStdGroupFraction: zero / groups,
+    allMaxFraction: allMax / groups,
+    allMinFraction: allMin / groups,
+    otherZeroStdFraction: (zero - allMax - allMin) / groups,
+    nearZeroStdGroupFraction: near / groups,
+    zeroAdvantageRolloutFraction: zeroAdv / scoredRows,
+    collapsedGroups: Int32Array.from(collapsed),
+  };
+}
+
+export interface StepCollapse {
+  step: number;
+  /** Rows carrying this step (scored or not). */
+  rows: number;
+  /** Mean of the finite rewards of those rows (NaN when none). */
+  meanReward: number;
+  /** collapse() over this step's rows alone; collapsedGroups holds the original group indexes. */
+  collapse: Collapse;
+}
+
+/**
+ * collapse() per training step: one entry per distinct finite value of `steps`, ascending. Rows with a non-finite
+ * step are left out. Groups are split by step (group g at step s and at step t are two groups), and the
+ * preset's batch statistics (trl-batch) are over the step's rows, as a trainer sees one step's batch.
+ * O(n log n) overall, however many steps.
+ */
+export function collapseByStep(
+  rewards: ArrayLike<number>,
+  groupOf: Int32Array,
+  groupCount: number,
+  steps: ArrayLike<number>,
+  preset: PresetId = 'trl',
+): StepCollapse[] {
+  const n = rewards.length;
+  if (groupOf.length !== n || steps.length !== n) {
+    throw new RangeError(`collapseByStep: columns differ in length (${n}, ${groupOf.length}, ${steps.length})`);
+  }
+  // Distinct finite steps, ascending; each row's step index; rows bucketed by step (counting sort).
+  const buf = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) if (Number.isFinite(steps[i])) buf[k++] = steps[i];
+  const sorted = buf.subarray(0, k).sort();
+  let d = 0;
+  for (let i = 0; i < k; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[d++] = sorted[i];
+  const uniq = sorted.subarray(0, d);
+  const start = new Int32Array(d + 1);
+  const stepIdx = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(steps[i])) continue;
+    stepIdx[i] = lowerBound(uniq, steps[i]);
+    start[stepIdx[i] + 1]++;
+  }
+  for (let s = 0; s < d; s++) start[s + 1] += start[s];
+  const order = new Int32Array(k);
+  const fill = start.slice(0, d);
+  for (let i = 0; i < n; i++) if (stepIdx[i] >= 0) order[fill[stepIdx[i]]++] = i;
+
+  const localOf = new Int32Array(groupCount).fill(-1);
+  const out: StepCollapse[] = [];
+  for (let s = 0; s < d; s++) {
+    const lo = start[s];
+    const m = start[s + 1] - lo;
+    const r = new Float64Array(m);
+    const gl = new Int32Array(m);
+    const globalOf: number[] = [];
+    let sum = 0;
+    let scored = 0;
+    for (let j = 0; j < m; j++) {
+      const i = order[lo + j];
+      r[j] = rewards[i];
+      if (Number.isFinite(r[j])) (sum += r[j]), scored++;
+      const g = groupOf[i];
+      if (g < 0 || g >= groupCount) {
+        gl[j] = -1;
+        continue;
+      }
+      if (localOf[g] < 0) {
+        localOf[g] = globalOf.length;
+        globalOf.push(g);
+      }
+      gl[j] = localOf[g];
+    }
+    for (const g of globalOf) localOf[g] = -1;
+    const c = collapse(r, gl, globalOf.length, preset);
+    c.collapsedGroups = Int32Array.from(c.collapsedGroups, (l) => globalOf[l]).sort();
+    out.push({ step: uniq[s], rows: m, meanReward: scored ? sum / scored : NaN, collapse: c });
+  }
+  return out;
+}
