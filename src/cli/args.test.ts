@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { PRESET_IDS } from '../core/stats/advantage';
+import { CLI_PRESETS, labelValue, parseArgs } from './args';
+
+const base = ['score', 'data.jsonl', '--reward', 'r.ts'];
+
+describe('parseArgs', () => {
+  it('reads the command line of the issue, with defaults', () => {
+    const p = parseArgs(base);
+    expect(p).toEqual({
+      kind: 'score',
+      options: { dataPath: 'data.jsonl', rewardPath: 'r.ts', preset: 'trl', label: null, out: null, json: false, timeLimitMs: 1000, tokenizer: 'gpt2', workers: null, format: null, mapping: null },
+    });
+  });
+
+  it('reads every option, in any order, with --x=v too', () => {
+    const p = parseArgs(['--json', 'score', '--preset=rloo', 'd.csv', '--label', 'is_correct', '--out', 'o.jsonl', '--reward=r.js', '--time-limit', '200', '--tokenizer', 'qwen3', '--workers', '3']);
+    expect(p.kind).toBe('score');
+    if (p.kind !== 'score') return;
+    expect(p.options).toMatchObject({ dataPath: 'd.csv', rewardPath: 'r.js', preset: 'rloo', label: 'is_correct', out: 'o.jsonl', json: true, timeLimitMs: 200, tokenizer: 'qwen3', workers: 3 });
+  });
+
+  it('accepts every advantage preset, the same list as src/core/stats', () => {
+    expect([...CLI_PRESETS]).toEqual(PRESET_IDS);
+    for (const id of PRESET_IDS) expect(parseArgs([...base, '--preset', id])).toMatchObject({ kind: 'score', options: { preset: id } });
+  });
+
+  it('builds a column mapping from --prompt/--completion', () => {
+    const p = parseArgs([...base, '--prompt', 'q', '--completion', 'a', '--group', 'qid', '--ground-truth', 'gold']);
+    expect(p).toMatchObject({ kind: 'score', options: { format: 'mapped', mapping: { prompt: 'q', completion: 'a', group: 'qid', groundTruth: 'gold' } } });
+    expect(parseArgs([...base, '--format', 'openai-messages'])).toMatchObject({ kind: 'score', options: { format: 'openai-messages', mapping: null } });
+  });
+
+  it('asks for help', () => {
+    expect(parseArgs(['--help'])).toEqual({ kind: 'help' });
+    expect(parseArgs(['score', '-h'])).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    [[], /missing command/],
+    [['run', 'd.jsonl'], /unknown command "run"/],
+    [['score', '--reward', 'r.ts'], /missing the data file/],
+    [['score', 'a.jsonl', 'b.jsonl', '--reward', 'r.ts'], /one data file expected/],
+    [['score', 'd.jsonl'], /missing --reward/],
+    [['score', 'd.jsonl', '--reward'], /--reward needs a value/],
+    [[...base, '--preset', 'ppo'], /unknown --preset "ppo"/],
+    [[...base, '--bogus'], /unknown option --bogus/],
+    [[...base, '--time-limit', '0'], /--time-limit/],
+    [[...base, '--time-limit', 'soon'], /--time-limit/],
+    [[...base, '--tokenizer', 'bert'], /unknown --tokenizer/],
+    [[...base, '--workers', '0'], /--workers/],
+    [[...base, '--format', 'mapped'], /unknown --format/],
+    [[...base, '--prompt', 'q'], /needs both --prompt and --completion/],
+    [[...base, '--json=yes'], /takes no value/],
+    [[...base, '--out', 'a', '--out', 'b'], /given twice/],
+  ])('usage error: %j', (argv, message) => {
+    const p = parseArgs(argv);
+    expect(p.kind).toBe('usage-error');
+    if (p.kind === 'usage-error') expect(p.message).toMatch(message);
+  });
+});
+
+describe('labelValue', () => {
+  it('reads booleans, numbers, numeric strings and "true"/"false"; anything else is NaN', () => {
+    expect([true, false, 1, 0, 0.5, -2].map(labelValue)).toEqual([1, 0, 1, 0, 0.5, -2]);
+    expect(['1', '0', ' 0.25 ', 'true', 'FALSE', ' True '].map(labelValue)).toEqual([1, 0, 0.25, 1, 0, 1]);
+    for (const v of ['', 'yes', 'maybe', null, undefined, {}, [], Number.NaN, Infinity]) expect(labelValue(v)).toBeNaN();
+  });
+});

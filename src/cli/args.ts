@@ -1,0 +1,188 @@
+/**
+ * Command line of `reward-studio score` (the public interface from the issue):
+ *   reward-studio score <data file> --reward <file.ts|file.js> [--preset …] [--label <column>] [--out rows.jsonl] [--json]
+ * Pure: no file access, so it is unit-tested directly.
+ */
+import { FORMAT_IDS, type ColumnMapping, type FormatId } from '../core/formats/types';
+import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
+
+/**
+ * The advantage presets (the binding list of `src/core/stats/advantage.ts`). Kept here as well so that usage errors
+ * are found before any module with numerical code is loaded; a test checks it equals `PRESET_IDS`.
+ */
+export const CLI_PRESETS = ['trl', 'trl-batch', 'trl-none', 'verl', 'dr-grpo', 'rloo', 'openrlhf', 'openrlhf-rloo', 'openrlhf-dr-grpo'] as const;
+export type CliPreset = (typeof CLI_PRESETS)[number];
+
+export interface ScoreOptions {
+  dataPath: string;
+  rewardPath: string;
+  preset: CliPreset;
+  /** Column of `Trajectory.fields` holding a reference label (1/0) to compare the reward with. */
+  label: string | null;
+  out: string | null;
+  json: boolean;
+  timeLimitMs: number;
+  tokenizer: TokenizerId;
+  /** Worker threads; null: one per core, at least 2. */
+  workers: number | null;
+  format: FormatId | null;
+  mapping: ColumnMapping | null;
+}
+
+export type ParsedArgs = { kind: 'help' } | { kind: 'score'; options: ScoreOptions } | { kind: 'usage-error'; message: string };
+
+export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js> [options]
+
+Scores every rollout of a dataset (JSONL, JSON, CSV, Parquet, optionally gzipped; TRL, verl, OpenAI or
+preference formats) with a reward function, in worker threads, and prints the diagnostics of the studio.
+
+Options:
+  --reward <file>        reward code: \`export default function reward(t, ctx)\` (TypeScript or JavaScript)
+  --preset <id>          advantage estimator for the collapse diagnostics and --out (default trl):
+                         ${CLI_PRESETS.join(', ')}
+  --label <column>       a column with a reference label (true/false, 1/0); reports the reward's agreement with it
+  --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
+  --json                 print the diagnostics as one JSON object on stdout
+  --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
+  --tokenizer <id>       tokenizer for ctx.tokenCount: ${TOKENIZER_IDS.join(', ')} (default ${DEFAULT_TOKENIZER})
+  --workers <n>          worker threads (default: one per core, at least 2)
+  --format <id>          force the record format instead of detecting it: ${FORMAT_IDS.filter((f) => f !== 'mapped').join(', ')}
+  --prompt <column>      with --completion: read a file of any other shape through this column mapping
+  --completion <column>
+  --group <column>       (mapping) GRPO group column; default: group/uid/group_id/prompt_id, else the prompt
+  --ground-truth <column>  (mapping) ground-truth column
+  -h, --help             show this help
+
+Exit status: 0 scored (rows whose reward threw or timed out are counted, not fatal); 1 the reward does not
+compile or a file cannot be read; 2 usage error.`;
+
+const VALUE_OPTIONS = new Set(['--reward', '--preset', '--label', '--out', '--time-limit', '--tokenizer', '--workers', '--format', '--prompt', '--completion', '--group', '--ground-truth']);
+const FLAG_OPTIONS = new Set(['--json', '--help', '-h']);
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const err = (message: string): ParsedArgs => ({ kind: 'usage-error', message });
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      const eq = a.indexOf('=');
+      const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+      if (FLAG_OPTIONS.has(name)) {
+        if (name !== a) return err(`${name} takes no value`);
+        flags.add(name === '-h' ? '--help' : name);
+      } else if (VALUE_OPTIONS.has(name)) {
+        let value: string | undefined;
+        if (name !== a) value = a.slice(eq + 1);
+        else {
+          value = argv[++i];
+          if (value === undefined) return err(`${name} needs a value`);
+        }
+        if (values.has(name)) return err(`${name} given twice`);
+        values.set(name, value);
+      } else {
+        return err(`unknown option ${a}`);
+      }
+    } else {
+      positional.push(a);
+    }
+  }
+  if (flags.has('--help')) return { kind: 'help' };
+  if (positional.length === 0) return err('missing command (score)');
+  const [command, ...rest] = positional;
+  if (command !== 'score') return err(`unknown command "${command}" (the command is "score")`);
+  if (rest.length === 0) return err('missing the data file');
+  if (rest.length > 1) return err(`one data file expected, got ${rest.length} (${rest.join(' ')})`);
+  const rewardPath = values.get('--reward');
+  if (rewardPath === undefined || rewardPath === '') return err('missing --reward <file.ts|file.js>');
+
+  const preset = values.get('--preset') ?? 'trl';
+  if (!(CLI_PRESETS as readonly string[]).includes(preset)) return err(`unknown --preset "${preset}" (one of ${CLI_PRESETS.join(', ')})`);
+
+  let timeLimitMs = 1000;
+  const tl = values.get('--time-limit');
+  if (tl !== undefined) {
+    timeLimitMs = Number(tl);
+    if (!/^\d+(\.\d+)?$/.test(tl.trim()) || !(timeLimitMs >= 1)) return err(`--time-limit must be a number of milliseconds ≥ 1, got "${tl}"`);
+  }
+
+  const tokenizer = values.get('--tokenizer') ?? DEFAULT_TOKENIZER;
+  if (!isTokenizerId(tokenizer)) return err(`unknown --tokenizer "${tokenizer}" (one of ${TOKENIZER_IDS.join(', ')})`);
+
+  let workers: number | null = null;
+  const w = values.get('--workers');
+  if (w !== undefined) {
+    workers = Number(w);
+    if (!/^\d+$/.test(w.trim()) || workers < 1 || workers > 256) return err(`--workers must be a whole number from 1 to 256, got "${w}"`);
+  }
+
+  let format: FormatId | null = null;
+  const f = values.get('--format');
+  if (f !== undefined) {
+    if (!(FORMAT_IDS as readonly string[]).includes(f) || f === 'mapped') {
+      return err(`unknown --format "${f}" (one of ${FORMAT_IDS.filter((x) => x !== 'mapped').join(', ')}; for other shapes use --prompt and --completion)`);
+    }
+    format = f as FormatId;
+  }
+
+  let mapping: ColumnMapping | null = null;
+  const prompt = values.get('--prompt');
+  const completion = values.get('--completion');
+  const group = values.get('--group');
+  const groundTruth = values.get('--ground-truth');
+  if (prompt !== undefined || completion !== undefined || group !== undefined || groundTruth !== undefined) {
+    if (prompt === undefined || completion === undefined) return err('a column mapping needs both --prompt and --completion');
+    if (format !== null) return err('--format cannot be combined with a column mapping (--prompt/--completion)');
+    mapping = { prompt, completion };
+    if (group !== undefined) mapping.group = group;
+    if (groundTruth !== undefined) mapping.groundTruth = groundTruth;
+    format = 'mapped';
+  }
+
+  const label = values.get('--label');
+  if (label === '') return err('--label needs a column name');
+  const out = values.get('--out');
+  if (out === '') return err('--out needs a file name');
+
+  return {
+    kind: 'score',
+    options: {
+      dataPath: rest[0],
+      rewardPath,
+      preset: preset as CliPreset,
+      label: label ?? null,
+      out: out ?? null,
+      json: flags.has('--json'),
+      timeLimitMs,
+      tokenizer,
+      workers,
+      format,
+      mapping,
+    },
+  };
+}
+
+/**
+ * A label cell as a number: booleans → 1/0, finite numbers as they are, numeric strings parsed, "true"/"false"
+ * (any case, surrounding spaces ignored) → 1/0; anything else (missing, null, other text, objects) → NaN.
+ */
+export function labelValue(v: unknown): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : Number.NaN;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string') {
+    const s = v.trim();
+    const lower = s.toLowerCase();
+    if (lower === 'true') return 1;
+    if (lower === 'false') return 0;
+    if (s === '') return Number.NaN;
+    const n = Number(s);
+    return Number.isFinite(n) ? n : Number.NaN;
+  }
+  return Number.NaN;
+}

@@ -1,0 +1,119 @@
+/** What the CLI prints and writes: the JSON diagnostics, the human report, the `--out` lines. Pure formatting. */
+import type { Diagnostics } from '../core/stats/diagnose';
+import type { RowError } from '../core/reward/runRows';
+import type { RunSummary } from '../core/reward/summary';
+import type { ParseIssue } from '../core/trajectory';
+import type { DatasetMeta } from './protocol';
+
+/** The diagnostics as one line of JSON, with the binding key order; NaN and ±Infinity become null. */
+export function diagnosticsJson(d: Diagnostics): string {
+  const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
+  const out = {
+    rows: d.rows,
+    groups: d.groups,
+    errors: d.errors,
+    nulls: d.nulls,
+    reward: { mean: num(d.reward.mean), std: num(d.reward.std), min: num(d.reward.min), max: num(d.reward.max), distinct: d.reward.distinct },
+    length: { pearson: num(d.length.pearson), spearman: num(d.length.spearman), withinGroupPearson: num(d.length.withinGroupPearson) },
+    collapse: {
+      zeroStdGroupFraction: num(d.collapse.zeroStdGroupFraction),
+      nearZeroStdGroupFraction: num(d.collapse.nearZeroStdGroupFraction),
+      zeroAdvantageRolloutFraction: num(d.collapse.zeroAdvantageRolloutFraction),
+    },
+    label: d.label === null ? null : { agreement: num(d.label.agreement) },
+  };
+  return JSON.stringify(out);
+}
+
+/** A row error as the report and `--out` show it: the message, with ` (line N)` when the reward's line is known. */
+export function errorText(e: RowError): string {
+  return e.line !== undefined ? `${e.message} (line ${e.line})` : e.message;
+}
+
+/** One `--out` line per rollout: {index, group, reward, advantage, length, error}. */
+export function* outLines(
+  meta: DatasetMeta,
+  scores: Float64Array,
+  advantages: Float64Array,
+  errors: Map<number, RowError>,
+): Generator<string> {
+  const finite = (x: number) => (Number.isFinite(x) ? x : null);
+  for (let i = 0; i < meta.rows; i++) {
+    const e = errors.get(i);
+    yield JSON.stringify({
+      index: i,
+      group: meta.groupKeys[meta.groupOf[i]],
+      reward: finite(scores[i]),
+      advantage: finite(advantages[i]),
+      length: meta.lengths[i],
+      error: e ? errorText(e) : null,
+    });
+  }
+}
+
+/** Malformed lines (or rows) of the input, for stderr: the count and the first `max`. */
+export function issuesText(issues: ParseIssue[], container: string, max = 10): string {
+  const unit = container === 'jsonl' || container === 'csv' ? 'line' : 'row';
+  const n = issues.length;
+  const head = `skipped ${n} malformed ${unit}${n === 1 ? '' : 's'} (the rest was scored):`;
+  const lines = issues.slice(0, max).map((i) => `  ${unit} ${i.line}: ${i.reason}`);
+  if (n > max) lines.push(`  … and ${n - max} more`);
+  return [head, ...lines].join('\n');
+}
+
+function fmt(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined || Number.isNaN(x)) return 'n/a';
+  if (!Number.isFinite(x)) return String(x);
+  if (Number.isInteger(x)) return String(x);
+  return String(Number(x.toPrecision(digits)));
+}
+function pct(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+export interface HumanReportInput {
+  file: string;
+  reward: string;
+  preset: string;
+  label: string | null;
+  meta: DatasetMeta;
+  formatLabel: string;
+  summary: RunSummary;
+  diagnostics: Diagnostics;
+  errors: Map<number, RowError>;
+  elapsedMs: number;
+  workersUsed: number;
+  poolSize: number;
+  out: string | null;
+}
+
+/** The short report printed without --json. */
+export function humanReport(r: HumanReportInput): string {
+  const d = r.diagnostics;
+  const { meta, summary } = r;
+  const unit = meta.detection.container === 'jsonl' || meta.detection.container === 'csv' ? 'lines' : 'rows';
+  const lines: string[] = [];
+  lines.push(`${r.file}: ${meta.detection.container.toUpperCase()}${meta.detection.gzip ? ' (gzip)' : ''}, ${r.formatLabel}`);
+  lines.push(`reward ${r.reward}, preset ${r.preset}`);
+  lines.push('');
+  lines.push(`rows        ${d.rows} in ${d.groups} groups (skipped ${unit}: ${meta.issues.length})`);
+  lines.push(`scored      ${summary.ok}   nulls ${summary.nulls}   errors ${summary.errors}   timed out ${summary.timedOut}`);
+  if (r.errors.size > 0) {
+    const first = [...r.errors.values()].sort((a, b) => a.row - b.row).slice(0, 5);
+    for (const e of first) lines.push(`              row ${e.row}: ${errorText(e)}`);
+    if (r.errors.size > first.length) lines.push(`              … and ${r.errors.size - first.length} more`);
+  }
+  lines.push(`reward      mean ${fmt(d.reward.mean)}   std ${fmt(d.reward.std)}   min ${fmt(d.reward.min)}   max ${fmt(d.reward.max)}   distinct ${d.reward.distinct}`);
+  lines.push(`length      reward vs completion length (chars): pearson ${fmt(d.length.pearson, 3)}   spearman ${fmt(d.length.spearman, 3)}   within groups ${fmt(d.length.withinGroupPearson, 3)}`);
+  lines.push(
+    `collapse    groups with zero reward std ${pct(d.collapse.zeroStdGroupFraction)}   near-zero std ${pct(d.collapse.nearZeroStdGroupFraction)}   rollouts with zero advantage ${pct(d.collapse.zeroAdvantageRolloutFraction)}`,
+  );
+  if (r.label !== null) {
+    const agreement = d.label?.agreement ?? null;
+    lines.push(`label       agreement with ${r.label}: ${agreement === null ? 'n/a (no row with both a score and a label)' : pct(agreement)}`);
+  }
+  lines.push(`time        ${(r.elapsedMs / 1000).toFixed(2)} s, ${r.workersUsed} worker thread${r.workersUsed === 1 ? '' : 's'} (of up to ${r.poolSize})`);
+  if (r.out) lines.push(`wrote       ${r.out} (${meta.rows} lines)`);
+  return lines.join('\n');
+}

