@@ -16,7 +16,8 @@ test('type a reward in Monaco, press Run: the histogram and the scores change', 
   const mean = (long * 1 + (demo.length - long) * 0.5) / demo.length;
   await runAndWait(page, `mean ${mean.toFixed(4)} · 800 scored`);
   const chart = page.getByRole('figure', { name: 'Reward histogram' });
-  await expect(chart).toHaveAttribute('data-bins', '2');
+  // Bins are chosen over this run and the previous one (drawn behind): values 0, 0.5 and 1.
+  await expect(chart).toHaveAttribute('data-bins', '3');
   await expect(chart).toContainText('0.5');
   // The history keeps both runs.
   await expect(page.getByRole('combobox', { name: 'Run history' }).locator('option')).toHaveCount(2);

@@ -1,3 +1,4 @@
+import type { PresetId } from '../core/stats/advantage';
 import type { StateCreator } from 'zustand';
 import type { SortKey } from '../core/table/rowView';
 import type { StudioState } from './index';
@@ -20,7 +21,22 @@ export interface UiSlice {
   setGroupFilter(g: number | null): void;
   setSearch(s: string, hits: Int32Array | null): void;
   setSubset(subset: { label: string; rows: Int32Array } | null): void;
+  /** Diagnostics panel: the open tab and each tab's choices. */
+  diagTab: DiagTab;
+  lengthUnit: 'chars' | 'tokens';
+  preset: PresetId;
+  /** The trusted-label column picked, or null for none. */
+  labelColumn: string | null;
+  /** Run ids compared in the Compare tab (null: the two latest). */
+  compare: { a: number | null; b: number | null };
+  setDiagTab(t: DiagTab): void;
+  setLengthUnit(u: 'chars' | 'tokens'): void;
+  setPreset(p: PresetId): void;
+  setLabelColumn(c: string | null): void;
+  setCompare(c: { a: number | null; b: number | null }): void;
 }
+
+export type DiagTab = 'distribution' | 'length' | 'collapse' | 'label' | 'compare';
 
 export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) => ({
   selectedRow: null,
@@ -37,4 +53,14 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) =
   setGroupFilter: (groupFilter) => set({ groupFilter }),
   setSearch: (search, searchHits) => set({ search, searchHits }),
   setSubset: (subset) => set({ subset }),
+  diagTab: 'distribution',
+  lengthUnit: 'chars',
+  preset: 'trl',
+  labelColumn: null,
+  compare: { a: null, b: null },
+  setDiagTab: (diagTab) => set({ diagTab }),
+  setLengthUnit: (lengthUnit) => set({ lengthUnit }),
+  setPreset: (preset) => set({ preset }),
+  setLabelColumn: (labelColumn) => set({ labelColumn }),
+  setCompare: (compare) => set({ compare }),
 });

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useStudio } from '../store';
-import { RewardHistogram } from './charts/RewardHistogram';
 import { DropZone } from './data/DropZone';
 import { FormatPicker } from './data/FormatPicker';
 import { ImportBar } from './data/ImportBar';
@@ -8,6 +7,7 @@ import { ImportMessages } from './data/ImportMessages';
 import { MappingDialog } from './data/MappingDialog';
 import { RolloutTable } from './data/RolloutTable';
 import { StatusLine } from './data/StatusLine';
+import { DiagnosticsPanel } from './diagnostics/DiagnosticsPanel';
 import { EditorPanel } from './editor/EditorPanel';
 import { RolloutDetail } from './viewer/RolloutDetail';
 
@@ -32,7 +32,7 @@ export function App() {
       <main className="workspace">
         <EditorPanel />
         <div className="results">
-          <RewardHistogram />
+          <DiagnosticsPanel />
           <div className="table-and-detail">
             <RolloutTable />
             <RolloutDetail />

@@ -1,0 +1,107 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openStudio, runAndWait, typeReward, upload } from './helpers';
+
+// Expected values: scripts/e2e-diagnostics-expected.py (numpy/scipy, the default reward re-implemented in Python,
+// GPT-2 token counts from Hugging Face's Rust tokenizers).
+const dd = (page: Page, list: string, term: string) => page.locator(`dl[aria-label="${list}"] dt:text-is("${term}") + dd`);
+const LENGTH_REWARD = 'export default function reward(t) {\n  return t.completion.length > 250 ? 1 : 0;\n}\n';
+
+test('distribution tab: statistics of the demo run, the previous run drawn behind after a second run', async ({ page }) => {
+  await openStudio(page);
+  await expect(page.getByRole('tab', { name: 'Distribution' })).toHaveAttribute('aria-selected', 'true');
+  await expect(dd(page, 'Reward statistics', 'mean')).toHaveText('0.3688');
+  await expect(dd(page, 'Reward statistics', 'std')).toHaveText('0.4825');
+  await expect(dd(page, 'Reward statistics', 'min / max')).toHaveText('0 / 1');
+  await expect(dd(page, 'Reward statistics', 'distinct values')).toHaveText('2');
+  await expect(dd(page, 'Reward statistics', 'null')).toHaveText('0.0%');
+  await typeReward(page, LENGTH_REWARD);
+  await runAndWait(page, 'mean 0.5012 · 800 scored');
+  await expect(page.getByRole('figure', { name: 'Reward histogram' })).toContainText('run #1 (previous)');
+});
+
+test('length tab: correlations in characters and GPT-2 tokens; a binned mean opens its rollouts', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('tab', { name: 'Length' }).click();
+  await expect(dd(page, 'Length correlation', 'Pearson r')).toHaveText('-0.3134');
+  await expect(dd(page, 'Length correlation', 'Spearman ρ')).toHaveText('-0.3461');
+  await expect(dd(page, 'Length correlation', 'within-group r (mean)')).toHaveText('0.0762 over 101 groups');
+  await expect(page.getByRole('figure', { name: 'Reward vs length' })).toHaveAttribute('data-points', '800');
+  await page.getByRole('combobox', { name: 'Length unit' }).selectOption('tokens');
+  await expect(dd(page, 'Length correlation', 'Pearson r')).toHaveText('-0.3124', { timeout: 30_000 });
+  await expect(dd(page, 'Length correlation', 'Spearman ρ')).toHaveText('-0.3496');
+  // Clicking a point opens that rollout in the detail view: click one that no other point covers.
+  const points = page.getByRole('figure', { name: 'Reward vs length' }).locator('path[name="rollouts"]');
+  const top = await points.evaluateAll((els) =>
+    els.findIndex((el) => {
+      const r = el.getBoundingClientRect();
+      return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el;
+    }),
+  );
+  expect(top).toBeGreaterThanOrEqual(0);
+  await points.nth(top).click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toBeVisible();
+  // A binned mean opens the rollouts in its length bin.
+  await page.getByRole('figure', { name: 'Reward vs length' }).locator('.recharts-scatter-symbol path[name="binned mean"]').first().click({ force: true });
+  await expect(page.getByText(/^length \d/)).toBeVisible();
+});
+
+test('advantage collapse tab: zero-std groups split all-max / all-min, estimator presets, a collapsed group opens', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('tab', { name: 'Advantage collapse' }).click();
+  const c = (t: string) => dd(page, 'Advantage collapse', t);
+  await expect(c('groups')).toHaveText('200');
+  await expect(c('group sizes')).toHaveText('4: 200');
+  await expect(c('zero reward std (frac_reward_zero_std)')).toHaveText('49.5%');
+  await expect(c('· all max / all min / other')).toHaveText('12.5% / 37.0% / 0.0%');
+  await expect(c('reward std < 1e-3')).toHaveText('49.5%');
+  // Every rollout of a zero-std group has advantage 0 under TRL's estimator; no other rollout does here (0/1 rewards).
+  await expect(c('rollouts with zero advantage')).toHaveText('49.5%');
+  await page.getByRole('combobox', { name: 'Advantage estimator' }).selectOption('rloo');
+  await expect(page.getByRole('figure', { name: 'Advantage histogram' })).toContainText('RLOO');
+  await expect(page.getByRole('list', { name: 'Collapsed groups' }).getByRole('listitem')).toHaveCount(61); // 60 listed + "… and 39 more"
+  const first = page.getByRole('list', { name: 'Collapsed groups' }).getByRole('button').first();
+  const g = (await first.textContent())!.replace('group ', '');
+  await first.click();
+  await expect(page.getByRole('spinbutton', { name: 'Filter by group' })).toHaveValue(g);
+  await expect(page.locator('.rt-data')).toHaveCount(4);
+});
+
+test('label check tab: agreement with is_correct_openai, confusion table, the disagreements open', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('tab', { name: 'Label check' }).click();
+  await expect(page.getByRole('combobox', { name: 'Trusted label' })).toHaveValue('is_correct_openai');
+  await expect(dd(page, 'Label agreement', 'agreement')).toHaveText('100.0%');
+  await typeReward(page, LENGTH_REWARD);
+  await runAndWait(page, 'mean 0.5012 · 800 scored');
+  const table = page.getByRole('table', { name: 'Confusion table' });
+  await expect(table.getByRole('row', { name: /reward 1/ })).toHaveText(/95\s*306/);
+  await expect(table.getByRole('row', { name: /reward 0/ })).toHaveText(/200\s*199/);
+  await page.getByRole('button', { name: 'Open disagreements (506)' }).click();
+  await expect(page.getByText('disagrees with is_correct_openai')).toBeVisible();
+});
+
+test('compare tab: rank correlations, flips and the code diff of two runs', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, LENGTH_REWARD);
+  await runAndWait(page, 'mean 0.5012 · 800 scored');
+  await page.getByRole('tab', { name: 'Compare runs' }).click();
+  await expect(dd(page, 'Run comparison', 'Spearman ρ')).toHaveText('-0.2740');
+  await expect(dd(page, 'Run comparison', 'Kendall τ-b')).toHaveText('-0.2740');
+  await expect(dd(page, 'Run comparison', 'flips 0→1 / 1→0')).toHaveText('306 / 200');
+  await expect(page.getByLabel('Code diff')).toContainText('+   return t.completion.length > 250 ? 1 : 0;');
+  await page.getByRole('button', { name: 'Open changed rollouts (506)' }).click();
+  await expect(page.getByText('changed between #1 and #2')).toBeVisible();
+});
+
+test('collapse per training step when rows carry a step', async ({ page }) => {
+  await openStudio(page);
+  // 3 steps × 2 groups of 2; correct = "A: 1". Zero-std groups: step 0 one of two, step 1 both, step 2 none → 3/6.
+  const rows = [
+    [0, 'a', [1, 1]], [0, 'b', [1, 2]], [1, 'c', [2, 2]], [1, 'd', [2, 2]], [2, 'e', [1, 2]], [2, 'f', [2, 1]],
+  ].flatMap(([step, uid, answers]) => (answers as number[]).map((a) => JSON.stringify({ prompt: `q ${uid}`, completion: `work\nA: ${a}`, ground_truth: '1', uid, step })));
+  await upload(page, 'steps.jsonl', Buffer.from(rows.join('\n') + '\n'));
+  await expect(page.getByTestId('run-summary')).toContainText('12 scored');
+  await page.getByRole('tab', { name: 'Advantage collapse' }).click();
+  await expect(dd(page, 'Advantage collapse', 'zero reward std (frac_reward_zero_std)')).toHaveText('50.0%');
+  await expect(page.getByRole('figure', { name: 'Collapse per step' })).toHaveAttribute('data-steps', '3');
+});

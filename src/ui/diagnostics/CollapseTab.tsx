@@ -1,0 +1,125 @@
+import { useMemo } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Dataset } from '../../core/dataset/dataset';
+import { advantages, PRESET_IDS, PRESETS, type PresetId } from '../../core/stats/advantage';
+import { collapse, collapseByStep, groupStats } from '../../core/stats/collapse';
+import { histogram } from '../../core/stats/histogram';
+import { rowsInBin } from '../../core/stats/rowsInBin';
+import { useStudio } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { fmt, fmtTick, pct, scoredValues } from './format';
+
+/** Collapsed groups listed to open (the rest are counted). */
+const MAX_LISTED = 60;
+
+/**
+ * Advantage collapse: groups whose rewards are all equal teach the policy nothing under group-relative estimators.
+ * Metric names follow the frameworks' logs (TRL `frac_reward_zero_std`, …) so numbers can be compared with training runs.
+ */
+export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
+  const preset = useStudio((s) => s.preset);
+  const setPreset = useStudio((s) => s.setPreset);
+  const setGroupFilter = useStudio((s) => s.setGroupFilter);
+  const setSubset = useStudio((s) => s.setSubset);
+  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const groupCount = ds.groupKeys.length;
+  const c = useMemo(() => collapse(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);
+  const gs = useMemo(() => groupStats(values, ds.groupOf, groupCount), [values, ds, groupCount]);
+  const adv = useMemo(() => advantages(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);
+  const advHist = useMemo(() => histogram(adv, { maxBins: 40 }), [adv]);
+  const advData = advHist.bins.map((b, i) => ({ i, label: b.value !== undefined ? fmtTick(b.value) : `${fmtTick(b.x0)}–${fmtTick(b.x1)}`, count: b.count }));
+  const perStep = useMemo(
+    () =>
+      ds.hasSteps
+        ? collapseByStep(values, ds.groupOf, groupCount, ds.steps, preset).map((s) => ({
+            step: s.step,
+            meanReward: s.meanReward,
+            zeroStd: s.collapse.zeroStdGroupFraction,
+            nearZeroStd: s.collapse.nearZeroStdGroupFraction,
+            zeroAdvantage: s.collapse.zeroAdvantageRolloutFraction,
+          }))
+        : null,
+    [values, ds, groupCount, preset],
+  );
+  const listed = Array.from(c.collapsedGroups.subarray(0, MAX_LISTED));
+  return (
+    <div className="diag-split">
+      <div className="diag-charts">
+        <figure className="chart" aria-label="Advantage histogram" data-bins={advData.length}>
+          <figcaption className="muted small">Advantages under {PRESETS[preset].label}</figcaption>
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={advData} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="label" tick={{ fontSize: 10 }} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} />
+              <Tooltip formatter={(v) => [v, 'rollouts']} />
+              <Bar dataKey="count" fill="#1a7f37" isAnimationActive={false} cursor="pointer" onClick={(_d, i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) })} />
+            </BarChart>
+          </ResponsiveContainer>
+        </figure>
+        {perStep && perStep.length > 0 ? (
+          <figure className="chart" aria-label="Collapse per step" data-steps={perStep.length}>
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart data={perStep} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11 }} />
+                <YAxis tick={{ fontSize: 11 }} width={44} domain={[0, 1]} />
+                <Tooltip formatter={(v) => fmt(Number(v), 3)} />
+                <Legend wrapperStyle={{ fontSize: 11 }} />
+                <Line dataKey="zeroStd" name="frac_reward_zero_std" stroke="#cf222e" dot={false} isAnimationActive={false} />
+                <Line dataKey="nearZeroStd" name="std < 1e-3" stroke="#9a6700" dot={false} isAnimationActive={false} />
+                <Line dataKey="zeroAdvantage" name="zero-advantage rollouts" stroke="#8250df" dot={false} isAnimationActive={false} />
+                <Line dataKey="meanReward" name="mean reward" stroke="#1f6feb" dot={false} isAnimationActive={false} />
+              </LineChart>
+            </ResponsiveContainer>
+          </figure>
+        ) : null}
+      </div>
+      <div className="diag-side">
+        <label>
+          Advantage estimator{' '}
+          <select aria-label="Advantage estimator" value={preset} onChange={(e) => setPreset(e.target.value as PresetId)}>
+            {PRESET_IDS.map((id) => (
+              <option key={id} value={id}>
+                {PRESETS[id].label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="muted small">
+          <code>{PRESETS[preset].formula}</code>
+        </p>
+        <dl className="stats" aria-label="Advantage collapse">
+          <dt>groups</dt>
+          <dd>{c.groups.toLocaleString('en-US')}</dd>
+          <dt>group sizes</dt>
+          <dd>{c.sizeHistogram.map((s) => `${s.size}: ${s.groups.toLocaleString('en-US')}`).join(' · ')}</dd>
+          <dt title="TRL logs this as frac_reward_zero_std">zero reward std (frac_reward_zero_std)</dt>
+          <dd>{pct(c.zeroStdGroupFraction)}</dd>
+          <dt>· all max / all min / other</dt>
+          <dd>
+            {pct(c.allMaxFraction)} / {pct(c.allMinFraction)} / {pct(c.otherZeroStdFraction)}
+          </dd>
+          <dt>reward std &lt; 1e-3</dt>
+          <dd>{pct(c.nearZeroStdGroupFraction)}</dd>
+          <dt>rollouts with zero advantage</dt>
+          <dd>{pct(c.zeroAdvantageRolloutFraction)}</dd>
+        </dl>
+        <h3 className="small">Collapsed groups ({c.collapsedGroups.length.toLocaleString('en-US')})</h3>
+        <ul className="group-list" aria-label="Collapsed groups">
+          {listed.map((g) => (
+            <li key={g}>
+              <button type="button" className="link" onClick={() => setGroupFilter(g)} title={ds.groupKeys[g]}>
+                group {g}
+              </button>{' '}
+              <span className="muted">
+                all {fmt(gs.mean[g], 3)} × {gs.count[g]}
+              </span>
+            </li>
+          ))}
+          {c.collapsedGroups.length > MAX_LISTED ? <li className="muted">… and {(c.collapsedGroups.length - MAX_LISTED).toLocaleString('en-US')} more</li> : null}
+        </ul>
+      </div>
+    </div>
+  );
+}

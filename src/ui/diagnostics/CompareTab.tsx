@@ -1,0 +1,128 @@
+import { diffLines } from 'diff';
+import { useMemo } from 'react';
+import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { compareRuns } from '../../core/stats/compare';
+import { useStudio } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { fmt, fmtTick, sampleRows, scoredValues } from './format';
+
+const MAX_POINTS = 3000;
+const MAX_LISTED = 25;
+
+const runLabel = (r: RunRecord) => `#${r.id} · ${new Date(r.startedAt).toLocaleTimeString('en-GB')} · mean ${fmt(r.summary.mean, 3)}`;
+
+/** Two runs of the history side by side: scatter of scores, rank correlations, the rollouts that changed most, the code diff. */
+export function CompareTab({ runs }: { runs: RunRecord[] }) {
+  const pick = useStudio((s) => s.compare);
+  const setPick = useStudio((s) => s.setCompare);
+  const selectRow = useStudio((s) => s.selectRow);
+  const setSubset = useStudio((s) => s.setSubset);
+  const byId = (id: number | null) => runs.find((r) => r.id === id) ?? null;
+  const b = byId(pick.b) ?? runs[runs.length - 1] ?? null;
+  const a = byId(pick.a) ?? runs.filter((r) => r !== b).at(-1) ?? null;
+  const va = useMemo(() => (a ? scoredValues(a.result.scores, a.result.status) : null), [a]);
+  const vb = useMemo(() => (b ? scoredValues(b.result.scores, b.result.status) : null), [b]);
+  const cmp = useMemo(() => (va && vb && va.length === vb.length ? compareRuns(va, vb) : null), [va, vb]);
+  const points = useMemo(() => {
+    if (!va || !vb || !cmp) return [];
+    // Rows that changed first, so they are always drawn; then an even sample of the rest.
+    const changed = Array.from(cmp.changed.subarray(0, MAX_POINTS / 2));
+    const rest = sampleRows(va.length, (i) => !Number.isNaN(va[i]) && !Number.isNaN(vb[i]), MAX_POINTS - changed.length);
+    return [...new Set([...changed, ...rest])].map((i) => ({ x: va[i], y: vb[i], row: i }));
+  }, [va, vb, cmp]);
+  const diff = useMemo(() => (a && b ? diffLines(a.code, b.code) : []), [a, b]);
+  if (runs.length < 2 || !a || !b) return <p className="muted empty-chart">Run the reward twice (edit it in between) to compare two runs.</p>;
+  const select = (which: 'a' | 'b', value: string) => setPick({ ...pick, a: a.id, b: b.id, [which]: Number(value) });
+  return (
+    <div className="diag-split">
+      <div className="diag-charts">
+        <figure className="chart" aria-label="Run A vs run B" data-points={points.length}>
+          <ResponsiveContainer width="100%" height="100%">
+            <ScatterChart margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis type="number" dataKey="x" name={`run #${a.id}`} tick={{ fontSize: 11 }} tickFormatter={fmtTick} domain={['dataMin', 'dataMax']} />
+              <YAxis type="number" dataKey="y" name={`run #${b.id}`} tick={{ fontSize: 11 }} width={44} tickFormatter={fmtTick} domain={['dataMin', 'dataMax']} />
+              <Tooltip formatter={(v) => fmt(Number(v), 3)} />
+              <Scatter data={points} fill="#1f6feb" fillOpacity={0.35} isAnimationActive={false} cursor="pointer" onClick={(p) => {
+                  const row = (p.payload as { row?: number } | undefined)?.row;
+                  if (row !== undefined) selectRow(row);
+                }} />
+            </ScatterChart>
+          </ResponsiveContainer>
+        </figure>
+        <pre className="code-diff" aria-label="Code diff">
+          {diff.map((part, i) => (
+            <span key={i} className={part.added ? 'diff-add' : part.removed ? 'diff-del' : 'diff-same'}>
+              {part.value
+                .replace(/\n$/, '')
+                .split('\n')
+                .map((l) => `${part.added ? '+' : part.removed ? '-' : ' '} ${l}`)
+                .join('\n') + '\n'}
+            </span>
+          ))}
+        </pre>
+      </div>
+      <div className="diag-side">
+        <label>
+          Run A{' '}
+          <select aria-label="Run A" value={a.id} onChange={(e) => select('a', e.target.value)}>
+            {runs.map((r) => (
+              <option key={r.id} value={r.id}>
+                {runLabel(r)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Run B{' '}
+          <select aria-label="Run B" value={b.id} onChange={(e) => select('b', e.target.value)}>
+            {runs.map((r) => (
+              <option key={r.id} value={r.id}>
+                {runLabel(r)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <dl className="stats" aria-label="Run comparison">
+          <dt>rows scored in both</dt>
+          <dd>{cmp?.n.toLocaleString('en-US') ?? '—'}</dd>
+          <dt>Spearman ρ</dt>
+          <dd>{fmt(cmp?.spearman)}</dd>
+          <dt>Kendall τ-b</dt>
+          <dd>{fmt(cmp?.kendall)}</dd>
+          <dt>Pearson r</dt>
+          <dd>{fmt(cmp?.pearson)}</dd>
+          {cmp?.flips ? (
+            <>
+              <dt>flips 0→1 / 1→0</dt>
+              <dd>
+                {cmp.flips.up} / {cmp.flips.down}
+              </dd>
+            </>
+          ) : null}
+          <dt>changed</dt>
+          <dd>{cmp?.changed.length.toLocaleString('en-US') ?? '—'}</dd>
+        </dl>
+        {cmp && cmp.changed.length > 0 ? (
+          <>
+            <button type="button" onClick={() => setSubset({ label: `changed between #${a.id} and #${b.id}`, rows: cmp.changed })}>
+              Open changed rollouts ({cmp.changed.length.toLocaleString('en-US')})
+            </button>
+            <ul className="group-list" aria-label="Most changed rollouts">
+              {Array.from(cmp.changed.subarray(0, MAX_LISTED)).map((r) => (
+                <li key={r}>
+                  <button type="button" className="link" onClick={() => selectRow(r)}>
+                    row {r}
+                  </button>{' '}
+                  <span className="muted">
+                    {fmt(va?.[r], 3)} → {fmt(vb?.[r], 3)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { useMemo } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { RowStatus } from '../../core/reward/contract';
+import { describe } from '../../core/stats/describe';
+import { binOf, histogram, type Histogram } from '../../core/stats/histogram';
+import { rowsInBin } from '../../core/stats/rowsInBin';
+import { useStudio } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { fmt, fmtTick, pct, scoredValues } from './format';
+import { usePreviousRun } from './useRuns';
+
+const binLabel = (h: Histogram, i: number) => {
+  const b = h.bins[i];
+  return b.value !== undefined ? fmtTick(b.value) : `${fmtTick(b.x0)}–${fmtTick(b.x1)}`;
+};
+
+/** Bins chosen over both runs' values so the previous run can be drawn behind the current one on the same bars. */
+function sharedHistogram(cur: Float64Array, prev: Float64Array | null) {
+  let all = cur;
+  if (prev) {
+    all = new Float64Array(cur.length + prev.length);
+    all.set(cur);
+    all.set(prev, cur.length);
+  }
+  const h = histogram(all);
+  const count = (vals: Float64Array) => {
+    const c = new Array<number>(h.bins.length).fill(0);
+    for (let i = 0; i < vals.length; i++) {
+      const b = binOf(h, vals[i]);
+      if (b >= 0) c[b]++;
+    }
+    return c;
+  };
+  const curCounts = count(cur);
+  const prevCounts = prev ? count(prev) : null;
+  return { h, data: h.bins.map((_, i) => ({ i, label: binLabel(h, i), count: curCounts[i], previous: prevCounts ? prevCounts[i] : undefined })) };
+}
+
+/** Distribution of the current run: histogram with the previous run behind, statistics, one histogram per component. */
+export function DistributionTab({ run }: { run: RunRecord }) {
+  const prev = usePreviousRun(run);
+  const running = useStudio((s) => s.running !== null);
+  const setSubset = useStudio((s) => s.setSubset);
+  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const prevValues = useMemo(() => (prev ? scoredValues(prev.result.scores, prev.result.status) : null), [prev]);
+  const { h, data } = useMemo(() => sharedHistogram(values, prevValues), [values, prevValues]);
+  const d = useMemo(() => describe(values), [values]);
+  const s = run.summary;
+  const total = run.result.status.length;
+  const components = Object.entries(run.result.components);
+  return (
+    <div className="diag-split">
+      <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={data.length}>
+        {d.n > 0 ? (
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barGap={-1000}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="label" tick={{ fontSize: 11 }} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} />
+              <Tooltip formatter={(v, name) => [v, name === 'previous' ? `rollouts, run #${prev?.id}` : `rollouts, run #${run.id}`]} />
+              {prev ? <Legend wrapperStyle={{ fontSize: 11 }} formatter={(v) => (v === 'previous' ? `run #${prev.id} (previous)` : `run #${run.id}`)} /> : null}
+              {prev ? <Bar dataKey="previous" fill="#8c959f" fillOpacity={0.35} isAnimationActive={false} /> : null}
+              <Bar
+                dataKey="count"
+                fill="#1f6feb"
+                fillOpacity={0.85}
+                isAnimationActive={false}
+                cursor="pointer"
+                onClick={(_d, index) => setSubset({ label: `reward ${data[index].label}`, rows: rowsInBin(values, h, index) })}
+              />
+            </BarChart>
+          </ResponsiveContainer>
+        ) : (
+          <p className="muted empty-chart">No scored rollouts in this run.</p>
+        )}
+      </figure>
+      <div className="diag-side">
+        <dl className="stats" aria-label="Reward statistics">
+          <dt>mean</dt>
+          <dd>{fmt(d.mean)}</dd>
+          <dt>std</dt>
+          <dd>{fmt(d.std)}</dd>
+          <dt>min / max</dt>
+          <dd>
+            {fmt(d.min)} / {fmt(d.max)}
+          </dd>
+          <dt>quantiles 5/25/50/75/95</dt>
+          <dd>{[d.quantiles.q05, d.quantiles.q25, d.quantiles.q50, d.quantiles.q75, d.quantiles.q95].map((q) => fmt(q, 3)).join(' · ')}</dd>
+          <dt>distinct values</dt>
+          <dd>{d.distinct}</dd>
+          <dt>null</dt>
+          <dd>{pct(total ? s.nulls / total : Number.NaN)}</dd>
+          <dt>errors</dt>
+          <dd>{pct(total ? (s.errors + s.timedOut) / total : Number.NaN)}</dd>
+        </dl>
+        {components.length > 0 ? (
+          <div className="components" aria-label="Reward components">
+            {components.map(([name, arr]) => (
+              <ComponentHistogram key={name} name={name} values={arr} status={run.result.status} />
+            ))}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function ComponentHistogram({ name, values, status }: { name: string; values: Float64Array; status: Uint8Array }) {
+  const setSubset = useStudio((s) => s.setSubset);
+  const vals = useMemo(() => {
+    const out = new Float64Array(values.length);
+    for (let i = 0; i < values.length; i++) out[i] = status[i] === RowStatus.Ok ? values[i] : Number.NaN;
+    return out;
+  }, [values, status]);
+  const h = useMemo(() => histogram(vals, { maxBins: 20 }), [vals]);
+  const data = h.bins.map((b, i) => ({ i, label: binLabel(h, i), count: b.count }));
+  return (
+    <figure className="mini-chart" aria-label={`Component ${name} histogram`}>
+      <figcaption>
+        <code>{name}</code> <span className="muted">mean {fmt(describe(vals).mean, 3)}</span>
+      </figcaption>
+      <ResponsiveContainer width="100%" height={70}>
+        <BarChart data={data} margin={{ top: 2, right: 2, bottom: 0, left: 2 }}>
+          <XAxis dataKey="label" hide />
+          <Tooltip formatter={(v) => [v, 'rollouts']} />
+          <Bar dataKey="count" fill="#8250df" isAnimationActive={false} cursor="pointer" onClick={(_d, index) => setSubset({ label: `${name} ${data[index].label}`, rows: rowsInBin(vals, h, index) })} />
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}

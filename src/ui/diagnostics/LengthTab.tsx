@@ -1,0 +1,104 @@
+import { useMemo } from 'react';
+import { CartesianGrid, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Dataset } from '../../core/dataset/dataset';
+import { pearson, spearman, withinGroupPearson } from '../../core/stats/correlation';
+import { histogram } from '../../core/stats/histogram';
+import { rowsInBin } from '../../core/stats/rowsInBin';
+import { TOKENIZERS } from '../../core/tokenize/tokenizers';
+import { useStudio } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { fmt, fmtTick, sampleRows, scoredValues } from './format';
+import { useTokenCounts } from './useDataColumns';
+
+/** Points drawn in the scatter (sampled evenly over the scored rows); the statistics use every row. */
+const MAX_POINTS = 3000;
+
+/** Reward against completion length, in characters or tokens: scatter, binned means, Pearson / Spearman / within-group. */
+export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
+  const unit = useStudio((s) => s.lengthUnit);
+  const setUnit = useStudio((s) => s.setLengthUnit);
+  const tokenizer = useStudio((s) => s.tokenizer);
+  const selectRow = useStudio((s) => s.selectRow);
+  const setSubset = useStudio((s) => s.setSubset);
+  const tokens = useTokenCounts(ds, tokenizer, unit === 'tokens');
+  const lengths: ArrayLike<number> | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
+  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const stats = useMemo(() => {
+    if (!lengths) return null;
+    const wg = withinGroupPearson(lengths, values, ds.groupOf, ds.groupKeys.length);
+    return { pearson: pearson(lengths, values), spearman: spearman(lengths, values), within: wg };
+  }, [lengths, values, ds]);
+  const chart = useMemo(() => {
+    if (!lengths) return null;
+    const points = sampleRows(values.length, (i) => !Number.isNaN(values[i]), MAX_POINTS).map((i) => ({ x: lengths[i], y: values[i], row: i }));
+    // Binned means over every scored row: length bins as the histogram picks them, mean reward per bin.
+    const scoredLengths = new Float64Array(values.length);
+    for (let i = 0; i < values.length; i++) scoredLengths[i] = Number.isNaN(values[i]) ? Number.NaN : lengths[i];
+    const h = histogram(scoredLengths, { maxDiscrete: 0, maxBins: 30 });
+    const bins = h.bins.map((b, k) => {
+      const rows = rowsInBin(scoredLengths, h, k);
+      let sum = 0;
+      for (const r of rows) sum += values[r];
+      return { x: (b.x0 + b.x1) / 2, y: rows.length ? sum / rows.length : Number.NaN, bin: k, n: rows.length, x0: b.x0, x1: b.x1 };
+    }).filter((b) => b.n > 0);
+    return { points, bins, h, scoredLengths };
+  }, [lengths, values]);
+  const unitLabel = unit === 'chars' ? 'characters' : `${TOKENIZERS[tokenizer].label} tokens`;
+  return (
+    <div className="diag-split">
+      <figure className="chart" aria-label="Reward vs length" data-points={chart?.points.length ?? 0}>
+        {chart ? (
+          <ResponsiveContainer width="100%" height="100%">
+            <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis type="number" dataKey="x" name={`length (${unitLabel})`} tick={{ fontSize: 11 }} tickFormatter={fmtTick} domain={['dataMin', 'dataMax']} />
+              <YAxis type="number" dataKey="y" name="reward" tick={{ fontSize: 11 }} width={44} tickFormatter={fmtTick} />
+              <Tooltip cursor={{ strokeDasharray: '3 3' }} formatter={(v) => fmt(Number(v), 3)} />
+              <Scatter name="rollouts" data={chart.points} fill="#1f6feb" fillOpacity={0.35} isAnimationActive={false} cursor="pointer" onClick={(p) => {
+                  const row = (p.payload as { row?: number } | undefined)?.row;
+                  if (row !== undefined) selectRow(row);
+                }} />
+              <Scatter
+                name="binned mean"
+                data={chart.bins}
+                fill="#cf222e"
+                line={{ stroke: '#cf222e', strokeWidth: 2 }}
+                isAnimationActive={false}
+                cursor="pointer"
+                onClick={(p) => {
+                  const b = p.payload as { bin?: number; x0?: number; x1?: number } | undefined;
+                  if (b?.bin === undefined) return;
+                  setSubset({ label: `length ${fmtTick(b.x0 ?? 0)}–${fmtTick(b.x1 ?? 0)} ${unit === 'chars' ? 'chars' : 'tokens'}`, rows: rowsInBin(chart.scoredLengths, chart.h, b.bin) });
+                }}
+              />
+            </ComposedChart>
+          </ResponsiveContainer>
+        ) : (
+          <p className="muted empty-chart" role="status">
+            {tokens.status === 'failed' ? `Token counts failed: ${tokens.message}` : `Counting ${TOKENIZERS[tokenizer].label} tokens…`}
+          </p>
+        )}
+      </figure>
+      <div className="diag-side">
+        <label>
+          Length in{' '}
+          <select aria-label="Length unit" value={unit} onChange={(e) => setUnit(e.target.value as 'chars' | 'tokens')}>
+            <option value="chars">characters</option>
+            <option value="tokens">tokens ({TOKENIZERS[tokenizer].label})</option>
+          </select>
+        </label>
+        <p className="muted small">Tokenizer: the editor's Tokenizer menu. Blue: rollouts (up to {MAX_POINTS.toLocaleString('en-US')} drawn); red: mean reward per length bin (click to open its rollouts).</p>
+        <dl className="stats" aria-label="Length correlation">
+          <dt>Pearson r</dt>
+          <dd>{fmt(stats?.pearson)}</dd>
+          <dt>Spearman ρ</dt>
+          <dd>{fmt(stats?.spearman)}</dd>
+          <dt>within-group r (mean)</dt>
+          <dd>
+            {fmt(stats?.within.mean)} <span className="muted">over {stats?.within.groups ?? 0} groups</span>
+          </dd>
+        </dl>
+      </div>
+    </div>
+  );
+}
