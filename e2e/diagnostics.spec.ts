@@ -29,19 +29,16 @@ test('length tab: correlations in characters and GPT-2 tokens; a binned mean ope
   await page.getByRole('combobox', { name: 'Length unit' }).selectOption('tokens');
   await expect(dd(page, 'Length correlation', 'Pearson r')).toHaveText('-0.3124', { timeout: 30_000 });
   await expect(dd(page, 'Length correlation', 'Spearman ρ')).toHaveText('-0.3496');
-  // Clicking a point opens that rollout in the detail view: click one that no other point covers.
-  const points = page.getByRole('figure', { name: 'Reward vs length' }).locator('path[name="rollouts"]');
-  const top = await points.evaluateAll((els) =>
-    els.findIndex((el) => {
-      const r = el.getBoundingClientRect();
-      return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el;
-    }),
-  );
-  expect(top).toBeGreaterThanOrEqual(0);
-  await points.nth(top).click();
+  // Clicking a point opens that rollout in the detail view; clicking a binned mean opens the rollouts of its bin.
+  const canvas = page.getByRole('figure', { name: 'Reward vs length' }).getByRole('img');
+  await expect(canvas).toHaveAccessibleName(/800 points, \d+ binned means/);
+  const at = async (attr: string) => {
+    const [x, y] = (await canvas.getAttribute(attr))!.split(',').map(Number);
+    return { x, y };
+  };
+  await canvas.click({ position: await at('data-first-point') });
   await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toBeVisible();
-  // A binned mean opens the rollouts in its length bin.
-  await page.getByRole('figure', { name: 'Reward vs length' }).locator('.recharts-scatter-symbol path[name="binned mean"]').first().click({ force: true });
+  await canvas.click({ position: await at('data-first-line') });
   await expect(page.getByText(/^length \d/)).toBeVisible();
 });
 

@@ -1,10 +1,10 @@
 import { diffLines } from 'diff';
 import { useMemo } from 'react';
-import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { compareRuns } from '../../core/stats/compare';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick, sampleRows, scoredValues } from './format';
+import { fmt, sampleRows, scoredValues } from './format';
+import { ScatterCanvas } from './ScatterCanvas';
 
 const MAX_POINTS = 3000;
 const MAX_LISTED = 25;
@@ -37,18 +37,7 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
     <div className="diag-split">
       <div className="diag-charts">
         <figure className="chart" aria-label="Run A vs run B" data-points={points.length}>
-          <ResponsiveContainer width="100%" height="100%">
-            <ScatterChart margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis type="number" dataKey="x" name={`run #${a.id}`} tick={{ fontSize: 11 }} tickFormatter={fmtTick} domain={['dataMin', 'dataMax']} />
-              <YAxis type="number" dataKey="y" name={`run #${b.id}`} tick={{ fontSize: 11 }} width={44} tickFormatter={fmtTick} domain={['dataMin', 'dataMax']} />
-              <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-              <Scatter data={points} fill="#1f6feb" fillOpacity={0.35} isAnimationActive={false} cursor="pointer" onClick={(p) => {
-                  const row = (p.payload as { row?: number } | undefined)?.row;
-                  if (row !== undefined) selectRow(row);
-                }} />
-            </ScatterChart>
-          </ResponsiveContainer>
+          <ScatterCanvas label="Run A vs run B" points={points} xLabel={`run #${a.id}`} yLabel={`run #${b.id}`} onPoint={selectRow} />
         </figure>
         <pre className="code-diff" aria-label="Code diff">
           {diff.map((part, i) => (

@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
-import { CartesianGrid, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Dataset } from '../../core/dataset/dataset';
 import { pearson, spearman, withinGroupPearson } from '../../core/stats/correlation';
-import { histogram } from '../../core/stats/histogram';
+import { binOf, histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, fmtTick, sampleRows, scoredValues } from './format';
+import { ScatterCanvas } from './ScatterCanvas';
 import { useTokenCounts } from './useDataColumns';
 
 /** Points drawn in the scatter (sampled evenly over the scored rows); the statistics use every row. */
@@ -35,12 +35,17 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     const scoredLengths = new Float64Array(values.length);
     for (let i = 0; i < values.length; i++) scoredLengths[i] = Number.isNaN(values[i]) ? Number.NaN : lengths[i];
     const h = histogram(scoredLengths, { maxDiscrete: 0, maxBins: 30 });
-    const bins = h.bins.map((b, k) => {
-      const rows = rowsInBin(scoredLengths, h, k);
-      let sum = 0;
-      for (const r of rows) sum += values[r];
-      return { x: (b.x0 + b.x1) / 2, y: rows.length ? sum / rows.length : Number.NaN, bin: k, n: rows.length, x0: b.x0, x1: b.x1 };
-    }).filter((b) => b.n > 0);
+    // One pass: each scored row's bin, then the mean reward per bin.
+    const sums = new Float64Array(h.bins.length);
+    const counts = new Int32Array(h.bins.length);
+    for (let i = 0; i < values.length; i++) {
+      const k = binOf(h, scoredLengths[i]);
+      if (k >= 0) {
+        sums[k] += values[i];
+        counts[k]++;
+      }
+    }
+    const bins = h.bins.map((b, k) => ({ x: (b.x0 + b.x1) / 2, y: counts[k] ? sums[k] / counts[k] : Number.NaN, bin: k, n: counts[k], x0: b.x0, x1: b.x1 })).filter((b) => b.n > 0);
     return { points, bins, h, scoredLengths };
   }, [lengths, values]);
   const unitLabel = unit === 'chars' ? 'characters' : `${TOKENIZERS[tokenizer].label} tokens`;
@@ -48,31 +53,18 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     <div className="diag-split">
       <figure className="chart" aria-label="Reward vs length" data-points={chart?.points.length ?? 0}>
         {chart ? (
-          <ResponsiveContainer width="100%" height="100%">
-            <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis type="number" dataKey="x" name={`length (${unitLabel})`} tick={{ fontSize: 11 }} tickFormatter={fmtTick} domain={['dataMin', 'dataMax']} />
-              <YAxis type="number" dataKey="y" name="reward" tick={{ fontSize: 11 }} width={44} tickFormatter={fmtTick} />
-              <Tooltip cursor={{ strokeDasharray: '3 3' }} formatter={(v) => fmt(Number(v), 3)} />
-              <Scatter name="rollouts" data={chart.points} fill="#1f6feb" fillOpacity={0.35} isAnimationActive={false} cursor="pointer" onClick={(p) => {
-                  const row = (p.payload as { row?: number } | undefined)?.row;
-                  if (row !== undefined) selectRow(row);
-                }} />
-              <Scatter
-                name="binned mean"
-                data={chart.bins}
-                fill="#cf222e"
-                line={{ stroke: '#cf222e', strokeWidth: 2 }}
-                isAnimationActive={false}
-                cursor="pointer"
-                onClick={(p) => {
-                  const b = p.payload as { bin?: number; x0?: number; x1?: number } | undefined;
-                  if (b?.bin === undefined) return;
-                  setSubset({ label: `length ${fmtTick(b.x0 ?? 0)}–${fmtTick(b.x1 ?? 0)} ${unit === 'chars' ? 'chars' : 'tokens'}`, rows: rowsInBin(chart.scoredLengths, chart.h, b.bin) });
-                }}
-              />
-            </ComposedChart>
-          </ResponsiveContainer>
+          <ScatterCanvas
+            label="Reward vs length"
+            points={chart.points}
+            line={chart.bins}
+            xLabel={`length (${unitLabel})`}
+            yLabel="reward"
+            onPoint={selectRow}
+            onLinePoint={(bin) => {
+              const b = chart.h.bins[bin];
+              setSubset({ label: `length ${fmtTick(b.x0)}–${fmtTick(b.x1)} ${unit === 'chars' ? 'chars' : 'tokens'}`, rows: rowsInBin(chart.scoredLengths, chart.h, bin) });
+            }}
+          />
         ) : (
           <p className="muted empty-chart" role="status">
             {tokens.status === 'failed' ? `Token counts failed: ${tokens.message}` : `Counting ${TOKENIZERS[tokenizer].label} tokens…`}
