@@ -102,3 +102,12 @@ test('collapse per training step when rows carry a step', async ({ page }) => {
   await expect(dd(page, 'Advantage collapse', 'zero reward std (frac_reward_zero_std)')).toHaveText('50.0%');
   await expect(page.getByRole('figure', { name: 'Collapse per step' })).toHaveAttribute('data-steps', '3');
 });
+
+test('distribution tab: one histogram per reward component', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, "export default function reward(t) {\n  const long = t.completion.length > 250 ? 1 : 0;\n  return { score: long, components: { long, short: 1 - long } };\n}\n");
+  await runAndWait(page, 'mean 0.5012 · 800 scored');
+  const comps = page.getByLabel('Reward components');
+  await expect(comps.getByRole('figure', { name: 'Component long histogram' })).toContainText('mean 0.501');
+  await expect(comps.getByRole('figure', { name: 'Component short histogram' })).toContainText('mean 0.499');
+});
