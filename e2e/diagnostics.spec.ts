@@ -111,3 +111,17 @@ test('distribution tab: one histogram per reward component', async ({ page }) =>
   await expect(comps.getByRole('figure', { name: 'Component long histogram' })).toContainText('mean 0.501');
   await expect(comps.getByRole('figure', { name: 'Component short histogram' })).toContainText('mean 0.499');
 });
+
+test('length tab in tokens on a larger file: counting shows its progress, then the correlations', async ({ page }) => {
+  await openStudio(page);
+  const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda'.split(' ');
+  const rows = Array.from({ length: 10_000 }, (_, i) =>
+    JSON.stringify({ prompt: `q${i >> 2}`, completion: `${Array.from({ length: 40 + (i % 37) }, (_, k) => words[(i * 7 + k) % words.length]).join(' ')}\nA: ${i % 3}`, ground_truth: '1', uid: `g${i >> 2}` }),
+  );
+  await upload(page, 'tokens.jsonl', Buffer.from(rows.join('\n') + '\n'));
+  await expect(page.getByTestId('run-summary')).toContainText('10,000 scored');
+  await page.getByRole('tab', { name: 'Length' }).click();
+  await page.getByRole('combobox', { name: 'Length unit' }).selectOption('tokens');
+  await expect(page.getByRole('status').filter({ hasText: 'Counting GPT-2 tokens' })).toContainText(/[\d,]+ \/ 10,000 completions/);
+  await expect(page.getByRole('figure', { name: 'Reward vs length' }).getByRole('img')).toHaveAccessibleName(/3000 points/, { timeout: 60_000 });
+});

@@ -21,6 +21,8 @@ export interface ImportJob {
 let worker: Worker | null = null;
 const jobs = new Map<number, (m: DataReply) => void>();
 const requests = new Map<number, (m: DataReply) => void>();
+/** Progress callbacks of long requests (token counting), by request id. */
+const progress = new Map<number, (done: number, total: number) => void>();
 let nextJob = 1;
 let nextRequest = 1;
 
@@ -30,6 +32,7 @@ function dataWorker(): Worker {
     worker.onmessage = (ev: MessageEvent<DataReply>) => {
       const m = ev.data;
       if ('jobId' in m) jobs.get(m.jobId)?.(m);
+      else if (m.kind === 'tokens-progress') progress.get(m.reqId)?.(m.done, m.total);
       else {
         requests.get(m.reqId)?.(m);
         requests.delete(m.reqId);
@@ -90,9 +93,18 @@ export function fetchLabelColumns(ds: Dataset): Promise<LabelColumn[] | null> {
   return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => (m.kind === 'labels' ? m.columns : null));
 }
 
-/** Token count of every completion with this tokenizer (the data worker loads the tokenizer once). */
-export async function fetchTokenCounts(ds: Dataset, tokenizer: TokenizerId): Promise<Int32Array> {
-  const r = await request((reqId) => ({ kind: 'tokens', reqId, key: ds.key, tokenizer }), (m) => (m.kind === 'tokens' ? m : null));
+/** Token count of every completion with this tokenizer (the data worker loads the tokenizer once); `onProgress` hears rows done. */
+export async function fetchTokenCounts(ds: Dataset, tokenizer: TokenizerId, onProgress?: (done: number, total: number) => void): Promise<Int32Array> {
+  let id = -1;
+  const r = await request(
+    (reqId) => {
+      id = reqId;
+      if (onProgress) progress.set(reqId, onProgress);
+      return { kind: 'tokens', reqId, key: ds.key, tokenizer };
+    },
+    (m) => (m.kind === 'tokens' ? m : null),
+  );
+  progress.delete(id);
   if (!r?.counts) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
   return r.counts;
 }

@@ -34,4 +34,5 @@ export type DataReply =
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null }
   | { kind: 'hits'; reqId: number; hits: Int32Array | null }
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
-  | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string };
+  | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
+  | { kind: 'tokens-progress'; reqId: number; done: number; total: number };

@@ -67,7 +67,9 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
           />
         ) : (
           <p className="muted empty-chart" role="status">
-            {tokens.status === 'failed' ? `Token counts failed: ${tokens.message}` : `Counting ${TOKENIZERS[tokenizer].label} tokens…`}
+            {tokens.status === 'failed'
+              ? `Token counts failed: ${tokens.message}`
+              : `Counting ${TOKENIZERS[tokenizer].label} tokens…${tokens.status === 'loading' && tokens.total ? ` ${(tokens.done ?? 0).toLocaleString('en-US')} / ${tokens.total.toLocaleString('en-US')} completions` : ''}`}
           </p>
         )}
       </figure>
