@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { contentSecurityPolicy, isolationHeaders } from './src/core/security/headers.ts';
@@ -30,8 +32,29 @@ function securityHeaders(dev: boolean): Plugin {
   };
 }
 
+/** Pyodide's runtime files, served by the app itself under /pyodide/ (no CDN): from node_modules in dev, copied into the build. */
+const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+function pyodideAssets(): Plugin {
+  const dir = fileURLToPath(new URL('./node_modules/pyodide/', import.meta.url));
+  const types: Record<string, string> = { mjs: 'text/javascript', wasm: 'application/wasm', zip: 'application/zip', json: 'application/json' };
+  return {
+    name: 'reward-studio-pyodide-assets',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const m = /^\/pyodide\/([\w.-]+)$/.exec((req.url ?? '').split('?')[0]);
+        if (!m || !PYODIDE_FILES.includes(m[1])) return next();
+        res.setHeader('Content-Type', types[m[1].split('.').pop()!] ?? 'application/octet-stream');
+        res.end(readFileSync(dir + m[1]));
+      });
+    },
+    generateBundle() {
+      for (const f of PYODIDE_FILES) this.emitFile({ type: 'asset', fileName: `pyodide/${f}`, source: readFileSync(dir + f) });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), securityHeaders(command === 'serve')],
+  plugins: [react(), securityHeaders(command === 'serve'), pyodideAssets()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

@@ -1,0 +1,545 @@
+/**
+ * The Python side of Python rewards: a small module run inside Pyodide that finds reward functions in user code
+ * (by parsing it, without running it), loads the code as the module `reward` from the file `reward.py`, and calls
+ * the chosen function the way TRL, verl or OpenRLHF call it, recording per row a score, None (TRL's "does not
+ * apply"), an error with the user's line from the traceback, or a timeout (a KeyboardInterrupt raised through
+ * Pyodide's interrupt buffer). Data crosses the JS/Python boundary as JSON strings only: no proxies to leak.
+ *
+ * The calling conventions (checked against each framework's source, see runPython.ts):
+ * - TRL (`trl/trainer/grpo_trainer.py`, `GRPOTrainer._calculate_rewards`): one call per batch,
+ *   `f(prompts=, completions=, completion_ids=, trainer_state=, log_extra=, log_metric=, **columns)`, every dataset
+ *   column but prompt/completion/completion_ids as a keyword list; returns one float or None per completion.
+ * - verl (`verl/workers/reward_manager/naive.py`, `NaiveRewardManager.__call__`): one call per row,
+ *   `compute_score(data_source=, solution_str=, ground_truth=, extra_info=)`; returns a number (bool/int/float) or
+ *   a dict with `score` (other keys are logged as extra info).
+ *   verl's batch manager (`verl/workers/reward_manager/batch.py`, `BatchRewardManager.verify`):
+ *   `compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=)` returning one result per row.
+ * - OpenRLHF (`openrlhf/utils/agent.py`, `SingleTurnAgentExecutor._fetch_rewards_via_func`): positional
+ *   `reward_func(queries, prompts, labels)`; returns `{"rewards": ..., "scores": ..., "extra_logs": {...}}` (or,
+ *   in older versions, the rewards themselves).
+ */
+import type { PyodideAPI } from 'pyodide';
+
+/** The file name user code is compiled under: traceback frames with this name are the user's lines. */
+export const USER_FILE = 'reward.py';
+
+/**
+ * The harness module (Python source). Its row status codes are the numbers of `RowStatus` in ../reward/contract.ts.
+ * Kept free of backticks and dollar-brace so it can live in a raw template string.
+ */
+export const HARNESS_PY = String.raw`
+"""Reward Studio harness (inside Pyodide). Inputs arrive and results leave as JSON strings."""
+import ast
+import inspect
+import io
+import json
+import linecache
+import math
+import numbers
+import sys
+import types
+
+USER_FILE = "reward.py"
+MODULE_NAME = "reward"
+OUTPUT_LIMIT = 20000
+OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
+TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
+
+_module = None
+
+
+# ------------------------------------------------------------------ finding reward functions (no code is run)
+
+def _classify(name, positional, names, varargs):
+    if "solution_strs" in names:
+        return "verl-batch"
+    if "solution_str" in names:
+        return "verl"
+    if "completions" in names:
+        return "trl"
+    if "queries" in names:
+        return "openrlhf"
+    if name == "reward_func" and (len(positional) >= 3 or varargs):
+        return "openrlhf"
+    return None
+
+
+def _syntax_message(e):
+    return "%s: %s" % (type(e).__name__, e.msg)
+
+
+def find_candidates(source):
+    try:
+        tree = ast.parse(source, USER_FILE)
+    except SyntaxError as e:
+        return json.dumps({"ok": False, "message": _syntax_message(e), "line": e.lineno})
+    found = {}
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        a = node.args
+        positional = [p.arg for p in a.posonlyargs + a.args]
+        kwonly = [p.arg for p in a.kwonlyargs]
+        names = positional + kwonly
+        kind = _classify(node.name, positional, names, a.vararg is not None)
+        found.pop(node.name, None)  # a later definition replaces an earlier one, as when the module runs
+        if kind is None:
+            continue
+        required = positional[: len(positional) - len(a.defaults)]
+        required += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+        found[node.name] = {
+            "name": node.name,
+            "kind": kind,
+            "line": node.lineno,
+            "params": names,
+            "required": required,
+            "varPositional": a.vararg is not None,
+            "varKeyword": a.kwarg is not None,
+            "async": isinstance(node, ast.AsyncFunctionDef),
+        }
+    out = sorted(found.values(), key=lambda c: c["line"])
+    return json.dumps({"ok": True, "candidates": out})
+
+
+# ------------------------------------------------------------------ errors, output
+
+class _ShapeError(Exception):
+    """The function returned something the framework could not use (message is complete)."""
+
+
+class _Sink(io.TextIOBase):
+    def __init__(self, limit=OUTPUT_LIMIT):
+        self.parts = []
+        self.kept = 0
+        self.dropped = 0
+        self.limit = limit
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        room = self.limit - self.kept
+        if room > 0:
+            piece = s[:room]
+            self.parts.append(piece)
+            self.kept += len(piece)
+            self.dropped += len(s) - len(piece)
+        else:
+            self.dropped += len(s)
+        return len(s)
+
+    def text(self):
+        t = "".join(self.parts)
+        if self.dropped:
+            t += "\n[%d more characters of output not kept]" % self.dropped
+        return t
+
+
+class _Captured:
+    def __init__(self, sink):
+        self.sink = sink
+
+    def __enter__(self):
+        self.saved = (sys.stdout, sys.stderr, sys.stdin)
+        sys.stdout = sys.stderr = self.sink
+        sys.stdin = io.StringIO("")
+        return self.sink
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr, sys.stdin = self.saved
+        return False
+
+
+def _user_line(tb):
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == USER_FILE:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _missing_module(name):
+    top = name.split(".")[0]
+    if top in sys.stdlib_module_names:
+        return ("ModuleNotFoundError: '%s' is part of the Python standard library but is not available in "
+                "Pyodide" % name)
+    return ("ModuleNotFoundError: No module named '%s': only the Python standard library is available offline "
+            "(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or "
+            "math_verify)" % name)
+
+
+def _describe(e, fn_line=None):
+    """(status, message, line) for an exception raised by user code."""
+    line = _user_line(e.__traceback__)
+    if isinstance(e, KeyboardInterrupt):
+        return TIMED_OUT, "timed out", line
+    if isinstance(e, _ShapeError):
+        return ERROR, str(e), None
+    if isinstance(e, ModuleNotFoundError) and e.name:
+        return ERROR, _missing_module(e.name), line
+    if isinstance(e, SystemExit):
+        return ERROR, "SystemExit: reward code called exit(%r)" % (e.code,), line
+    if isinstance(e, SyntaxError):
+        if e.filename == USER_FILE and e.lineno:
+            line = e.lineno
+        return ERROR, _syntax_message(e), line
+    if line is None and fn_line is not None and isinstance(e, TypeError):
+        line = fn_line  # e.g. a required parameter the framework does not pass: point at the def
+    cls = type(e)
+    name = cls.__qualname__
+    if cls.__module__ not in ("builtins", MODULE_NAME, "__main__"):
+        name = cls.__module__ + "." + name
+    text = str(e)
+    if len(text) > 1000:
+        text = text[:1000] + "…"
+    return ERROR, (name + ": " + text) if text else name, line
+
+
+# ------------------------------------------------------------------ loading user code
+
+def load(source):
+    global _module
+    _module = None
+    linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
+    try:
+        code = compile(source, USER_FILE, "exec")
+    except SyntaxError as e:
+        return json.dumps({"ok": False, "message": _syntax_message(e), "line": e.lineno, "stdout": ""})
+    mod = types.ModuleType(MODULE_NAME)
+    mod.__file__ = USER_FILE
+    sys.modules[MODULE_NAME] = mod  # dataclasses and pickle look the module up by name
+    sink = _Sink()
+    try:
+        with _Captured(sink):
+            exec(code, mod.__dict__)
+    except BaseException as e:
+        sys.modules.pop(MODULE_NAME, None)
+        status, message, line = _describe(e)
+        return json.dumps({"ok": False, "message": message, "line": line, "stdout": sink.text(),
+                           "timedOut": status == TIMED_OUT})
+    _module = mod
+    return json.dumps({"ok": True, "stdout": sink.text()})
+
+
+# ------------------------------------------------------------------ results
+
+class _Results:
+    def __init__(self, n):
+        self.n = n
+        self.scores = [None] * n
+        self.status = [0] * n
+        self.errors = {}
+        self.components = {}
+        self.notes = {}
+        self.output = []
+        self.metrics = []
+
+    def ok(self, i, score):
+        self.status[i] = OK
+        self.scores[i] = score
+
+    def null(self, i):
+        self.status[i] = NULL
+        self.scores[i] = None
+
+    def fail(self, i, status, message, line=None):
+        self.status[i] = status
+        self.scores[i] = None
+        self.errors[i] = [i, message, line]
+        self.notes.pop(i, None)
+        for values in self.components.values():
+            values[i] = None
+
+    def component(self, i, name, value):
+        name = str(name)
+        values = self.components.get(name)
+        if values is None:
+            values = self.components[name] = [None] * self.n
+        values[i] = value
+
+    def note(self, i, text):
+        old = self.notes.get(i)
+        self.notes[i] = text if old is None else old + "; " + text
+
+    def dump(self):
+        return json.dumps({
+            "scores": self.scores,
+            "status": self.status,
+            "errors": list(self.errors.values()),
+            "components": self.components,
+            "notes": [[i, t] for i, t in self.notes.items()],
+            "output": self.output,
+            "metrics": self.metrics,
+        }, allow_nan=False)
+
+
+def _what(v):
+    r = repr(v)
+    if len(r) > 40:
+        r = r[:40] + "…"
+    return "%s %s" % (type(v).__name__, r)
+
+
+def _number(v):
+    """float(v) for a real number (a bool counts as 0/1, as in the frameworks); None otherwise."""
+    if isinstance(v, numbers.Real):
+        try:
+            return float(v)
+        except Exception:
+            return None
+    return None
+
+
+def _finite(v):
+    f = _number(v)
+    return f if f is not None and math.isfinite(f) else None
+
+
+def _score(res, i, v, who):
+    f = _number(v)
+    if f is None:
+        res.fail(i, ERROR, "%s %s, expected a number" % (who, _what(v)))
+    elif not math.isfinite(f):
+        res.fail(i, ERROR, "%s %r, expected a finite number" % (who, f))
+    else:
+        res.ok(i, f)
+        return True
+    return False
+
+
+def _as_list(v, n, what, expected):
+    if v is None or isinstance(v, (str, bytes, dict)) or _number(v) is not None:
+        raise _ShapeError("%s returned %s, expected %s" % (what, _what(v), expected))
+    try:
+        items = list(v)
+    except TypeError:
+        raise _ShapeError("%s returned %s, expected %s" % (what, _what(v), expected)) from None
+    if len(items) != n:
+        raise _ShapeError("%s returned %d values for %d rows, expected %s" % (what, len(items), n, expected))
+    return items
+
+
+def _resolve(value):
+    """Run a coroutine (an async reward) to completion when it awaits nothing that needs an event loop."""
+    if inspect.iscoroutine(value):
+        try:
+            while True:
+                if value.send(None) is not None:
+                    value.close()
+                    raise RuntimeError("an async reward awaited something that needs an event loop; only awaits "
+                                       "that complete at once are supported here")
+        except StopIteration as stop:
+            return stop.value
+    return value
+
+
+# ------------------------------------------------------------------ calling conventions
+
+class TrainerState(types.SimpleNamespace):
+    """Stands in for transformers.TrainerState: global_step is the rows' step when the data has one."""
+
+
+def _call_trl(fn, rows, res, s):
+    n = len(rows)
+    keys = []
+    seen = set()
+    for r in rows:
+        for k in r["columns"]:
+            if k not in seen:
+                seen.add(k)
+                keys.append(k)
+    kwargs = {k: [r["columns"].get(k) for r in rows] for k in keys if k not in TRL_RESERVED}
+
+    def log_extra(column, values):
+        for j, v in enumerate(list(values)[:n]):
+            res.note(s + j, "%s=%s" % (column, v))
+
+    def log_metric(name, value):
+        res.metrics.append([str(name), _finite(value)])
+
+    step = rows[0].get("step")
+    kwargs.update(
+        prompts=[r["prompt"] for r in rows],
+        completions=[r["completion"] for r in rows],
+        completion_ids=[None] * n,
+        trainer_state=TrainerState(global_step=int(step) if step is not None else 0, max_steps=0, epoch=0.0),
+        log_extra=log_extra,
+        log_metric=log_metric,
+    )
+    return fn(**kwargs)
+
+
+def _collect_trl(res, s, e, out, what):
+    items = _as_list(out, e - s, what, "a list with one float (or None) per completion")
+    for j, v in enumerate(items):
+        if v is None:
+            res.null(s + j)
+        else:
+            _score(res, s + j, v, what + " returned")
+
+
+def _call_verl(fn, rows, res, s):
+    r = rows[0]
+    return fn(data_source=r["data_source"], solution_str=r["solution_str"], ground_truth=r["ground_truth"],
+              extra_info=r["extra_info"])
+
+
+def _verl_one(res, i, v, what):
+    if isinstance(v, dict):
+        if "score" not in v:
+            res.fail(i, ERROR, "%s returned a dict without a 'score' key" % what)
+            return
+        if not _score(res, i, v["score"], what + " returned score"):
+            return
+        for k, x in v.items():
+            if k == "score":
+                continue
+            f = _finite(x)
+            if f is not None:
+                res.component(i, k, f)
+            elif isinstance(x, str):
+                res.note(i, "%s=%s" % (k, x))
+    elif v is None:
+        res.fail(i, ERROR, "%s returned None, expected a number or a dict with 'score'" % what)
+    else:
+        _score(res, i, v, what + " returned")
+
+
+def _collect_verl(res, s, e, out, what):
+    _verl_one(res, s, out, what)
+
+
+def _call_verl_batch(fn, rows, res, s):
+    return fn(data_sources=[r["data_source"] for r in rows], solution_strs=[r["solution_str"] for r in rows],
+              ground_truths=[r["ground_truth"] for r in rows], extra_infos=[r["extra_info"] for r in rows])
+
+
+def _collect_verl_batch(res, s, e, out, what):
+    items = _as_list(out, e - s, what, "a list with one score (or dict with 'score') per row")
+    for j, v in enumerate(items):
+        _verl_one(res, s + j, v, what)
+
+
+def _call_openrlhf(fn, rows, res, s):
+    return fn([r["query"] for r in rows], [r["prompt"] for r in rows], [r["label"] for r in rows])
+
+
+def _per_row(v, n, what, key):
+    if n == 1 and _number(v) is not None:
+        return [v]
+    return _as_list(v, n, what + " " + key, "one number per query")
+
+
+def _collect_openrlhf(res, s, e, out, what):
+    n = e - s
+    scores = None
+    extra = None
+    if isinstance(out, dict):
+        if "rewards" not in out:
+            raise _ShapeError("%s returned a dict without a 'rewards' key" % what)
+        rewards = out["rewards"]
+        scores = out.get("scores")
+        extra = out.get("extra_logs")
+    else:
+        rewards = out
+    rewards = _per_row(rewards, n, what, "rewards")
+    for j, v in enumerate(rewards):
+        _score(res, s + j, v, what + " returned reward")
+    if scores is not None:
+        scores = _per_row(scores, n, what, "scores")
+        if any(_finite(a) != _finite(b) for a, b in zip(scores, rewards)):
+            for j, v in enumerate(scores):
+                f = _finite(v)
+                if f is not None and res.status[s + j] == OK:
+                    res.component(s + j, "scores", f)
+    if isinstance(extra, dict):
+        for k, v in extra.items():
+            f = _finite(v)
+            values = [f] * n if f is not None else _per_row(v, n, what, "extra_logs[%r]" % k)
+            for j, x in enumerate(values):
+                x = _finite(x)
+                if x is not None and res.status[s + j] == OK:
+                    res.component(s + j, k, x)
+
+
+_KINDS = {
+    "trl": (_call_trl, _collect_trl),
+    "verl": (_call_verl, _collect_verl),
+    "verl-batch": (_call_verl_batch, _collect_verl_batch),
+    "openrlhf": (_call_openrlhf, _collect_openrlhf),
+}
+
+
+def run(kind, name, payload_json, on_call=None):
+    """Call reward.<name> on the rows of the payload; returns the per-row results as JSON."""
+    if _module is None:
+        raise RuntimeError("no reward code is loaded")
+    if kind not in _KINDS:
+        raise ValueError("unknown reward kind %r" % (kind,))
+    fn = getattr(_module, name, None)
+    if fn is None or not callable(fn):
+        raise LookupError("%s defines no function named %r" % (USER_FILE, name))
+    call, collect = _KINDS[kind]
+    payload = json.loads(payload_json)
+    rows = payload["rows"]
+    n = len(rows)
+    size = 1 if kind == "verl" else max(1, int(payload.get("batch") or 1))
+    fn_line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
+    what = name + "()"
+    res = _Results(n)
+    for s in range(0, n, size):
+        e = min(n, s + size)
+        sink = _Sink()
+        try:
+            if on_call is not None:
+                on_call(s, e - s)
+            with _Captured(sink):
+                out = _resolve(call(fn, rows[s:e], res, s))
+            collect(res, s, e, out, what)
+        except BaseException as err:
+            status, message, line = _describe(err, fn_line)
+            for i in range(s, e):
+                res.fail(i, status, message, line)
+        text = sink.text()
+        if text:
+            res.output.append([s, e - s, text])
+    return res.dump()
+`;
+
+/** The harness's entry points, bound to one Pyodide instance. */
+export interface Harness {
+  /** JSON `{ok, candidates}` or `{ok: false, message, line}`. */
+  findCandidates(source: string): string;
+  /** JSON `{ok, stdout}` or `{ok: false, message, line, stdout, timedOut}`. */
+  load(source: string): string;
+  /** JSON of the per-row results. */
+  run(kind: string, name: string, payloadJson: string, onCall?: (first: number, count: number) => void): string;
+  /** The source last loaded with `load` successfully, or null. */
+  loaded: string | null;
+}
+
+const harnesses = new WeakMap<PyodideAPI, Harness>();
+
+/** The harness for this Pyodide instance, installed on first use (its own namespace, not `__main__`). */
+export function harnessFor(py: PyodideAPI): Harness {
+  let h = harnesses.get(py);
+  if (h) return h;
+  const ns = py.globals.get('dict')();
+  py.runPython(HARNESS_PY, { globals: ns, filename: '<reward-studio-harness>' });
+  // A JS `undefined` arrives in Python as None (a JS null would arrive as `jsnull`).
+  // These proxies live as long as the Pyodide instance: one harness per instance, never destroyed.
+  const find = ns.get('find_candidates');
+  const load = ns.get('load');
+  const run = ns.get('run');
+  h = {
+    findCandidates: (source) => find(source) as string,
+    load: (source) => load(source) as string,
+    run: (kind, name, payloadJson, onCall) => run(kind, name, payloadJson, onCall) as string,
+    loaded: null,
+  };
+  harnesses.set(py, h);
+  return h;
+}

@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RowStatus } from '../reward/contract';
+import type { Trajectory } from '../trajectory';
+import type { PythonRangeResult } from './runPython';
+import type { InterruptWorkerData, InterruptWorkerRun } from './testing/interruptWorker';
+
+/**
+ * A Python reward stuck in `while True: pass`, in a Node worker thread, is stopped from the main thread through
+ * Pyodide's interrupt buffer (a SharedArrayBuffer): the row is reported TimedOut and the same worker goes on.
+ */
+const LIMIT_MS = 300;
+
+let outDir: string;
+let worker: Worker;
+let buffer: SharedArrayBuffer;
+let loadMs = 0;
+
+beforeAll(async () => {
+  // The worker imports TypeScript (runPython.ts): bundle it for Node first.
+  outDir = mkdtempSync(join(tmpdir(), 'reward-studio-py-worker-'));
+  await build({
+    configFile: false,
+    logLevel: 'error',
+    root: join(__dirname, '../../..'),
+    build: {
+      ssr: join(__dirname, 'testing/interruptWorker.ts'),
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: { output: { entryFileNames: 'worker.mjs' } },
+    },
+  });
+  buffer = new SharedArrayBuffer(8);
+  Atomics.store(new Int32Array(buffer, 4, 1), 0, -1);
+  const data: InterruptWorkerData = { pyodideModule: createRequire(import.meta.url).resolve('pyodide/pyodide.mjs'), buffer };
+  worker = new Worker(join(outDir, 'worker.mjs'), { workerData: data });
+  loadMs = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { kind: string; loadMs: number }) => resolve(m.loadMs));
+    worker.once('error', reject);
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.terminate();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+/**
+ * Run in the worker while the main thread watches the row it publishes, like the pool's watchdog: a call seen
+ * running on the same row for longer than the limit gets a 2 (SIGINT) in the interrupt buffer.
+ */
+async function runWatched(msg: InterruptWorkerRun): Promise<{ result: PythonRangeResult; interrupts: { row: number; latencyMs: number }[] }> {
+  const interrupt = new Int32Array(buffer, 0, 1);
+  const watch = new Int32Array(buffer, 4, 1);
+  const interrupts: { row: number; at: number; latencyMs?: number }[] = [];
+  let seen = { row: -1, at: 0 };
+  const timer = setInterval(() => {
+    const row = Atomics.load(watch, 0);
+    const now = performance.now();
+    if (row !== seen.row) {
+      // The previous stuck call (if any) has ended: that is how long the interrupt took to land.
+      const last = interrupts[interrupts.length - 1];
+      if (last && last.latencyMs === undefined && last.row === seen.row) last.latencyMs = now - last.at;
+      seen = { row, at: now };
+    } else if (row >= 0 && now - seen.at > LIMIT_MS && !interrupts.some((i) => i.row === row)) {
+      interrupts.push({ row, at: now });
+      Atomics.store(interrupt, 0, 2);
+    }
+  }, 10);
+  try {
+    const reply = await new Promise<{ result: PythonRangeResult }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage(msg);
+    });
+    // An interrupt whose row never changed before the reply: count until the reply (an upper bound).
+    const end = performance.now();
+    return { result: reply.result, interrupts: interrupts.map(({ row, at, latencyMs }) => ({ row, latencyMs: latencyMs ?? end - at })) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const row = (index: number, completion: string): Trajectory => ({
+  id: String(index),
+  index,
+  line: index + 1,
+  group: 'g',
+  prompt: 'p',
+  completion,
+  messages: [],
+  fields: {},
+});
+
+describe('interrupting an endless Python reward through the SharedArrayBuffer', () => {
+  it('times out the looping row (verl, per row) and scores the others in the same worker', async () => {
+    expect(loadMs).toBeGreaterThan(0);
+    const code = [
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    if solution_str == "loop":',
+      '        while True:',
+      '            pass',
+      '    return len(solution_str)',
+    ].join('\n');
+    const rows = [row(0, 'ab'), row(1, 'loop'), row(2, 'abcd')];
+    const t0 = performance.now();
+    const { result, interrupts } = await runWatched({ code, choice: { name: 'compute_score', kind: 'verl' }, rows, timeLimitMs: LIMIT_MS });
+    const elapsed = performance.now() - t0;
+    expect(Array.from(result.status)).toEqual([RowStatus.Ok, RowStatus.TimedOut, RowStatus.Ok]);
+    expect(result.scores[0]).toBe(2);
+    expect(result.scores[2]).toBe(4);
+    expect(result.errors).toEqual([{ row: 1, message: `timed out after ${LIMIT_MS} ms`, line: 4 }]);
+    expect(interrupts.map((i) => i.row)).toEqual([1]);
+    expect(interrupts[0].latencyMs).toBeLessThan(1000);
+    expect(elapsed).toBeLessThan(LIMIT_MS + 3000);
+    console.log(`Pyodide loaded in the worker in ${loadMs.toFixed(0)} ms; the stuck row ended ${interrupts[0].latencyMs.toFixed(0)} ms after the interrupt`);
+  });
+
+  it('times out every row of a stuck TRL batch and goes on with the next batch, without reloading Pyodide', async () => {
+    const code = [
+      'def reward(completions, **kwargs):',
+      '    n = 0',
+      '    while "loop" in completions:',
+      '        n += 1',
+      '    return [float(len(c)) for c in completions]',
+    ].join('\n');
+    const rows = [row(0, 'a'), row(1, 'bb'), row(2, 'loop'), row(3, 'dddd'), row(4, 'eeeee')];
+    const { result, interrupts } = await runWatched({ code, choice: { name: 'reward', kind: 'trl' }, rows, batchSize: 2, timeLimitMs: LIMIT_MS });
+    expect(Array.from(result.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.TimedOut, RowStatus.TimedOut, RowStatus.Ok]);
+    expect(Array.from(result.scores.slice(0, 2))).toEqual([1, 2]);
+    expect(result.scores[4]).toBe(5);
+    expect(result.errors.map((e) => [e.row, e.message])).toEqual([
+      [2, `timed out after ${LIMIT_MS} ms`],
+      [3, `timed out after ${LIMIT_MS} ms`],
+    ]);
+    expect(interrupts.map((i) => i.row)).toEqual([2]); // the watch slot holds the first row of the batch
+  });
+});

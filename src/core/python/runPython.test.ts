@@ -1,0 +1,328 @@
+import { loadPyodide, type PyodideAPI } from 'pyodide';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RowStatus } from '../reward/contract';
+import type { Trajectory } from '../trajectory';
+import { loadRewardModule, missingModuleMessage, PythonLoadError, rowPayload, runPython, type PythonRunOptions } from './runPython';
+import type { RewardKind } from './signatures';
+
+let py: PyodideAPI;
+beforeAll(async () => {
+  py = await loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {} });
+}, 60_000);
+
+const row = (index: number, completion: string, groundTruth?: string, fields: Record<string, unknown> = {}, prompt = 'Q?'): Trajectory => ({
+  id: String(index),
+  index,
+  line: index + 1,
+  group: 'g',
+  prompt,
+  completion,
+  messages: [
+    { role: 'user', content: prompt },
+    { role: 'assistant', content: completion },
+  ],
+  ...(groundTruth !== undefined ? { groundTruth } : {}),
+  fields: { prompt, completion, ...(groundTruth !== undefined ? { ground_truth: groundTruth } : {}), ...fields },
+});
+
+const lines = (...l: string[]) => l.join('\n') + '\n';
+
+function run(code: string, name: string, kind: RewardKind, rows: Trajectory[], opts: PythonRunOptions = {}) {
+  return runPython(py, code, { name, kind }, (i) => rows[i], 0, rows.length, opts);
+}
+
+const ROWS = [row(0, 'so A: 18', '18'), row(1, 'A: 1,000', '1000'), row(2, 'A: 17', '18'), row(3, 'no answer', '18')];
+
+describe('TRL rewards: one call per batch, keyword arguments, dataset columns as lists', () => {
+  it('scores with the columns as keyword lists, None → Null, in batches', () => {
+    const code = lines(
+      'calls = []',
+      'def reward(completions, ground_truth, prompts=None, **kwargs):',
+      '    calls.append((len(completions), sorted(kwargs)))',
+      '    out = []',
+      '    for c, gt in zip(completions, ground_truth):',
+      '        if "A:" not in c:',
+      '            out.append(None)',
+      '        else:',
+      '            out.append(1.0 if c.split("A:")[-1].strip().replace(",", "") == gt else 0.0)',
+      '    print("batch", len(completions), kwargs["model"])',
+      '    return out',
+    );
+    const rows = ROWS.map((r, i) => ({ ...r, fields: { ...r.fields, model: `m${i}` } }));
+    const r = run(code, 'reward', 'trl', rows, { batchSize: 3 });
+    expect(Array.from(r.scores.slice(0, 3))).toEqual([1, 1, 0]);
+    expect(Number.isNaN(r.scores[3])).toBe(true);
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Ok, RowStatus.Null]);
+    expect(r.errors).toEqual([]);
+    // Two calls (3 + 1 rows); kwargs hold TRL's fixed arguments and the dataset column `model`.
+    expect(py.runPython('repr(__import__("reward").calls)')).toBe(
+      "[(3, ['completion_ids', 'log_extra', 'log_metric', 'model', 'trainer_state']), (1, ['completion_ids', 'log_extra', 'log_metric', 'model', 'trainer_state'])]",
+    );
+    expect(r.output).toEqual([
+      { row: 0, rows: 3, text: "batch 3 ['m0', 'm1', 'm2']\n" },
+      { row: 3, rows: 1, text: "batch 1 ['m3']\n" },
+    ]);
+    expect(r.stdout).toBe("batch 3 ['m0', 'm1', 'm2']\nbatch 1 ['m3']\n");
+  });
+
+  it('passes conversational completions as message lists, as TRL does', () => {
+    const prompt = [{ role: 'user', content: 'What is 2+2?' }];
+    const conv = (i: number, text: string): Trajectory => ({
+      ...row(i, text, '4'),
+      fields: { prompt, completion: [{ role: 'assistant', content: text }], ground_truth: '4' },
+    });
+    const code = lines(
+      'def reward(prompts, completions, **kwargs):',
+      '    assert prompts[0][0]["role"] == "user"',
+      '    return [float(c[0]["content"] == "4") * len(c) for c in completions]',
+    );
+    const r = run(code, 'reward', 'trl', [conv(0, '4'), conv(1, '5')]);
+    expect(Array.from(r.scores)).toEqual([1, 0]);
+    // OpenAI `messages` rows are split at the final assistant turn, tool calls in TRL's shape.
+    const t: Trajectory = {
+      ...row(0, 'done'),
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'f', arguments: { x: 1 } }] },
+        { role: 'tool', content: '2', toolCallId: 'c1', name: 'f' },
+        { role: 'assistant', content: 'done' },
+      ],
+      fields: { messages: [] },
+    };
+    expect(rowPayload('trl', t)).toMatchObject({
+      prompt: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', tool_calls: [{ type: 'function', id: 'c1', function: { name: 'f', arguments: { x: 1 } } }] },
+        { role: 'tool', content: '2', tool_call_id: 'c1', name: 'f' },
+      ],
+      completion: [{ role: 'assistant', content: 'done' }],
+    });
+  });
+
+  it('fails every row of a batch that raises, with the traceback line in reward.py', () => {
+    const code = lines(
+      'def helper(c):',
+      '    return 1 / len(c)', // line 2: ZeroDivisionError for the empty completion
+      '',
+      'def reward(completions, **kwargs):',
+      '    return [helper(c) for c in completions]', // line 5
+    );
+    const rows = [row(0, 'ab'), row(1, ''), row(2, 'abcd'), row(3, 'a')];
+    const r = run(code, 'reward', 'trl', rows, { batchSize: 2 });
+    expect(Array.from(r.status)).toEqual([RowStatus.Error, RowStatus.Error, RowStatus.Ok, RowStatus.Ok]);
+    expect(Array.from(r.scores.slice(2))).toEqual([0.25, 1]);
+    expect(r.errors).toEqual([
+      { row: 0, message: 'ZeroDivisionError: division by zero', line: 2 },
+      { row: 1, message: 'ZeroDivisionError: division by zero', line: 2 },
+    ]);
+  });
+
+  it('rejects results that are not one number (or None) per completion, with a clear reason', () => {
+    const rows = [row(0, 'a'), row(1, 'b')];
+    const r1 = run('def reward(completions, **kw):\n    return ["1", 0.5]\n', 'reward', 'trl', rows);
+    expect(r1.errors).toEqual([{ row: 0, message: "reward() returned str '1', expected a number" }]);
+    expect(Array.from(r1.status)).toEqual([RowStatus.Error, RowStatus.Ok]);
+    const r2 = run('def reward(completions, **kw):\n    return [1.0]\n', 'reward', 'trl', rows);
+    expect(r2.errors.map((e) => e.message)).toEqual([
+      'reward() returned 1 values for 2 rows, expected a list with one float (or None) per completion',
+      'reward() returned 1 values for 2 rows, expected a list with one float (or None) per completion',
+    ]);
+    const r3 = run('def reward(completions, **kw):\n    pass\n', 'reward', 'trl', rows);
+    expect(r3.errors[0].message).toBe('reward() returned NoneType None, expected a list with one float (or None) per completion');
+    const r4 = run('def reward(completions, **kw):\n    return [float("nan"), True]\n', 'reward', 'trl', rows);
+    expect(r4.errors).toEqual([{ row: 0, message: 'reward() returned nan, expected a finite number' }]);
+    expect(r4.scores[1]).toBe(1); // a bool is a number in Python and in the frameworks
+  });
+
+  it('points a missing required parameter at the def line', () => {
+    const r = run('\ndef reward(completions, answer, **kw):\n    return [0.0]\n', 'reward', 'trl', [row(0, 'a')]);
+    expect(r.errors).toEqual([{ row: 0, message: "TypeError: reward() missing 1 required positional argument: 'answer'", line: 2 }]);
+    // Without **kwargs, TRL's own keywords do not fit either (as in TRL).
+    const r2 = run('def reward(completions):\n    return [0.0]\n', 'reward', 'trl', [row(0, 'a')]);
+    expect(r2.errors).toEqual([{ row: 0, message: "TypeError: reward() got an unexpected keyword argument 'prompts'", line: 1 }]);
+  });
+
+  it('runs async rewards and passes log_extra values into row notes', () => {
+    const code = lines(
+      'import asyncio',
+      'async def reward(completions, log_extra=None, trainer_state=None, log_metric=None, **kw):',
+      '    await asyncio.sleep(0)',
+      '    log_extra("len", [len(c) for c in completions])',
+      '    log_metric("step", trainer_state.global_step)',
+      '    return [1.0] * len(completions)',
+    );
+    const rows = [{ ...row(0, 'ab'), step: 7 }, row(1, 'abc')];
+    const r = run(code, 'reward', 'trl', rows);
+    expect(Array.from(r.scores)).toEqual([1, 1]);
+    expect(r.notes).toEqual([
+      { row: 0, note: 'len=2' },
+      { row: 1, note: 'len=3' },
+    ]);
+    expect(r.metrics).toEqual([{ name: 'step', value: 7 }]);
+  });
+});
+
+describe('verl rewards: compute_score per row, keyword arguments', () => {
+  it('passes data_source, solution_str, ground_truth and extra_info; dict results give components and notes', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    if data_source == "dict":',
+      '        return {"score": 0.5, "acc": solution_str.endswith(ground_truth), "pred": solution_str[-2:], "split": extra_info["split"]}',
+      '    if data_source == "bool":',
+      '        return solution_str.endswith(ground_truth)',
+      '    return len(extra_info) + (extra_info["num_turns"] is None) * 10',
+    );
+    const rows = [
+      row(0, 'A: 18', '18', { data_source: 'dict', extra_info: { split: 'train', index: 3 } }),
+      row(1, 'A: 17', '18', { data_source: 'bool' }),
+      row(2, 'A: 17', '18', { extra_info: { split: 'test' } }),
+    ];
+    const r = run(code, 'compute_score', 'verl', rows);
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Ok]);
+    // Row 2: extra_info = {split, num_turns: None, rollout_reward_scores: {}} → 3 keys + 10.
+    expect(Array.from(r.scores)).toEqual([0.5, 0, 13]);
+    expect(Array.from(r.components.acc)).toEqual([1, Number.NaN, Number.NaN]);
+    expect(r.notes).toEqual([{ row: 0, note: 'pred=18; split=train' }]);
+    expect(rowPayload('verl', rows[2])).toEqual({
+      data_source: '',
+      solution_str: 'A: 17',
+      ground_truth: '18',
+      extra_info: { split: 'test', num_turns: null, rollout_reward_scores: {} },
+    });
+  });
+
+  it('fails only the row that raises, with its line; a non-number is an error with a reason', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    if solution_str == "boom":',
+      '        raise ValueError("cannot parse " + repr(solution_str))', // line 3
+      '    if solution_str == "text":',
+      '        return "1"',
+      '    if solution_str == "none":',
+      '        return None',
+      '    if solution_str == "nokey":',
+      '        return {"acc": 1}',
+      '    return 1',
+    );
+    const rows = ['ok', 'boom', 'text', 'none', 'nokey', 'ok'].map((c, i) => row(i, c, 'x'));
+    const r = run(code, 'compute_score', 'verl', rows);
+    expect(Array.from(r.status)).toEqual([1, 3, 3, 3, 3, 1]);
+    expect(r.errors).toEqual([
+      { row: 1, message: "ValueError: cannot parse 'boom'", line: 3 },
+      { row: 2, message: "compute_score() returned str '1', expected a number" },
+      { row: 3, message: "compute_score() returned None, expected a number or a dict with 'score'" },
+      { row: 4, message: "compute_score() returned a dict without a 'score' key" },
+    ]);
+  });
+
+  it('calls the batch form with plural keyword lists', () => {
+    const code = lines(
+      'def compute_score(data_sources, solution_strs, ground_truths, extra_infos, **kwargs):',
+      '    return [{"score": float(s == g), "n": len(solution_strs)} for s, g in zip(solution_strs, ground_truths)]',
+    );
+    const r = run(code, 'compute_score', 'verl-batch', [row(0, 'a', 'a'), row(1, 'b', 'a'), row(2, 'a', 'a')], { batchSize: 2 });
+    expect(Array.from(r.scores)).toEqual([1, 0, 1]);
+    expect(Array.from(r.components.n)).toEqual([2, 2, 1]);
+  });
+});
+
+describe('OpenRLHF rewards: reward_func(queries, prompts, labels) per batch', () => {
+  it('passes prompt + completion as queries, and reads rewards, scores and extra_logs', () => {
+    const code = lines(
+      'def reward_func(queries, prompts, labels, **kwargs):',
+      '    rewards = [float(q[len(p):].strip() == l) for q, p, l in zip(queries, prompts, labels)]',
+      '    return {"rewards": rewards, "scores": [r * 0.5 for r in rewards],',
+      '            "extra_logs": {"acc": sum(rewards) / len(rewards), "qlen": [len(q) for q in queries]}}',
+    );
+    const rows = [row(0, ' 4', '4', {}, '2+2='), row(1, ' 5', '4', {}, '2+2='), row(2, ' 9', '9', {}, '3*3=')];
+    const r = run(code, 'reward_func', 'openrlhf', rows, { batchSize: 2 });
+    expect(Array.from(r.scores)).toEqual([1, 0, 1]);
+    expect(Array.from(r.components.scores)).toEqual([0.5, 0, 0.5]);
+    expect(Array.from(r.components.acc)).toEqual([0.5, 0.5, 1]); // a batch scalar goes to each row of its batch
+    expect(Array.from(r.components.qlen)).toEqual([6, 6, 6]);
+    expect(rowPayload('openrlhf', rows[0])).toEqual({ query: '2+2= 4', prompt: '2+2=', label: '4' });
+  });
+
+  it('accepts a plain list (older OpenRLHF) and fails the batch on a missing rewards key', () => {
+    const rows = [row(0, 'a', 'a'), row(1, 'b', 'a')];
+    const r1 = run('def reward_func(queries, prompts, labels):\n    return [len(q) for q in queries]\n', 'reward_func', 'openrlhf', rows);
+    expect(Array.from(r1.scores)).toEqual([3, 3]);
+    const r2 = run('def reward_func(queries, prompts, labels):\n    return {"reward": [1, 1]}\n', 'reward_func', 'openrlhf', rows);
+    expect(r2.errors.map((e) => e.message)).toEqual([
+      "reward_func() returned a dict without a 'rewards' key",
+      "reward_func() returned a dict without a 'rewards' key",
+    ]);
+  });
+});
+
+describe('loading, imports, output', () => {
+  it('says that only the standard library is available when the code imports numpy', () => {
+    const code = lines('import re', 'import numpy as np', '', 'def reward(completions, **kw):', '    return [0.0] * len(completions)');
+    const l = loadRewardModule(py, code);
+    expect(l).toEqual({ ok: false, message: missingModuleMessage('numpy'), line: 2, stdout: '' });
+    expect(l.ok ? '' : l.message).toContain('only the Python standard library is available offline');
+    expect(() => run(code, 'reward', 'trl', [row(0, 'a')])).toThrow(PythonLoadError);
+    // Imported inside the function: each call fails with the same message and the import's line.
+    const inner = lines('def reward(completions, **kw):', '    import torch', '    return [0.0] * len(completions)');
+    const r = run(inner, 'reward', 'trl', [row(0, 'a')]);
+    expect(r.errors).toEqual([{ row: 0, message: missingModuleMessage('torch'), line: 2 }]);
+  });
+
+  it('runs standard-library code (re, json, fractions, math) and keeps top-level print output', () => {
+    const code = lines(
+      'import re, json, math',
+      'from fractions import Fraction',
+      'print("loaded")',
+      'def reward(completions, **kw):',
+      '    return [float(Fraction(re.findall(r"\\d+/\\d+", c)[0])) + math.floor(json.loads("0.4")) for c in completions]',
+    );
+    const l = loadRewardModule(py, code);
+    expect(l).toEqual({ ok: true, stdout: 'loaded\n' });
+    const r = run(code, 'reward', 'trl', [row(0, 'x 3/4'), row(1, '1/8')]);
+    expect(Array.from(r.scores)).toEqual([0.75, 0.125]);
+    expect(r.stdout).toBe(''); // already loaded: top-level print ran once, at load
+  });
+
+  it('reports syntax errors, exceptions at import time and a missing function as load errors', () => {
+    expect(loadRewardModule(py, 'def reward(completions):\n    return [\n')).toMatchObject({ ok: false, line: 2 });
+    expect(loadRewardModule(py, 'x = 1\nraise RuntimeError("bad config")\n')).toEqual({
+      ok: false,
+      message: 'RuntimeError: bad config',
+      line: 2,
+      stdout: '',
+    });
+    const e = (() => {
+      try {
+        run('def other(completions):\n    return []\n', 'reward', 'trl', [row(0, 'a')]);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(PythonLoadError);
+    expect((e as Error).message).toBe("reward.py defines no function named 'reward'");
+  });
+
+  it('does not run the code under if __name__ == "__main__"', () => {
+    const code = lines('def reward(completions, **kw):', '    return [1.0] * len(completions)', 'if __name__ == "__main__":', '    raise SystemExit("training")');
+    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '' });
+  });
+
+  it('captures print() per call, capped, and works on a sub-range', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    print("row", solution_str)',
+      '    if solution_str == "big":',
+      '        print("x" * 30000)',
+      '    return 1',
+    );
+    const rows = [row(0, 'a'), row(1, 'b'), row(2, 'big')];
+    const r = runPython(py, code, { name: 'compute_score', kind: 'verl' }, (i) => rows[i], 1, 3);
+    expect(r.start).toBe(1);
+    expect(r.scores.length).toBe(2);
+    expect(r.output.map((o) => [o.row, o.rows, o.text.length])).toEqual([
+      [1, 1, 6],
+      [2, 1, 20000 + '\n[10005 more characters of output not kept]'.length],
+    ]);
+    expect(r.output[0].text).toBe('row b\n');
+  });
+});

@@ -1,0 +1,335 @@
+/**
+ * Run a Python reward (TRL, verl or OpenRLHF style) on a range of rows inside an already loaded Pyodide, and
+ * report it in the same `RangeResult` shape as `runRows` (../reward/runRows.ts), plus the `print()` output.
+ *
+ * ## Calling conventions (read in each framework's source)
+ * - TRL, `trl/trainer/grpo_trainer.py`, `GRPOTrainer._calculate_rewards`: once per batch,
+ *   `reward_func(prompts=prompts, completions=completions, completion_ids=completion_ids_list, **reward_kwargs)`
+ *   where `reward_kwargs` = every input column except "prompt", "completion", "completion_ids" as a list, plus
+ *   `trainer_state`, `log_extra`, `log_metric` (and `environments` with an environment_factory). None → NaN (here:
+ *   status Null). Conversational data (`is_conversational`: the prompt is a message list): prompts are message
+ *   lists and each completion is `[{"role": "assistant", "content": ...}]`. `async def` rewards are awaited.
+ *   Here: rows with a message-list `completion` column pass their raw `prompt`/`completion` values; OpenAI
+ *   `messages` rows pass the turns before / from the final assistant turn as TRL-style dicts (tool calls as
+ *   `{"type": "function", "function": {"name", "arguments"}}`); other rows pass `t.prompt` / `t.completion`.
+ *   Columns are `t.fields` (a column missing in some rows of a batch is None there), plus `ground_truth` from
+ *   `t.groundTruth` when no such column exists; `completion_ids` is a list of None (no tokenizer here);
+ *   `trainer_state.global_step` is the first row's `step` (else 0); `log_extra(col, values)` becomes row notes,
+ *   `log_metric(name, value)` goes to `metrics`.
+ * - verl, `verl/workers/reward_manager/naive.py`, `NaiveRewardManager.__call__` (same in
+ *   `verl/experimental/reward_loop/reward_manager/naive.py`, `run_single`): once per row,
+ *   `compute_score(data_source=..., solution_str=response_str, ground_truth=non_tensor_batch["reward_model"]
+ *   ["ground_truth"], extra_info=non_tensor_batch.get("extra_info", {}))`, keyword arguments only, with
+ *   `extra_info["num_turns"]` and `extra_info["rollout_reward_scores"]` added by the manager. A dict result must
+ *   hold `score`; its other keys go to `reward_extra_info` (here: numbers become components, strings notes).
+ *   `verl/utils/reward_score/__init__.py`, `default_compute_score`, has the same parameters and turns
+ *   int/float/bool results into float. Here: `data_source` = fields.data_source or '', `solution_str` =
+ *   completion, `ground_truth` = `t.groundTruth` (None when absent), `extra_info` = a copy of fields.extra_info
+ *   (or {}) with `num_turns` (fields.__num_turns__, else None) and `rollout_reward_scores` (fields.reward_scores,
+ *   else {}) set when absent. verl's BatchRewardManager (`verl/workers/reward_manager/batch.py`, `verify`) calls
+ *   `compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=)` once per batch: kind `verl-batch`.
+ * - OpenRLHF, `openrlhf/utils/agent.py`, `SingleTurnAgentExecutor` (`--remote_rm_url reward.py` loads the module's
+ *   `reward_func`): positional `reward_func(queries, prompts, labels)` with `query` = the decoded prompt + response
+ *   tokens; since PR #1152 (January 2026) one sample per call (`_fetch_rewards_via_func`, batch_size = 1), before
+ *   that in chunks of `micro_rollout_batch_size` (`openrlhf/utils/remote_rm_utils.py`,
+ *   `RemoteRewardModel.get_rewards`, since removed). The result is `{"rewards": tensor, "scores": tensor,
+ *   "extra_logs": {...}}`; `scores` (dynamic filtering) falls back to `rewards`. Here: queries =
+ *   `t.prompt + t.completion`, prompts = `t.prompt`, labels = `t.groundTruth` (or None), batches of `batchSize`
+ *   rows (1 reproduces OpenRLHF today); `rewards` may be a list or, for one row, a number; `scores` that differ
+ *   from `rewards` become the component "scores"; numeric `extra_logs` become components (a per-batch scalar is
+ *   given to every row of the batch, a list of one value per row to each row).
+ *
+ * Errors: an exception in a per-row call (verl) fails that row; in a batch call (TRL, verl-batch, OpenRLHF) it
+ * fails every row of the batch, each with the exception's last traceback line and the line of the innermost frame
+ * of `reward.py`. Python has no tensors here: only the standard library is available (see below).
+ *
+ * ## Serving Pyodide in the browser, offline, with Vite (not wired yet; this module is environment-free)
+ * 1. Files: from `node_modules/pyodide/` serve exactly `pyodide.mjs`, `pyodide.asm.mjs`, `pyodide.asm.wasm`,
+ *    `python_stdlib.zip` and `pyodide-lock.json` (13.5 MB, 6.4 MB gzipped) under one same-origin folder, e.g.
+ *    `/pyodide/`, with their own names: Pyodide finds them as `indexURL + name`, so Vite's hashed asset names do not
+ *    work. A small plugin in vite.config.ts: `configureServer` serves `/pyodide/<one of the five>` from
+ *    node_modules with the isolation headers (its `securityHeaders` middleware already runs first), and
+ *    `generateBundle` emits them with `this.emitFile({ type: 'asset', fileName: 'pyodide/' + name, source })`.
+ *    (Copying them into `public/pyodide/` from a pre-script works too but leaves 13 MB of copies in the tree.)
+ *    Send `Content-Type: application/wasm` for the .wasm from that middleware, or `instantiateStreaming` fails.
+ * 2. Loading, in a module worker (Pyodide refuses classic workers): do not let Vite bundle pyodide.mjs, import it
+ *    from the served folder so the five files always match:
+ *      `const base = new URL(import.meta.env.BASE_URL + 'pyodide/', self.location.href).href;`
+ *      `const { loadPyodide } = (await import(base + 'pyodide.mjs')) as typeof import('pyodide');` (put a
+ *      `@vite-ignore` comment inside the `import(...)` so Vite leaves the URL alone)
+ *      `const py = await loadPyodide({ indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} });`
+ *    (`import type` from 'pyodide' for the types; add `optimizeDeps: { exclude: ['pyodide'] }` if anything does
+ *    import the package itself.) `jsglobals: {}` gives user code an empty `js` module instead of the worker's
+ *    global scope (tested: `hasattr(js, "fetch")` is False); `pyodide_js` still reaches the API object, so keep
+ *    the CSP and the lock-down as the real barriers. Load Pyodide BEFORE `lockDownNetwork(self)`: it fetches
+ *    the wasm, the stdlib zip and the lock file with the global `fetch`. ~2 s per worker in Chromium, 3–7 s in Node
+ *    here; a 31 MB wasm heap (≈ 115 MB more RSS in Node) per instance, so a Python pool may want fewer workers
+ *    than cores, and load them while the user is still editing.
+ * 3. CSP (src/core/security/headers.ts): nothing to change. `script-src` already has 'wasm-unsafe-eval' (needed for
+ *    WebAssembly compilation) and 'unsafe-eval'; `import()` of /pyodide/*.mjs is 'self'; the wasm, zip and lock
+ *    file are fetched from 'self' (connect-src 'self'); COEP require-corp is satisfied by same-origin files.
+ *    Never call `loadPackage`/`loadPackagesFromImports`/micropip: they try cdn.jsdelivr.net (the CSP blocks it; in
+ *    Node it logs "fetch failed"). Only the standard library works offline; `import numpy` fails with the message
+ *    of `missingModuleMessage` (the npm package ships no wheels; serving numpy would mean shipping its wheel and
+ *    lock entry too).
+ * 4. Time limits: pass `interrupt` (an Int32Array on a SharedArrayBuffer, handed to `py.setInterruptBuffer`) and
+ *    `onCall` (publish the call's first row in the pool's watch slot). When a call overruns, the watchdog stores
+ *    2 in the buffer: Python raises KeyboardInterrupt at its next bytecode check (well under a second for a pure
+ *    Python loop), the call's rows are reported TimedOut and the run goes on in the same worker, with no reload.
+ *    Escalate to `worker.terminate()` when the call is still running some time later (a long call into C code
+ *    that does not check for signals, or a bare `except:` around the loop that swallows the KeyboardInterrupt).
+ *    A batch call covers `count` rows: give it `count × limit`. runPython clears the buffer before each call and
+ *    after the run, so an interrupt left over from a call that already ended does not hit a later one. As in the
+ *    JS pool, a watchdog that reads the slot just as a call ends can still interrupt the next call (reported
+ *    TimedOut); an interrupt landing in the harness's own code between calls makes runPython throw (re-run the
+ *    range). Code that loops at import time is interrupted the same way (`loadRewardModule` → "timed out").
+ */
+import type { PyodideAPI } from 'pyodide';
+import { RowStatus } from '../reward/contract';
+import type { RangeResult, RowError } from '../reward/runRows';
+import type { Message, Trajectory } from '../trajectory';
+import { harnessFor } from './harness';
+import type { RewardKind } from './signatures';
+
+/** The chosen function: its name in the user's code and how to call it. */
+export interface PythonRewardChoice {
+  name: string;
+  kind: RewardKind;
+}
+
+/** `print()` output of one call: `rows` rows starting at dataset row `row` (rows = 1 for per-row calls). */
+export interface PythonOutput {
+  row: number;
+  rows: number;
+  text: string;
+}
+
+export interface PythonRangeResult extends RangeResult {
+  /** All `print()` / stderr output of the range, in call order (each call's text is capped at 20,000 characters). */
+  stdout: string;
+  /** The same output, call by call. */
+  output: PythonOutput[];
+  /** TRL `log_metric(name, value)` calls, in order (value null when not a finite number). */
+  metrics: { name: string; value: number | null }[];
+}
+
+export interface PythonRunOptions {
+  /** Rows per call for the batch kinds (trl, verl-batch, openrlhf); default 32. verl is always called per row. */
+  batchSize?: number;
+  /** Called before each call with its first dataset row and its row count (publish it to the pool's watchdog). */
+  onCall?: (row: number, rows: number) => void;
+  /** The buffer given to `pyodide.setInterruptBuffer`: cleared before each call. */
+  interrupt?: Int32Array;
+  /** Only used in the message of timed-out rows ("timed out after N ms", as the JS pool writes it). */
+  timeLimitMs?: number;
+}
+
+/** The code does not load: a syntax error, an exception at import time, or the chosen function is missing. */
+export class PythonLoadError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+    readonly stdout = '',
+  ) {
+    super(message);
+    this.name = 'PythonLoadError';
+  }
+}
+
+export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: string; line?: number; stdout: string };
+
+/**
+ * Run the user's module (as `reward`, file `reward.py`) in this Pyodide instance, replacing any earlier one.
+ * Top-level `print()` output is returned; code under `if __name__ == "__main__":` does not run.
+ */
+export function loadRewardModule(py: PyodideAPI, code: string): LoadOutcome {
+  const h = harnessFor(py);
+  h.loaded = null;
+  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string };
+  if (!r.ok) {
+    const out: LoadOutcome = { ok: false, message: r.message ?? 'the code did not load', stdout: r.stdout };
+    if (r.line != null) out.line = r.line;
+    return out;
+  }
+  h.loaded = code;
+  return { ok: true, stdout: r.stdout };
+}
+
+/** The error message for an unavailable module (the same text the harness writes for rows). */
+export function missingModuleMessage(name: string): string {
+  return (
+    `ModuleNotFoundError: No module named '${name}': only the Python standard library is available offline ` +
+    `(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or math_verify)`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------- row payloads
+
+/** A message as TRL's conversational format writes it. */
+function trlMessage(m: Message): Record<string, unknown> {
+  const out: Record<string, unknown> = { role: m.role, content: m.content };
+  if (m.toolCalls) {
+    out.tool_calls = m.toolCalls.map((c) => ({
+      type: 'function',
+      ...(c.id !== undefined ? { id: c.id } : {}),
+      function: { name: c.name, arguments: c.arguments },
+    }));
+  }
+  if (m.name !== undefined) out.name = m.name;
+  if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
+  return out;
+}
+
+function lastAssistant(messages: Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') return i;
+  return -1;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether TRL would see this row as conversational (message lists), and its prompt and completion values. */
+export function trlPromptCompletion(t: Trajectory): { prompt: unknown; completion: unknown; conversational: boolean } {
+  const f = t.fields;
+  if (Array.isArray(f.completion)) return { prompt: f.prompt, completion: f.completion, conversational: true };
+  if (Array.isArray(f.messages)) {
+    const k = lastAssistant(t.messages);
+    if (k >= 0) {
+      return { prompt: t.messages.slice(0, k).map(trlMessage), completion: t.messages.slice(k).map(trlMessage), conversational: true };
+    }
+  }
+  return { prompt: t.prompt, completion: t.completion, conversational: false };
+}
+
+/** The data one row contributes to a call of this kind (what runPython sends to Python, as JSON). */
+export function rowPayload(kind: RewardKind, t: Trajectory): Record<string, unknown> {
+  const f = t.fields;
+  const groundTruth = t.groundTruth ?? null;
+  if (kind === 'trl') {
+    const { prompt, completion } = trlPromptCompletion(t);
+    const columns: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(f)) if (k !== 'prompt' && k !== 'completion' && k !== 'completion_ids') columns[k] = v;
+    if (!('ground_truth' in columns) && t.groundTruth !== undefined) columns.ground_truth = t.groundTruth;
+    return { prompt, completion, columns, step: t.step ?? null };
+  }
+  if (kind === 'openrlhf') return { query: t.prompt + t.completion, prompt: t.prompt, label: groundTruth };
+  const extraInfo: Record<string, unknown> = isObject(f.extra_info) ? { ...f.extra_info } : {};
+  if (!('num_turns' in extraInfo)) extraInfo.num_turns = f.__num_turns__ ?? null;
+  if (!('rollout_reward_scores' in extraInfo)) extraInfo.rollout_reward_scores = isObject(f.reward_scores) ? f.reward_scores : {};
+  const ds = f.data_source;
+  return {
+    data_source: typeof ds === 'string' ? ds : ds == null ? '' : String(ds),
+    solution_str: t.completion,
+    ground_truth: groundTruth,
+    extra_info: extraInfo,
+  };
+}
+
+/** JSON for Python: bigints as numbers (as strings past 2^53), typed arrays as lists, NaN/Infinity as None. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v as unknown as ArrayLike<number>);
+    return v;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- running
+
+interface RawResult {
+  scores: (number | null)[];
+  status: number[];
+  errors: [number, string, number | null][];
+  components: Record<string, (number | null)[]>;
+  notes: [number, string][];
+  output: [number, number, string][];
+  metrics: [string, number | null][];
+}
+
+/**
+ * Score rows [start, end) with `choice` from `code` (loaded first if this instance has other code loaded; a load
+ * failure or a missing function throws PythonLoadError). Every row ends Ok, Null, Error or TimedOut.
+ */
+export function runPython(
+  py: PyodideAPI,
+  code: string,
+  choice: PythonRewardChoice,
+  rowAt: (i: number) => Trajectory,
+  start: number,
+  end: number,
+  opts: PythonRunOptions = {},
+): PythonRangeResult {
+  const h = harnessFor(py);
+  let loadStdout = '';
+  if (h.loaded !== code) {
+    const l = loadRewardModule(py, code);
+    if (!l.ok) throw new PythonLoadError(l.message, l.line, l.stdout);
+    loadStdout = l.stdout;
+  }
+  const rows: Record<string, unknown>[] = [];
+  for (let i = start; i < end; i++) rows.push(rowPayload(choice.kind, rowAt(i)));
+  const payload = toJson({ rows, batch: Math.max(1, Math.floor(opts.batchSize ?? 32)) });
+  const clear = () => {
+    if (opts.interrupt) Atomics.store(opts.interrupt, 0, 0);
+  };
+  const onCall = (first: number, count: number) => {
+    clear();
+    opts.onCall?.(start + first, count);
+  };
+  let raw: RawResult;
+  clear();
+  try {
+    raw = JSON.parse(h.run(choice.kind, choice.name, payload, onCall)) as RawResult;
+  } catch (e) {
+    const message = pythonErrorMessage(e);
+    if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));
+    throw new Error(`the Python harness failed: ${message}`);
+  } finally {
+    clear();
+  }
+  return toRangeResult(raw, start, end - start, opts.timeLimitMs, loadStdout);
+}
+
+/** The last line of a Pyodide PythonError ("ValueError: ..."), or the message of another error. */
+function pythonErrorMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  const lines = text.trim().split('\n');
+  return lines[lines.length - 1];
+}
+
+function toRangeResult(raw: RawResult, start: number, n: number, timeLimitMs: number | undefined, loadStdout: string): PythonRangeResult {
+  const scores = new Float64Array(n).fill(Number.NaN);
+  const status = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    status[i] = raw.status[i];
+    const s = raw.scores[i];
+    if (s !== null) scores[i] = s;
+  }
+  const errors: RowError[] = raw.errors.map(([i, message, line]) => {
+    const msg = status[i] === RowStatus.TimedOut && timeLimitMs !== undefined ? `timed out after ${timeLimitMs} ms` : message;
+    return line === null ? { row: start + i, message: msg } : { row: start + i, message: msg, line };
+  });
+  errors.sort((a, b) => a.row - b.row);
+  const components: Record<string, Float64Array> = {};
+  for (const [k, values] of Object.entries(raw.components)) {
+    const arr = new Float64Array(n).fill(Number.NaN);
+    values.forEach((v, i) => {
+      if (v !== null) arr[i] = v;
+    });
+    components[k] = arr;
+  }
+  const notes = raw.notes.map(([i, note]) => ({ row: start + i, note })).sort((a, b) => a.row - b.row);
+  const output: PythonOutput[] = raw.output.map(([i, rows, text]) => ({ row: start + i, rows, text }));
+  const texts = output.map((o) => o.text);
+  if (loadStdout) texts.unshift(loadStdout);
+  return {
+    start,
+    scores,
+    status,
+    errors,
+    components,
+    notes,
+    stdout: texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join(''),
+    output,
+    metrics: raw.metrics.map(([name, value]) => ({ name, value })),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Find the reward functions in pasted Python code and say how each framework would call them.
+ *
+ * The code is parsed with Python's `ast` inside Pyodide, never run: a file that imports numpy (unavailable offline)
+ * or starts a training run under `if __name__ == "__main__":` still lists its candidates. Only top-level `def` and
+ * `async def` are considered; a later definition of a name replaces an earlier one, as when the module runs.
+ *
+ * How the kind is told apart (first rule that matches):
+ * | kind         | rule                                                         | framework's call                          |
+ * | ------------ | ------------------------------------------------------------ | ----------------------------------------- |
+ * | `verl-batch` | a parameter `solution_strs`                                  | verl BatchRewardManager                   |
+ * | `verl`       | a parameter `solution_str`                                   | verl NaiveRewardManager (`compute_score`) |
+ * | `trl`        | a parameter `completions`                                    | TRL GRPOTrainer reward_funcs              |
+ * | `openrlhf`   | a parameter `queries`, or `reward_func` with ≥ 3 positionals | OpenRLHF `--remote_rm_url file.py`        |
+ */
+import type { PyodideAPI } from 'pyodide';
+import { harnessFor } from './harness';
+
+export type RewardKind = 'trl' | 'verl' | 'verl-batch' | 'openrlhf';
+
+export const REWARD_KINDS: readonly RewardKind[] = ['trl', 'verl', 'verl-batch', 'openrlhf'];
+
+/** How each kind is called, in words for the UI. */
+export const KIND_DESCRIPTIONS: Readonly<Record<RewardKind, string>> = {
+  trl: 'TRL: f(prompts=, completions=, completion_ids=, trainer_state=, log_extra=, log_metric=, **columns) per batch → list of float | None',
+  verl: 'verl: compute_score(data_source=, solution_str=, ground_truth=, extra_info=) per row → number or {"score": ...}',
+  'verl-batch': 'verl batch: compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=) per batch → list',
+  openrlhf: 'OpenRLHF: reward_func(queries, prompts, labels) per batch → {"rewards": [...]} or a list',
+};
+
+export interface RewardCandidate {
+  name: string;
+  kind: RewardKind;
+  /** Line of the `def` (1-based; decorators sit above it). */
+  line: number;
+  /** Named parameters, positional then keyword-only. */
+  params: string[];
+  /** Parameters without a default value. */
+  required: string[];
+  varPositional: boolean;
+  varKeyword: boolean;
+  async: boolean;
+}
+
+export type SignatureScan =
+  | { ok: true; candidates: RewardCandidate[] }
+  /** The code does not parse: Python's message and line. */
+  | { ok: false; message: string; line?: number };
+
+/** Every candidate reward function in `code`, in source order. */
+export function findRewardFunctions(py: PyodideAPI, code: string): SignatureScan {
+  const r = JSON.parse(harnessFor(py).findCandidates(code)) as
+    | { ok: true; candidates: RewardCandidate[] }
+    | { ok: false; message: string; line: number | null };
+  if (r.ok) return r;
+  return r.line == null ? { ok: false, message: r.message } : { ok: false, message: r.message, line: r.line };
+}
+
+/** What each kind's framework passes by name (TRL, verl) or by position (OpenRLHF: the first three). */
+const PASSED: Readonly<Record<RewardKind, readonly string[]>> = {
+  trl: ['prompts', 'completions', 'completion_ids', 'trainer_state', 'log_extra', 'log_metric'],
+  verl: ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
+  'verl-batch': ['data_sources', 'solution_strs', 'ground_truths', 'extra_infos'],
+  openrlhf: [],
+};
+
+/**
+ * Required parameters the framework would not fill, so every call would fail with a TypeError: for TRL, given the
+ * dataset's columns (each is passed as a keyword; `ground_truth` is offered when the rows have a ground truth);
+ * for OpenRLHF, required parameters past the three positionals. Empty when the function can be called.
+ */
+export function unfilledParameters(c: RewardCandidate, columns: readonly string[] = []): string[] {
+  if (c.kind === 'openrlhf') return c.required.slice(3);
+  const passed = new Set<string>(PASSED[c.kind]);
+  if (c.kind === 'trl') for (const col of columns) passed.add(col);
+  return c.required.filter((p) => !passed.has(p));
+}
+
+/**
+ * Keyword arguments the framework passes that the function does not accept (no `**kwargs` and no parameter of
+ * that name), so every call would fail with "got an unexpected keyword argument": TRL passes its own keywords and
+ * every column; verl its four keywords. OpenRLHF passes three positionals: a function taking fewer fails too.
+ */
+export function unacceptedArguments(c: RewardCandidate, columns: readonly string[] = []): string[] {
+  if (c.kind === 'openrlhf') {
+    const positional = c.params.length; // upper bound: keyword-only parameters cannot take positionals
+    return c.varPositional || positional >= 3 ? [] : ['queries', 'prompts', 'labels'].slice(positional);
+  }
+  if (c.varKeyword) return [];
+  const accepted = new Set(c.params);
+  const passed = c.kind === 'trl' ? [...PASSED.trl, ...columns] : PASSED[c.kind];
+  return passed.filter((p) => !accepted.has(p));
+}
