@@ -28,7 +28,8 @@ export async function typeReward(page: Page, code: string): Promise<void> {
   await editor.click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('ControlOrMeta+V');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('reward-studio:code'))).toBe(code);
+  // Saved as typed: TypeScript and Python code are kept under their own keys.
+  await expect.poll(() => page.evaluate(() => [localStorage.getItem('reward-studio:code'), localStorage.getItem('reward-studio:code-py')])).toContain(code);
 }
 
 /** Press Run and wait until the run over the whole dataset has landed. */

@@ -1,8 +1,9 @@
 import type { Dataset } from '../core/dataset/dataset';
 import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
+import type { SignatureScan } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import { WATCH_BYTES, watchViews, type RewardReply, type RewardRequest } from './rewardProtocol';
+import { WATCH_BYTES, watchViews, type PythonCall, type RewardReply, type RewardRequest } from './rewardProtocol';
 
 /** The typed-array results of one run over a dataset. */
 export interface RunResult {
@@ -11,6 +12,8 @@ export interface RunResult {
   errors: Map<number, RowError>;
   components: Record<string, Float64Array>;
   notes: Map<number, string>;
+  /** Python `print()` output of the run, in row order (empty for TypeScript). */
+  stdout: string;
 }
 
 export type RunOutcome =
@@ -30,6 +33,8 @@ export interface RunOptions {
   timeLimitMs?: number;
   /** Load this tokenizer in the workers before running (the code calls `ctx.tokenCount`). */
   tokenizer?: TokenizerId;
+  /** Python pools: the function to call and how. */
+  python?: PythonCall;
   onProgress?: (p: RunProgress) => void;
 }
 
@@ -49,6 +54,8 @@ interface Slot {
   watch: ReturnType<typeof watchViews> | null;
   /** The row index the watchdog last read from `watch`, and when it first read it (Date.now). */
   seen: { row: number; at: number };
+  /** When the watchdog raised KeyboardInterrupt in this worker's Python code for the row in `seen` (0: not yet). */
+  interruptedAt: number;
   /** The dataset this worker has read (or is reading), and when it is ready. */
   datasetId: string | null;
   ready: Promise<string | null>;
@@ -87,10 +94,28 @@ export class RewardPool {
   private dataset: Dataset | null = null;
   private current: { cancel(): void } | null = null;
 
+  private scans = new Map<number, (s: SignatureScan) => void>();
+  private nextScan = 1;
+
   constructor(
     readonly size: number = defaultPoolSize(),
     private readonly makeWorker: () => Worker = () => new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' }),
+    /** Python workers: a stuck call is first interrupted (KeyboardInterrupt), the worker replaced only if that fails. */
+    readonly interruptible = false,
   ) {}
+
+  /** Python pools: the reward functions `code` defines (parsed by the first worker, not run). */
+  scan(code: string): Promise<SignatureScan> {
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    const reqId = this.nextScan++;
+    return new Promise((resolve) => {
+      this.scans.set(reqId, (r) => {
+        this.scans.delete(reqId);
+        resolve(r);
+      });
+      this.send(this.slots[0], { kind: 'scan', reqId, code });
+    });
+  }
 
   /** Use this dataset from now on; workers start reading it at once, before the first run. */
   setDataset(ds: Dataset): void {
@@ -102,11 +127,12 @@ export class RewardPool {
   private spawn(): Slot {
     const worker = this.makeWorker();
     const buf = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new SharedArrayBuffer(WATCH_BYTES) : null;
-    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null, seen: { row: -1, at: 0 } };
+    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null, seen: { row: -1, at: 0 }, interruptedAt: 0 };
     if (slot.watch) Atomics.store(slot.watch.row, 0, -1);
     worker.onmessage = (ev: MessageEvent<RewardReply>) => {
       const m = ev.data;
-      if (m.kind === 'loaded' || m.kind === 'load-failed') slot.onLoaded?.(m);
+      if (m.kind === 'scanned') this.scans.get(m.reqId)?.(m.scan);
+      else if (m.kind === 'loaded' || m.kind === 'load-failed') slot.onLoaded?.(m);
       else slot.onReply?.(m);
     };
     this.send(slot, { kind: 'init', watch: buf });
@@ -144,7 +170,9 @@ export class RewardPool {
       errors: new Map(),
       components: {},
       notes: new Map(),
+      stdout: '',
     };
+    const outputs: { start: number; text: string }[] = [];
     while (this.slots.length < this.size) this.slots.push(this.spawn());
     // About eight tasks per worker: few messages for the main thread to answer, enough to balance the load.
     const taskSize = Math.max(16, Math.min(20_000, Math.ceil(n / (this.size * 8))));
@@ -159,6 +187,9 @@ export class RewardPool {
     const finish = (o: RunOutcome) => {
       if (finished) return;
       finished = true;
+      // Python output in row order, at most 200,000 characters.
+      const out = outputs.sort((a, b) => a.start - b.start).map((x) => x.text).join('');
+      result.stdout = out.length > 200_000 ? `${out.slice(0, 200_000)}\n… (output cut at 200,000 characters)` : out;
       clearInterval(watchdog);
       // After a compile error or a failed load the other workers answer at once and their replies are ignored:
       // they are free for the next run. (Cancel terminates busy workers before it gets here.)
@@ -173,11 +204,12 @@ export class RewardPool {
       const secs = (performance.now() - t0) / 1000;
       opts.onProgress?.({ done: doneRows, total: n, rowsPerSecond: secs > 0 ? doneRows / secs : 0 });
     };
-    const merge = (r: RangeResult) => {
+    const merge = (r: RangeResult & { stdout?: string }) => {
       result.scores.set(r.scores, r.start);
       result.status.set(r.status, r.start);
       for (const e of r.errors) result.errors.set(e.row, e);
       for (const note of r.notes) result.notes.set(note.row, note.note);
+      if ('stdout' in r && typeof r.stdout === 'string' && r.stdout) outputs.push({ start: r.start, text: r.stdout });
       for (const [k, arr] of Object.entries(r.components)) {
         (result.components[k] ??= new Float64Array(n).fill(Number.NaN)).set(arr, r.start);
       }
@@ -202,7 +234,7 @@ export class RewardPool {
           void this.ensureData(slot, ds).then((failure) => {
             if (finished || !slot.tasks.includes(task)) return;
             if (failure) return finish({ kind: 'failed', message: `a reward worker could not read ${ds.name}: ${failure}` });
-            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end, tokenizer: opts.tokenizer });
+            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end, tokenizer: opts.tokenizer, python: opts.python });
           });
         }
       }
@@ -233,8 +265,21 @@ export class RewardPool {
           if (!task || !slot.watch) continue;
           const row = Atomics.load(slot.watch.row, 0);
           // Row indexes are unique within a run, so the same index on two reads means the same row is still running.
-          if (row !== slot.seen.row) slot.seen = { row, at: now };
-          else if (row >= task.start && row < task.end && now - slot.seen.at > limit) replace(slot, row);
+          if (row !== slot.seen.row) {
+            slot.seen = { row, at: now };
+            slot.interruptedAt = 0;
+            continue;
+          }
+          if (row < task.start || row >= task.end) continue;
+          // A batched Python call covers several rows: it gets the limit once per row.
+          const callLimit = this.interruptible ? limit * Math.max(1, Atomics.load(slot.watch.rows, 0)) : limit;
+          if (now - slot.seen.at <= callLimit) continue;
+          if (!this.interruptible) replace(slot, row);
+          else if (slot.interruptedAt === 0) {
+            // KeyboardInterrupt at Python's next check: the call's rows come back timed out, the worker stays.
+            Atomics.store(slot.watch.interrupt, 0, 2);
+            slot.interruptedAt = now;
+          } else if (now - slot.interruptedAt > Math.max(1000, limit)) replace(slot, row);
         }
       },
       Math.max(10, Math.min(100, limit / 4)),

@@ -4,7 +4,8 @@ import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from './datasetRegistry';
 import { startImport, type ImportJob } from './importClient';
-import { RewardPool, type RunHandle } from './rewardPool';
+import { defaultPoolSize, RewardPool, type RunHandle } from './rewardPool';
+import type { PythonCall } from './rewardProtocol';
 
 /**
  * The studio's actions: import a file, run the reward, cancel. They tie the workers (runtime) to the store;
@@ -13,6 +14,8 @@ import { RewardPool, type RunHandle } from './rewardPool';
 let pool: RewardPool | null = null;
 let importJob: ImportJob | null = null;
 let runHandle: RunHandle | null = null;
+/** The Python run waiting for its scan: a newer run or Cancel replaces it. */
+let runToken: object | null = null;
 let nextRun = 1;
 /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
 let lastSource: { blob: Blob; name: string } | null = null;
@@ -20,6 +23,17 @@ let lastSource: { blob: Blob; name: string } | null = null;
 function rewardPool(): RewardPool {
   pool ??= new RewardPool();
   return pool;
+}
+
+/** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
+let pyPool: RewardPool | null = null;
+function pythonPool(): RewardPool {
+  if (!pyPool) {
+    pyPool = new RewardPool(defaultPoolSize(), () => new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' }), true);
+    const ds = getDataset(useStudio.getState().datasetId);
+    if (ds) pyPool.setDataset(ds);
+  }
+  return pyPool;
 }
 
 export function lastImportedSource(): { blob: Blob; name: string } | null {
@@ -64,6 +78,7 @@ function adoptDataset(ds: Dataset): void {
   if (previous) forgetDataset(previous);
   registerDataset(ds);
   rewardPool().setDataset(ds);
+  pyPool?.setDataset(ds);
   const s = useStudio.getState();
   s.selectRow(null);
   s.setGroupFilter(null);
@@ -77,12 +92,41 @@ export async function runReward(): Promise<void> {
   const ds = getDataset(s.datasetId);
   if (!ds) return;
   const code = s.code;
+  const language = s.language;
   runHandle?.cancel();
+  runToken = null;
   const startedAt = Date.now();
   performance.mark('reward-run:start');
+  let python: PythonCall | undefined;
+  if (language === 'py') {
+    // Python: find the reward functions the code defines (parsed, not run), keep the user's pick or take the first.
+    s.setRunError(null);
+    s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });
+    const token = (runToken = {});
+    const scan = await pythonPool().scan(code);
+    if (runToken !== token) return;
+    const st = useStudio.getState();
+    if (!scan.ok) {
+      st.setRunning(null);
+      st.setRunError({ message: scan.message, line: scan.line, compile: true });
+      return;
+    }
+    st.setPyCandidates(scan.candidates);
+    const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? scan.candidates[0];
+    if (!pick) {
+      st.setRunning(null);
+      st.setRunError({
+        message: 'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels)',
+        compile: true,
+      });
+      return;
+    }
+    python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
+  }
   let handle: RunHandle | null = null;
   let lastProgress = Number.NEGATIVE_INFINITY;
-  handle = rewardPool().run(code, {
+  handle = (language === 'py' ? pythonPool() : rewardPool()).run(code, {
+    python,
     timeLimitMs: s.timeLimitMs,
     // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
     tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
@@ -113,6 +157,8 @@ export async function runReward(): Promise<void> {
   st.addRun({
     id: nextRun++,
     code,
+    language,
+    pyFunction: python?.name,
     datasetId: ds.id,
     startedAt,
     elapsedMs: outcome.elapsedMs,
@@ -123,7 +169,9 @@ export async function runReward(): Promise<void> {
 }
 
 export function cancelRun(): void {
+  runToken = null;
   runHandle?.cancel();
+  if (!runHandle) useStudio.getState().setRunning(null);
 }
 
 /** Open the bundled demo session: GSM8K rollouts scored by the default reward. */

@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
+import type { RewardCandidate } from '../core/python/signatures';
 import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
+import { DEFAULT_REWARD_PY } from '../core/reward/defaultRewardPy';
 import { DEFAULT_TOKENIZER, isTokenizerId, type TokenizerId } from '../core/tokenize/tokenizers';
 import type { StudioState } from './index';
 
@@ -15,16 +17,47 @@ function loadTokenizer(): TokenizerId {
   }
 }
 
-function loadCode(): string {
+export const PY_CODE_STORAGE_KEY = 'reward-studio:code-py';
+export const LANGUAGE_STORAGE_KEY = 'reward-studio:language';
+
+export type RewardLanguage = 'ts' | 'py';
+const KEYS: Record<RewardLanguage, string> = { ts: CODE_STORAGE_KEY, py: PY_CODE_STORAGE_KEY };
+const TEMPLATES: Record<RewardLanguage, string> = { ts: DEFAULT_REWARD_TS, py: DEFAULT_REWARD_PY };
+
+function stored(key: string): string | null {
   try {
-    return globalThis.localStorage?.getItem(CODE_STORAGE_KEY) ?? DEFAULT_REWARD_TS;
+    return globalThis.localStorage?.getItem(key) ?? null;
   } catch {
-    return DEFAULT_REWARD_TS;
+    return null;
   }
+}
+function store(key: string, value: string): void {
+  try {
+    globalThis.localStorage?.setItem(key, value);
+  } catch {
+    /* storage full or unavailable: the value stays in memory */
+  }
+}
+function loadLanguage(): RewardLanguage {
+  return stored(LANGUAGE_STORAGE_KEY) === 'py' ? 'py' : 'ts';
+}
+function loadCode(lang: RewardLanguage): string {
+  return stored(KEYS[lang]) ?? TEMPLATES[lang];
 }
 
 export interface EditorSlice {
+  /** The reward code in the editor, in `language`; each language keeps its own code. */
   code: string;
+  language: RewardLanguage;
+  /** Python: the function picked among those the code defines (null: the first one), and the candidates found. */
+  pyFunction: string | null;
+  pyCandidates: RewardCandidate[] | null;
+  /** Python: rows per call for the batch conventions (TRL, verl-batch, OpenRLHF). */
+  pyBatchSize: number;
+  setLanguage(lang: RewardLanguage): void;
+  setPyFunction(name: string | null): void;
+  setPyCandidates(c: RewardCandidate[] | null): void;
+  setPyBatchSize(n: number): void;
   /** Per-row time limit for reward code, in ms. */
   timeLimitMs: number;
   /** The tokenizer for `ctx.tokenCount` and token lengths. */
@@ -34,17 +67,25 @@ export interface EditorSlice {
   setTokenizer(id: TokenizerId): void;
 }
 
-export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> = (set) => ({
-  code: loadCode(),
+export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> = (set, get) => ({
+  language: loadLanguage(),
+  code: loadCode(loadLanguage()),
+  pyFunction: null,
+  pyCandidates: null,
+  pyBatchSize: 32,
   timeLimitMs: 1000,
   setCode: (code) => {
     set({ code });
-    try {
-      globalThis.localStorage?.setItem(CODE_STORAGE_KEY, code);
-    } catch {
-      /* storage full or unavailable: the code stays in memory */
-    }
+    store(KEYS[get().language], code);
   },
+  setLanguage: (language) => {
+    if (language === get().language) return;
+    store(LANGUAGE_STORAGE_KEY, language);
+    set({ language, code: loadCode(language), runError: null });
+  },
+  setPyFunction: (pyFunction) => set({ pyFunction }),
+  setPyCandidates: (pyCandidates) => set({ pyCandidates }),
+  setPyBatchSize: (pyBatchSize) => set({ pyBatchSize }),
   setTimeLimitMs: (timeLimitMs) => set({ timeLimitMs }),
   tokenizer: loadTokenizer(),
   setTokenizer: (tokenizer) => {

@@ -6,6 +6,9 @@ import type { StudioState } from './index';
 export interface RunRecord {
   id: number;
   code: string;
+  language: 'ts' | 'py';
+  /** Python: the function that was called. */
+  pyFunction?: string;
   datasetId: string;
   startedAt: number;
   elapsedMs: number;

@@ -4,12 +4,13 @@ import { monaco } from './monacoSetup';
 
 interface Props {
   value: string;
+  language: 'ts' | 'py';
   onChange(code: string): void;
   onRun(): void;
 }
 
 /** Monaco with the studio's types; Ctrl/Cmd+Enter runs. Loaded lazily (Monaco is ~4 MB). */
-export default function CodeEditor({ value, onChange, onRun }: Props) {
+export default function CodeEditor({ value, language, onChange, onRun }: Props) {
   const runRef = useRef(onRun);
   runRef.current = onRun;
   const onMount: OnMount = (editor) => {
@@ -18,12 +19,13 @@ export default function CodeEditor({ value, onChange, onRun }: Props) {
   return (
     <Editor
       height="100%"
-      defaultLanguage="typescript"
-      path="file:///reward.ts"
+      // One model per language: switching keeps each one's undo history.
+      language={language === 'py' ? 'python' : 'typescript'}
+      path={language === 'py' ? 'file:///reward.py' : 'file:///reward.ts'}
       value={value}
       onChange={(v) => onChange(v ?? '')}
       onMount={onMount}
-      options={{ minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false, automaticLayout: true, tabSize: 2, ariaLabel: 'Reward code' }}
+      options={{ minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false, automaticLayout: true, tabSize: language === 'py' ? 4 : 2, ariaLabel: 'Reward code' }}
     />
   );
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback } from 'react';
 import { TOKENIZER_IDS, TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import { cancelRun, runReward } from '../../runtime/studio';
+import { PythonOptions, RunOutput } from './PythonOptions';
 import { RunHistory } from './RunHistory';
 import { RunProgressBar } from './RunProgressBar';
 
@@ -18,6 +19,8 @@ export function EditorPanel() {
   const timeLimitMs = useStudio((s) => s.timeLimitMs);
   const setTimeLimitMs = useStudio((s) => s.setTimeLimitMs);
   const tokenizer = useStudio((s) => s.tokenizer);
+  const language = useStudio((s) => s.language);
+  const setLanguage = useStudio((s) => s.setLanguage);
   const setTokenizer = useStudio((s) => s.setTokenizer);
   const run = useCallback(() => void runReward(), []);
 
@@ -25,7 +28,19 @@ export function EditorPanel() {
     <section className="panel editor-panel" aria-label="Reward editor">
       <div className="toolbar">
         <h2>Reward</h2>
-        <span className="muted">TypeScript · <code>export default function reward(t, ctx)</code></span>
+        <select aria-label="Language" value={language} onChange={(e) => setLanguage(e.target.value as 'ts' | 'py')} disabled={running}>
+          <option value="ts">TypeScript</option>
+          <option value="py">Python</option>
+        </select>
+        <span className="muted">
+          {language === 'ts' ? (
+            <code>export default function reward(t, ctx)</code>
+          ) : (
+            <>
+              TRL, verl or OpenRLHF signature · standard library only
+            </>
+          )}
+        </span>
         <span className="spacer" />
         {running ? (
           <button type="button" onClick={cancelRun} className="danger">
@@ -36,6 +51,7 @@ export function EditorPanel() {
           Run
         </button>
       </div>
+      {language === 'py' ? <PythonOptions /> : null}
       <div className="toolbar secondary">
         <RunHistory />
         <span className="spacer" />
@@ -72,9 +88,10 @@ export function EditorPanel() {
           {runError.compile ? `Reward code does not compile${runError.line ? ` (line ${runError.line})` : ''}` : 'The run failed'}: {runError.message}
         </div>
       ) : null}
+      <RunOutput />
       <div className="editor-host">
         <Suspense fallback={<textarea aria-label="Reward code" className="editor-fallback" value={code} onChange={(e) => setCode(e.target.value)} />}>
-          <CodeEditor value={code} onChange={setCode} onRun={run} />
+          <CodeEditor value={code} language={language} onChange={setCode} onRun={run} />
         </Suspense>
       </div>
     </section>

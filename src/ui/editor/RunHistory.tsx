@@ -10,6 +10,7 @@ export function RunHistory() {
   const selectRun = useStudio((s) => s.selectRun);
   const setCode = useStudio((s) => s.setCode);
   const code = useStudio((s) => s.code);
+  const setLanguage = useStudio((s) => s.setLanguage);
   const mine = runs.filter((r) => r.datasetId === datasetId);
   const current = mine.find((r) => r.id === currentRunId);
   if (mine.length === 0) return null;
@@ -28,7 +29,10 @@ export function RunHistory() {
         </select>
       </label>
       {current && current.code !== code ? (
-        <button type="button" onClick={() => setCode(current.code)} title="Put this run's code back into the editor">
+        <button type="button" onClick={() => {
+            setLanguage(current.language);
+            setCode(current.code);
+          }} title="Put this run's code back into the editor">
           Restore code
         </button>
       ) : null}

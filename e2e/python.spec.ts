@@ -1,0 +1,78 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openStudio, runAndWait, typeReward } from './helpers';
+
+// Loading Pyodide in each worker takes seconds on these machines: Python runs get a longer wait.
+test.setTimeout(120_000);
+const waitSummary = (page: Page, text: string) => expect(page.getByTestId('run-summary')).toContainText(text, { timeout: 90_000 });
+
+test('the demo reward in Python (the template) gives the TypeScript scores on every demo rollout', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await expect(page.locator('.monaco-editor').first()).toContainText('def compute_score(data_source, solution_str, ground_truth, extra_info=None):');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByText('Loading Python…')).toBeVisible();
+  await waitSummary(page, 'mean 0.3688 · 800 scored');
+  await expect(page.getByRole('combobox', { name: 'Reward function' })).toHaveValue('compute_score');
+  // Run #1 (TypeScript, on opening) against run #2 (Python): no rollout changed.
+  await page.getByRole('tab', { name: 'Compare runs' }).click();
+  await expect(page.locator('dl[aria-label="Run comparison"] dt:text-is("changed") + dd')).toHaveText('0');
+  await expect(page.locator('dl[aria-label="Run comparison"] dt:text-is("rows scored in both") + dd')).toHaveText('800');
+  // The language and the Python code survive a reload.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('py');
+});
+
+test('a Python reward that raises on some rows: those rows show the exception and the line in the user code; print is captured', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(
+    page,
+    'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    print("gt", ground_truth)\n    if ground_truth == "18":\n        raise ValueError("no eighteens")\n    return 1.0\n',
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // 16 demo rollouts have ground truth 18 (rows 0–3, 52–55, …).
+  await waitSummary(page, '784 scored · 16 errors');
+  await page.locator('.rt-data[data-row="2"]').click();
+  const detail = page.getByRole('complementary', { name: 'Rollout detail' });
+  await expect(detail.getByTestId('detail-reward')).toHaveText('error');
+  await expect(detail.getByRole('note')).toContainText('ValueError: no eighteens');
+  await expect(detail.getByRole('note')).toContainText('line 4');
+  await page.getByText(/Output of run #2/).click();
+  await expect(page.getByLabel('Run output')).toContainText('gt 72');
+});
+
+test('while True in Python is interrupted: those rows time out, the page stays responsive, the rest are scored', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await page.getByRole('spinbutton', { name: 'Time limit per row (ms)' }).fill('300');
+  await typeReward(page, 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    if ground_truth == "3":\n        while True:\n            pass\n    return 1.0\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Sort by length' }).click();
+  await expect(page.getByRole('columnheader', { name: /length/i })).toHaveAttribute('aria-sort', 'descending');
+  await waitSummary(page, '784 scored · 16 timed out');
+});
+
+test('several candidate functions: the user picks one, called the way its framework calls it', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(
+    page,
+    [
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    return 1.0',
+      '',
+      'def length_reward(completions, **kwargs):',
+      '    return [min(len(c), 300) / 300 for c in completions]',
+      '',
+    ].join('\n'),
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitSummary(page, 'mean 1.0000 · 800 scored');
+  const picker = page.getByRole('combobox', { name: 'Reward function' });
+  await expect(picker.locator('option')).toHaveText(['compute_score · verl (line 1)', 'length_reward · trl (line 4)']);
+  await picker.selectOption('length_reward');
+  await page.getByRole('spinbutton', { name: 'Rows per call' }).fill('16');
+  await runAndWait(page, /mean 0\.\d{4} · 800 scored/);
+  await expect(page.getByRole('combobox', { name: 'Run history' })).toContainText('#3');
+});

@@ -1,0 +1,65 @@
+import { KIND_DESCRIPTIONS } from '../../core/python/signatures';
+import { useStudio } from '../../store';
+import { useCurrentRun } from '../charts/useCurrentRun';
+
+/** Python: which of the code's reward functions to call (the studio finds them on Run), and rows per batched call. */
+export function PythonOptions() {
+  const candidates = useStudio((s) => s.pyCandidates);
+  const picked = useStudio((s) => s.pyFunction);
+  const setPicked = useStudio((s) => s.setPyFunction);
+  const batch = useStudio((s) => s.pyBatchSize);
+  const setBatch = useStudio((s) => s.setPyBatchSize);
+  const chosen = candidates?.find((c) => c.name === picked) ?? candidates?.[0] ?? null;
+  return (
+    <div className="toolbar secondary">
+      {candidates && candidates.length > 0 ? (
+        <label>
+          Reward function{' '}
+          <select aria-label="Reward function" value={chosen?.name ?? ''} onChange={(e) => setPicked(e.target.value)}>
+            {candidates.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name} · {c.kind} (line {c.line})
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <span className="muted">Run finds the reward functions in the code; pick one here when there are several.</span>
+      )}
+      {chosen ? (
+        <span className="muted small" title={KIND_DESCRIPTIONS[chosen.kind]}>
+          {KIND_DESCRIPTIONS[chosen.kind]}
+        </span>
+      ) : null}
+      {chosen && chosen.kind !== 'verl' ? (
+        <label>
+          Rows per call{' '}
+          <input
+            type="number"
+            className="narrow"
+            aria-label="Rows per call"
+            min={1}
+            value={batch}
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              if (Number.isInteger(v) && v >= 1) setBatch(v);
+            }}
+          />
+        </label>
+      ) : null}
+    </div>
+  );
+}
+
+/** What the current Python run printed, in row order. */
+export function RunOutput() {
+  const run = useCurrentRun();
+  const out = run?.result.stdout;
+  if (!out) return null;
+  return (
+    <details className="run-output">
+      <summary>Output of run #{run.id} (print)</summary>
+      <pre aria-label="Run output">{out}</pre>
+    </details>
+  );
+}

@@ -1,0 +1,88 @@
+/// <reference lib="webworker" />
+import type { PyodideAPI } from 'pyodide';
+import { loadAll } from '../src/core/dataset/loadAll';
+import { PythonLoadError, runPython } from '../src/core/python/runPython';
+import { findRewardFunctions } from '../src/core/python/signatures';
+import type { Trajectory } from '../src/core/trajectory';
+import { lockDownNetwork } from '../src/runtime/lockDown';
+import { watchViews, type RewardReply, type RewardRequest } from '../src/runtime/rewardProtocol';
+
+/**
+ * A Python reward worker: one Pyodide interpreter, loaded from the app's own /pyodide/ folder (no CDN) when the
+ * worker starts, i.e. the first time Python runs. Same protocol as the TypeScript worker, plus `scan`.
+ */
+declare const self: DedicatedWorkerGlobalScope;
+
+const base = new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href;
+// Pyodide fetches its wasm, standard library and lock file with the global fetch: load it before the lock-down.
+const pyodide: Promise<PyodideAPI> = (async () => {
+  const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');
+  return loadPyodide({ indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} });
+})();
+let ready = false;
+void pyodide.then(
+  () => {
+    ready = true;
+    lockDownNetwork(self);
+  },
+  () => lockDownNetwork(self),
+);
+
+let watch: ReturnType<typeof watchViews> | null = null;
+let datasetId = '';
+let rows: Trajectory[] = [];
+const post = (m: RewardReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+const rowAt = (i: number) => rows[i];
+
+async function interpreter(): Promise<PyodideAPI> {
+  const py = await pyodide;
+  if (watch) py.setInterruptBuffer(watch.interrupt);
+  return py;
+}
+
+self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
+  const m = ev.data;
+  if (m.kind === 'init') {
+    watch = m.watch ? watchViews(m.watch) : null;
+  } else if (m.kind === 'load') {
+    datasetId = '';
+    rows = [];
+    try {
+      const [loaded] = await Promise.all([loadAll({ name: m.name, blob: m.blob }, { format: m.format, mapping: m.mapping }), interpreter()]);
+      [datasetId, rows] = [m.datasetId, loaded.rows];
+      post({ kind: 'loaded', datasetId, rows: rows.length });
+    } catch (e) {
+      post({ kind: 'load-failed', datasetId: m.datasetId, message: ready ? (e instanceof Error ? e.message : String(e)) : `Python could not start: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  } else if (m.kind === 'scan') {
+    try {
+      post({ kind: 'scanned', reqId: m.reqId, scan: findRewardFunctions(await interpreter(), m.code) });
+    } catch (e) {
+      post({ kind: 'scanned', reqId: m.reqId, scan: { ok: false, message: e instanceof Error ? e.message : String(e) } });
+    }
+  } else if (m.kind === 'run') {
+    if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
+    if (!m.python) return post({ kind: 'failed', taskId: m.taskId, message: 'no Python function chosen' });
+    const py = await interpreter();
+    const w = watch;
+    try {
+      const result = runPython(py, m.code, m.python, rowAt, m.start, m.end, {
+        batchSize: m.python.batchSize,
+        interrupt: w?.interrupt,
+        onCall: w
+          ? (row, count) => {
+              w.rows[0] = count;
+              w.row[0] = row;
+            }
+          : undefined,
+      });
+      if (w) Atomics.store(w.row, 0, -1);
+      const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
+      post({ kind: 'result', taskId: m.taskId, result: { start: result.start, scores: result.scores, status: result.status, errors: result.errors, components: result.components, notes: result.notes, stdout: result.stdout } }, transfer);
+    } catch (e) {
+      if (w) Atomics.store(w.row, 0, -1);
+      if (e instanceof PythonLoadError) post({ kind: 'compile-error', taskId: m.taskId, message: e.message, line: e.line, stdout: e.stdout });
+      else post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+};
