@@ -76,3 +76,27 @@ test('several candidate functions: the user picks one, called the way its framew
   await runAndWait(page, /mean 0\.\d{4} · 800 scored/);
   await expect(page.getByRole('combobox', { name: 'Run history' })).toContainText('#3');
 });
+
+test('export the Python reward for TRL and for verl, and import numpy gets a clear message', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitSummary(page, 'mean 0.3688 · 800 scored');
+  const read = async (name: string) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+    expect(dl.suggestedFilename()).toBe('reward.py');
+    const stream = await dl.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const c of stream) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  const verl = await read('Export for verl');
+  expect(verl).toContain('custom_reward_function.path=reward.py custom_reward_function.name=compute_score\n');
+  expect(verl).toContain('def compute_score(data_source, solution_str, ground_truth, extra_info=None):');
+  const trl = await read('Export for TRL');
+  expect(trl).toContain('reward_funcs=[compute_score_trl]');
+  expect(trl).toContain('def compute_score_trl(completions, ground_truth=None, data_source=None, extra_info=None, **kwargs):');
+  await typeReward(page, 'import numpy as np\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'does not compile' })).toContainText('standard library', { timeout: 60_000 });
+});

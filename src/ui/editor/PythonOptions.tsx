@@ -1,4 +1,5 @@
-import { KIND_DESCRIPTIONS } from '../../core/python/signatures';
+import { exportReward, type ExportTarget } from '../../core/python/exportReward';
+import { KIND_DESCRIPTIONS, type RewardCandidate } from '../../core/python/signatures';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 
@@ -8,6 +9,7 @@ export function PythonOptions() {
   const picked = useStudio((s) => s.pyFunction);
   const setPicked = useStudio((s) => s.setPyFunction);
   const batch = useStudio((s) => s.pyBatchSize);
+  const code = useStudio((s) => s.code);
   const setBatch = useStudio((s) => s.setPyBatchSize);
   const chosen = candidates?.find((c) => c.name === picked) ?? candidates?.[0] ?? null;
   return (
@@ -31,6 +33,16 @@ export function PythonOptions() {
           {KIND_DESCRIPTIONS[chosen.kind]}
         </span>
       ) : null}
+      {chosen ? (
+        <>
+          <button type="button" onClick={() => download(code, chosen, 'trl')} title="Download reward.py ready for GRPOTrainer(reward_funcs=[...])">
+            Export for TRL
+          </button>
+          <button type="button" onClick={() => download(code, chosen, 'verl')} title="Download reward.py ready for custom_reward_function.path">
+            Export for verl
+          </button>
+        </>
+      ) : null}
       {chosen && chosen.kind !== 'verl' ? (
         <label>
           Rows per call{' '}
@@ -49,6 +61,17 @@ export function PythonOptions() {
       ) : null}
     </div>
   );
+}
+
+/** Save the reward as reward.py for a trainer (a local download: nothing leaves the machine). */
+function download(code: string, fn: RewardCandidate, target: ExportTarget): void {
+  const { text } = exportReward(code, fn, target);
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/x-python' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'reward.py';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** What the current Python run printed, in row order. */
