@@ -36,6 +36,11 @@ function pythonPool(): RewardPool {
   return pyPool;
 }
 
+/** Start the Python workers (Pyodide takes seconds to load) as soon as the user picks Python, before the first Run. */
+export function warmPython(): void {
+  pythonPool();
+}
+
 export function lastImportedSource(): { blob: Blob; name: string } | null {
   return lastSource;
 }
@@ -78,7 +83,7 @@ function adoptDataset(ds: Dataset): void {
   if (previous) forgetDataset(previous);
   registerDataset(ds);
   rewardPool().setDataset(ds);
-  pyPool?.setDataset(ds);
+  if (pyPool || useStudio.getState().language === 'py') pythonPool().setDataset(ds);
   const s = useStudio.getState();
   s.selectRow(null);
   s.setGroupFilter(null);

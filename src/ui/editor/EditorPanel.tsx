@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback } from 'react';
 import { TOKENIZER_IDS, TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
-import { cancelRun, runReward } from '../../runtime/studio';
+import { cancelRun, runReward, warmPython } from '../../runtime/studio';
 import { PythonOptions, RunOutput } from './PythonOptions';
 import { RunHistory } from './RunHistory';
 import { RunProgressBar } from './RunProgressBar';
@@ -28,7 +28,11 @@ export function EditorPanel() {
     <section className="panel editor-panel" aria-label="Reward editor">
       <div className="toolbar">
         <h2>Reward</h2>
-        <select aria-label="Language" value={language} onChange={(e) => setLanguage(e.target.value as 'ts' | 'py')} disabled={running}>
+        <select aria-label="Language" value={language} onChange={(e) => {
+            const lang = e.target.value as 'ts' | 'py';
+            setLanguage(lang);
+            if (lang === 'py') warmPython();
+          }} disabled={running}>
           <option value="ts">TypeScript</option>
           <option value="py">Python</option>
         </select>
