@@ -9,7 +9,21 @@ describe('parseArgs', () => {
     const p = parseArgs(base);
     expect(p).toEqual({
       kind: 'score',
-      options: { dataPath: 'data.jsonl', rewardPath: 'r.ts', preset: 'trl', label: null, out: null, json: false, timeLimitMs: 1000, tokenizer: 'gpt2', workers: null, format: null, mapping: null },
+      options: {
+        dataPath: 'data.jsonl',
+        rewardPath: 'r.ts',
+        preset: 'trl',
+        label: null,
+        out: null,
+        json: false,
+        timeLimitMs: 1000,
+        tokenizer: 'gpt2',
+        workers: null,
+        format: null,
+        mapping: null,
+        pythonFunction: null,
+        batchSize: 32,
+      },
     });
   });
 
@@ -29,6 +43,14 @@ describe('parseArgs', () => {
     const p = parseArgs([...base, '--prompt', 'q', '--completion', 'a', '--group', 'qid', '--ground-truth', 'gold']);
     expect(p).toMatchObject({ kind: 'score', options: { format: 'mapped', mapping: { prompt: 'q', completion: 'a', group: 'qid', groundTruth: 'gold' } } });
     expect(parseArgs([...base, '--format', 'openai-messages'])).toMatchObject({ kind: 'score', options: { format: 'openai-messages', mapping: null } });
+  });
+
+  it('reads the Python options of a .py reward', () => {
+    expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py'])).toMatchObject({ kind: 'score', options: { rewardPath: 'r.py', pythonFunction: null, batchSize: 32 } });
+    expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py', '--function', 'compute_score', '--batch-size=8'])).toMatchObject({
+      kind: 'score',
+      options: { pythonFunction: 'compute_score', batchSize: 8 },
+    });
   });
 
   it('asks for help', () => {
@@ -53,6 +75,11 @@ describe('parseArgs', () => {
     [[...base, '--prompt', 'q'], /needs both --prompt and --completion/],
     [[...base, '--json=yes'], /takes no value/],
     [[...base, '--out', 'a', '--out', 'b'], /given twice/],
+    [[...base, '--function', 'f'], /--function applies to Python rewards/],
+    [[...base, '--batch-size', '4'], /--batch-size applies to Python rewards/],
+    [['score', 'd.jsonl', '--reward', 'r.py', '--function', 'a-b'], /--function must be a Python function name/],
+    [['score', 'd.jsonl', '--reward', 'r.py', '--batch-size', '0'], /--batch-size must be a whole number/],
+    [['score', 'd.jsonl', '--reward', 'r.py', '--batch-size', '2.5'], /--batch-size must be a whole number/],
   ])('usage error: %j', (argv, message) => {
     const p = parseArgs(argv);
     expect(p.kind).toBe('usage-error');

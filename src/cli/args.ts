@@ -1,6 +1,6 @@
 /**
  * Command line of `reward-studio score` (the public interface from the issue):
- *   reward-studio score <data file> --reward <file.ts|file.js> [--preset …] [--label <column>] [--out rows.jsonl] [--json]
+ *   reward-studio score <data file> --reward <file.ts|file.js|file.py> [--preset …] [--label <column>] [--out rows.jsonl] [--json]
  * Pure: no file access, so it is unit-tested directly.
  */
 import { FORMAT_IDS, type ColumnMapping, type FormatId } from '../core/formats/types';
@@ -27,23 +27,39 @@ export interface ScoreOptions {
   workers: number | null;
   format: FormatId | null;
   mapping: ColumnMapping | null;
+  /** Python reward (`--reward file.py`): the function to call (null: the first candidate). */
+  pythonFunction: string | null;
+  /** Python reward: rows per call for the batch conventions (TRL, verl batch, OpenRLHF). */
+  batchSize: number;
 }
+
+/** Rows per call of a batched Python reward when --batch-size is not given. */
+export const DEFAULT_BATCH_SIZE = 32;
+
+/** Whether the reward file is Python (by its extension). */
+export const isPythonReward = (path: string): boolean => /\.py$/i.test(path);
 
 export type ParsedArgs = { kind: 'help' } | { kind: 'score'; options: ScoreOptions } | { kind: 'usage-error'; message: string };
 
-export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js> [options]
+export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js|file.py> [options]
 
 Scores every rollout of a dataset (JSONL, JSON, CSV, Parquet, optionally gzipped; TRL, verl, OpenAI or
 preference formats) with a reward function, in worker threads, and prints the diagnostics of the studio.
 
 Options:
-  --reward <file>        reward code: \`export default function reward(t, ctx)\` (TypeScript or JavaScript)
+  --reward <file>        reward code: \`export default function reward(t, ctx)\` (TypeScript or JavaScript), or
+                         a .py file with a TRL, verl or OpenRLHF reward function (Python standard library only:
+                         it runs in Pyodide; print() output goes to stderr)
+  --function <name>      (.py) the function to call when the file has several (default: the first)
+  --batch-size <n>       (.py) rows per call for TRL, verl batch and OpenRLHF functions (default ${DEFAULT_BATCH_SIZE});
+                         verl's compute_score is called once per row
   --preset <id>          advantage estimator for the collapse diagnostics and --out (default trl):
                          ${CLI_PRESETS.join(', ')}
   --label <column>       a column with a reference label (true/false, 1/0); reports the reward's agreement with it
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
   --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
+                         (a batched Python call gets the limit × its rows)
   --tokenizer <id>       tokenizer for ctx.tokenCount: ${TOKENIZER_IDS.join(', ')} (default ${DEFAULT_TOKENIZER})
   --workers <n>          worker threads (default: one per core, at least 2)
   --format <id>          force the record format instead of detecting it: ${FORMAT_IDS.filter((f) => f !== 'mapped').join(', ')}
@@ -54,9 +70,9 @@ Options:
   -h, --help             show this help
 
 Exit status: 0 scored (rows whose reward threw or timed out are counted, not fatal); 1 the reward does not
-compile or a file cannot be read; 2 usage error.`;
+compile (Python: a syntax error, an error at import, no reward function) or a file cannot be read; 2 usage error.`;
 
-const VALUE_OPTIONS = new Set(['--reward', '--preset', '--label', '--out', '--time-limit', '--tokenizer', '--workers', '--format', '--prompt', '--completion', '--group', '--ground-truth']);
+const VALUE_OPTIONS = new Set(['--reward', '--preset', '--label', '--out', '--time-limit', '--tokenizer', '--workers', '--format', '--prompt', '--completion', '--group', '--ground-truth', '--function', '--batch-size']);
 const FLAG_OPTIONS = new Set(['--json', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -99,7 +115,21 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (rest.length === 0) return err('missing the data file');
   if (rest.length > 1) return err(`one data file expected, got ${rest.length} (${rest.join(' ')})`);
   const rewardPath = values.get('--reward');
-  if (rewardPath === undefined || rewardPath === '') return err('missing --reward <file.ts|file.js>');
+  if (rewardPath === undefined || rewardPath === '') return err('missing --reward <file.ts|file.js|file.py>');
+  const python = isPythonReward(rewardPath);
+
+  const fn = values.get('--function');
+  if (fn !== undefined) {
+    if (!python) return err('--function applies to Python rewards (--reward file.py)');
+    if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(fn)) return err(`--function must be a Python function name, got "${fn}"`);
+  }
+  let batchSize = DEFAULT_BATCH_SIZE;
+  const bs = values.get('--batch-size');
+  if (bs !== undefined) {
+    if (!python) return err('--batch-size applies to Python rewards (--reward file.py)');
+    batchSize = Number(bs);
+    if (!/^\d+$/.test(bs.trim()) || batchSize < 1 || batchSize > 100_000) return err(`--batch-size must be a whole number from 1 to 100000, got "${bs}"`);
+  }
 
   const preset = values.get('--preset') ?? 'trl';
   if (!(CLI_PRESETS as readonly string[]).includes(preset)) return err(`unknown --preset "${preset}" (one of ${CLI_PRESETS.join(', ')})`);
@@ -163,6 +193,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       workers,
       format,
       mapping,
+      pythonFunction: fn ?? null,
+      batchSize,
     },
   };
 }

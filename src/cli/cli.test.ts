@@ -223,7 +223,14 @@ describe('input problems', () => {
     }
     const h = cli(['--help']);
     expect(h.code).toBe(0);
-    expect(h.stdout).toMatch(/Usage: reward-studio score <data file> --reward/);
+    expect(h.stdout).toMatch(/Usage: reward-studio score <data file> --reward <file\.ts\|file\.js\|file\.py>/);
+    // Python rewards: the conventions, the function choice, the batch size.
+    expect(h.stdout).toMatch(/a \.py file with a TRL, verl or OpenRLHF reward function/);
+    expect(h.stdout).toMatch(/--function <name> +\(\.py\) the function to call/);
+    expect(h.stdout).toMatch(/--batch-size <n> +\(\.py\) rows per call .*\(default 32\)/);
+    const py = cli(['score', DEMO, '--reward', 'r.ts', '--function', 'f']);
+    expect(py.code).toBe(2);
+    expect(py.stderr).toMatch(/--function applies to Python rewards/);
   });
 });
 

@@ -11,12 +11,31 @@
  * worker took to start and read the file, i.e. when they can still help. Every worker parses the whole file, and on
  * a small machine N parses at once are much slower than one (2 cores: ~2.6–3.5 s against ~1.5–2 s for 100,000
  * rollouts), while a cheap reward scores them all in ~100 ms; a slow reward still gets every core.
+ *
+ * Python rewards (Pyodide, see worker.ts): the watch slot holds the first row of the call now running and a second
+ * slot its row count; a call gets the limit × its rows. Past that, the watchdog stores 2 in the worker's interrupt
+ * slot (Pyodide raises KeyboardInterrupt in the reward, runPython reports the call's rows TimedOut and the worker goes
+ * on, no reload); only when the call is still running max(1000 ms, limit) later (C code that does not check for
+ * signals, a bare `except:` that swallows the interrupt) is the worker terminated and replaced, as for JavaScript,
+ * with every row of the call timed out. Tasks are whole multiples of the batch size, so the batches a function sees
+ * do not depend on how the rows were split among workers.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
-import { WATCH_COMPILING, WATCH_IDLE, type DatasetMeta, type FromWorker, type WorkerSetup } from './protocol';
+import {
+  WATCH_COMPILING,
+  WATCH_COUNT,
+  WATCH_IDLE,
+  WATCH_INTERRUPT,
+  WATCH_ROW,
+  WATCH_SLOTS,
+  type DatasetMeta,
+  type FromWorker,
+  type PythonFunctionInfo,
+  type WorkerSetup,
+} from './protocol';
 
 export interface PoolResult {
   scores: Float64Array;
@@ -40,6 +59,10 @@ export interface PoolOptions {
   setup: Omit<WorkerSetup, 'watch' | 'sendMeta'>;
   size?: number;
   timeLimitMs: number;
+  /** Python print() output of the reward (default: process.stderr). */
+  onOutput?: (text: string) => void;
+  /** Python: the function the first worker chose, the other candidates, and the module's top-level output. */
+  onPythonReward?: (m: { chosen: PythonFunctionInfo; others: PythonFunctionInfo[]; stdout: string }) => void;
 }
 
 interface Task {
@@ -52,6 +75,8 @@ interface Slot {
   worker: Worker;
   watch: Int32Array;
   seen: { value: number; at: number };
+  /** Python: when the watchdog interrupted the call now running (the one seen in `seen`), else null. */
+  interruptedAt: number | null;
   tasks: Task[];
   /** Set when the pool itself terminates the worker (its exit is then expected). */
   retired: boolean;
@@ -71,6 +96,10 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
   const limit = opts.timeLimitMs;
   // Compiling (sucrase in a cold thread) and the module's top-level code get at least 10 s, whatever the row limit.
   const compileLimit = Math.max(limit, 10_000);
+  const python = opts.setup.python;
+  // How long an interrupted Python call may take to end before its worker is terminated.
+  const interruptGrace = Math.max(1000, limit);
+  const output = opts.onOutput ?? ((text: string) => void process.stderr.write(text));
   const t0 = performance.now();
   let nextTask = 1;
   let finished = false;
@@ -100,14 +129,15 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
   };
 
   const spawn = (sendMeta: boolean): Slot => {
-    const buf = new SharedArrayBuffer(4);
+    const buf = new SharedArrayBuffer(4 * WATCH_SLOTS);
     const watch = new Int32Array(buf);
-    Atomics.store(watch, 0, WATCH_IDLE);
+    Atomics.store(watch, WATCH_ROW, WATCH_IDLE);
+    Atomics.store(watch, WATCH_COUNT, 1);
     const setup: WorkerSetup = { ...opts.setup, watch: buf, sendMeta };
     // The reward's console.log goes to stderr: stdout carries only the report (exactly one JSON object with --json).
     const worker = new Worker(opts.workerUrl, { workerData: setup, stdout: true });
     worker.stdout.pipe(process.stderr, { end: false });
-    const slot: Slot = { worker, watch, seen: { value: WATCH_IDLE, at: 0 }, tasks: [], retired: false, ready: false };
+    const slot: Slot = { worker, watch, seen: { value: WATCH_IDLE, at: 0 }, interruptedAt: null, tasks: [], retired: false, ready: false };
     worker.on('message', (m: FromWorker) => onMessage(slot, m));
     worker.on('error', (e) => onDeath(slot, e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
     worker.on('exit', (code) => onDeath(slot, `exit code ${code}`));
@@ -123,6 +153,8 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
         return finish({ kind: 'load-failed', message: m.message });
       case 'setup-failed':
         return finish({ kind: 'failed', message: m.message });
+      case 'python-reward':
+        return opts.onPythonReward?.(m);
       case 'meta':
         scoringSince = performance.now();
         startupMs = scoringSince - t0;
@@ -140,6 +172,7 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
       case 'result': {
         if (slot.tasks[0]?.id !== m.taskId) return;
         slot.tasks.shift();
+        if (m.stdout) output(m.stdout);
         merge(m.result);
         grow();
         return dispatch();
@@ -157,7 +190,8 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
   };
 
   const planTasks = (n: number) => {
-    const taskSize = Math.max(16, Math.min(20_000, Math.ceil(n / (size * DEPTH))));
+    let taskSize = Math.max(16, Math.min(20_000, Math.ceil(n / (size * DEPTH))));
+    if (python) taskSize = Math.ceil(taskSize / python.batchSize) * python.batchSize;
     for (let s = 0; s < n; s += taskSize) queue.push({ id: nextTask++, start: s, end: Math.min(n, s + taskSize) });
   };
 
@@ -187,7 +221,7 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
     let doneRows = meta.rows - remaining;
     for (const s of slots) {
       const task = s.tasks[0];
-      const row = Atomics.load(s.watch, 0);
+      const row = Atomics.load(s.watch, WATCH_ROW);
       if (task && row >= task.start && row < task.end) doneRows += row - task.start;
     }
     const leftMs = doneRows > 0 ? (elapsed * (meta.rows - doneRows)) / doneRows : Infinity;
@@ -196,32 +230,41 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
     while (slots.length < size) slots.push(spawn(false));
   };
 
-  /** Retire a worker whose row `row` will not finish; mark that row and re-queue the rest of its tasks. */
-  const replace = (slot: Slot, row: number, rowStatus: number, message: string) => {
+  /**
+   * Retire a worker whose call on rows [row, row + count) will not finish (count is 1 but for a batched Python
+   * call); mark those rows and re-queue the rest of its tasks.
+   */
+  const replace = (slot: Slot, row: number, count: number, rowStatus: number, message: string) => {
     if (finished) return;
     const [task, ...waiting] = slot.tasks;
     slot.retired = true;
     void slot.worker.terminate();
     const fresh = spawn(false);
     slots[slots.indexOf(slot)] = fresh;
-    status![row] = rowStatus;
-    errors.set(row, { row, message });
-    remaining -= 1;
+    const after = Math.min(task.end, row + Math.max(1, count));
+    for (let r = row; r < after; r++) {
+      status![r] = rowStatus;
+      errors.set(r, { row: r, message });
+    }
+    remaining -= after - row;
     // Rows of the task before the stuck one were lost with the worker: queue them again, the rest of the task,
     // and the tasks that were waiting behind it.
     for (const w of waiting.reverse()) queue.unshift({ id: nextTask++, start: w.start, end: w.end });
-    if (row + 1 < task.end) queue.unshift({ id: nextTask++, start: row + 1, end: task.end });
+    if (after < task.end) queue.unshift({ id: nextTask++, start: after, end: task.end });
     if (row > task.start) queue.unshift({ id: nextTask++, start: task.start, end: row });
     dispatch();
   };
 
+  /** Rows of the call now running in this slot (1 for JavaScript). */
+  const callRows = (slot: Slot) => (python ? Math.max(1, Atomics.load(slot.watch, WATCH_COUNT)) : 1);
+
   const onDeath = (slot: Slot, why: string) => {
     if (finished || slot.retired) return;
     const task = slot.tasks[0];
-    const row = Atomics.load(slot.watch, 0);
+    const row = Atomics.load(slot.watch, WATCH_ROW);
     if (meta && task && row >= task.start && row < task.end) {
       // The reward killed its thread on this row: an error for the row, the rest goes on in a fresh worker.
-      replace(slot, row, RowStatus.Error, `the reward worker died on this row (${why})`);
+      replace(slot, row, callRows(slot), RowStatus.Error, `the reward worker died on this row (${why})`);
     } else {
       slot.retired = true;
       finish({ kind: 'failed', message: `a reward worker stopped unexpectedly (${why})` });
@@ -234,19 +277,33 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
       grow();
       for (const slot of slots) {
         if (finished) return;
-        const value = Atomics.load(slot.watch, 0);
+        const value = Atomics.load(slot.watch, WATCH_ROW);
         // Row indexes are unique within a run, so the same index on two reads means the same row is still running.
         if (value !== slot.seen.value) {
           slot.seen = { value, at: now };
+          slot.interruptedAt = null;
           continue;
         }
         if (value === WATCH_COMPILING) {
           if (now - slot.seen.at > compileLimit) finish({ kind: 'compile-error', message: `the reward module's top-level code ran for more than ${compileLimit} ms` });
           continue;
         }
-        if (now - slot.seen.at <= limit) continue;
         const task = slot.tasks[0];
-        if (task && value >= task.start && value < task.end) replace(slot, value, RowStatus.TimedOut, `timed out after ${limit} ms`);
+        if (!task || value < task.start || value >= task.end) continue;
+        const count = callRows(slot);
+        if (now - slot.seen.at <= limit * count) continue;
+        if (!python) {
+          replace(slot, value, 1, RowStatus.TimedOut, `timed out after ${limit} ms`);
+        } else if (slot.interruptedAt === null) {
+          // KeyboardInterrupt at Python's next check; runPython reports the call's rows TimedOut.
+          slot.interruptedAt = now;
+          Atomics.store(slot.watch, WATCH_INTERRUPT, 2);
+          // The call may have ended between the read above and the store: take the interrupt back if the slot
+          // moved on (what is left is a window of a few instructions, in which the next call is interrupted).
+          if (Atomics.load(slot.watch, WATCH_ROW) !== value) Atomics.compareExchange(slot.watch, WATCH_INTERRUPT, 2, 0);
+        } else if (now - slot.interruptedAt > interruptGrace) {
+          replace(slot, value, count, RowStatus.TimedOut, `timed out after ${limit} ms`);
+        }
       }
     },
     Math.max(10, Math.min(100, limit / 4)),

@@ -4,6 +4,7 @@
  * the same run/result messages, the same typed-array results.
  */
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
+import type { RewardKind } from '../core/python/signatures';
 import type { RangeResult } from '../core/reward/runRows';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import type { ParseIssue } from '../core/trajectory';
@@ -16,15 +17,42 @@ export const WATCH_IDLE = -1;
 /** The worker is running the reward module's top-level code (compile); it is timed like a row. */
 export const WATCH_COMPILING = -2;
 
+/**
+ * The watch buffer, Int32 slots: the row now running (for a Python call, its first row), the rows of that call
+ * (1 for JavaScript), and Pyodide's interrupt buffer (the pool stores 2 there to raise KeyboardInterrupt).
+ */
+export const WATCH_ROW = 0;
+export const WATCH_COUNT = 1;
+export const WATCH_INTERRUPT = 2;
+export const WATCH_SLOTS = 3;
+
+/** Python reward options (null for TypeScript / JavaScript rewards). */
+export interface PythonSetup {
+  /** `--function`: the function to call; null: the first candidate in the file. */
+  function: string | null;
+  batchSize: number;
+  /** For the messages of timed-out rows. */
+  timeLimitMs: number;
+}
+
+/** A reward function found in a Python file. */
+export interface PythonFunctionInfo {
+  name: string;
+  kind: RewardKind;
+  line: number;
+}
+
 export interface WorkerSetup {
   role: typeof WORKER_ROLE;
-  /** Reward source (TypeScript or JavaScript). */
+  /** Reward source (TypeScript or JavaScript, or Python when `python` is set). */
   code: string;
+  python: PythonSetup | null;
   dataPath: string;
   format: FormatId | null;
   mapping: ColumnMapping | null;
   /** Load this tokenizer before running (the code mentions `tokenCount`). */
   tokenizer: TokenizerId | null;
+  /** WATCH_SLOTS Int32 slots (see WATCH_ROW). */
   watch: SharedArrayBuffer;
   /** The column to read labels from, for the meta reply (only the worker asked for meta computes it). */
   label: string | null;
@@ -58,7 +86,10 @@ export type FromWorker =
   | { kind: 'load-failed'; message: string }
   /** Something else the worker needs could not be set up (the tokenizer). */
   | { kind: 'setup-failed'; message: string }
+  /** Python: the function chosen and the other candidates, and the module's top-level print() output (first worker). */
+  | { kind: 'python-reward'; chosen: PythonFunctionInfo; others: PythonFunctionInfo[]; stdout: string }
   | { kind: 'meta'; meta: DatasetMeta }
   | { kind: 'ready'; rows: number }
-  | { kind: 'result'; taskId: number; result: RangeResult }
+  /** `stdout`: Python print() output of the task (it goes to stderr). */
+  | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string }
   | { kind: 'failed'; taskId: number; message: string };

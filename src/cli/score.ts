@@ -8,7 +8,7 @@ import { FORMAT_LABELS } from '../core/formats/labels';
 import { summarizeRun } from '../core/reward/summary';
 import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
-import { parseArgs, USAGE, type ScoreOptions } from './args';
+import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
 import { defaultPoolSize, runPool } from './pool';
 import { WORKER_ROLE } from './protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
@@ -58,24 +58,35 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
 
   const size = o.workers ?? defaultPoolSize();
+  const python = isPythonReward(o.rewardPath);
   const outcome = await runPool({
     workerUrl,
     size,
     timeLimitMs: o.timeLimitMs,
+    // print() output of a Python reward: stderr, so that stdout carries only the report.
+    onOutput: (text) => io.stderr(text),
+    onPythonReward: ({ chosen, others, stdout }) => {
+      if (stdout) io.stderr(stdout.endsWith('\n') ? stdout : stdout + '\n');
+      if (o.pythonFunction === null && others.length > 0) {
+        const list = others.map((c) => `${c.name} (${c.kind}, line ${c.line})`).join(', ');
+        io.stderr(`reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using the first, ${chosen.name} (${chosen.kind}, line ${chosen.line}). Others: ${list}. Choose one with --function <name>.\n`);
+      }
+    },
     setup: {
       role: WORKER_ROLE,
       code,
+      python: python ? { function: o.pythonFunction, batchSize: o.batchSize, timeLimitMs: o.timeLimitMs } : null,
       dataPath: resolve(o.dataPath),
       format: o.format,
       mapping: o.mapping,
       // Loaded only when the reward uses it (2–11 MB of JSON per worker).
-      tokenizer: /\btokenCount\b/.test(code) ? o.tokenizer : null,
+      tokenizer: !python && /\btokenCount\b/.test(code) ? o.tokenizer : null,
       label: o.label,
     },
   });
   if (outcome.kind === 'compile-error') {
     const where = outcome.line !== undefined ? `${o.rewardPath}, line ${outcome.line}` : o.rewardPath;
-    return fail(io, `the reward does not compile (${where}): ${outcome.message}`);
+    return fail(io, `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${where}): ${outcome.message}`);
   }
   if (outcome.kind === 'load-failed') {
     // The browser's mapping dialog is, here, a pair of options.

@@ -1,0 +1,262 @@
+/**
+ * `reward-studio score --reward file.py`: Python rewards in the built CLI (Pyodide in each worker), run as a
+ * subprocess like cli.test.ts. Every run loads Pyodide (3–5 s here), so the runs are started concurrently.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
+
+const ROOT = resolve(__dirname, '../..');
+const BIN = join(ROOT, 'bin/reward-studio.mjs');
+const DEMO = join(ROOT, 'public/demo/gsm8k-rollouts.jsonl');
+let dir = '';
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** The CLI as a child process, asynchronously (so that several Pyodide loads overlap). */
+function cli(args: string[], timeout = 90_000): Promise<Run> {
+  return new Promise((done, fail) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr, ms: Date.now() - t0 }));
+  });
+}
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+const outLines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
+
+/**
+ * The GSM8K demo reward in Python (src/core/python/gsm8k.test.ts): the number after the last "A:" equals the
+ * ground truth, numerically, as src/core/reward/answers.ts computes it; once per framework convention.
+ */
+const GSM8K_PY = String.raw`
+import re
+
+NUMBER_RE = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+(?:\.\d+)?)?|[-+]?\.\d+", re.ASCII)
+PLAIN_RE = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+", re.ASCII)
+FRAC_RE = re.compile(r"([-+]?\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", re.ASCII)
+TEX_RE = re.compile(r"([-+]?)\\[dt]?frac\{(\d+(?:\.\d+)?)\}\{(\d+(?:\.\d+)?)\}", re.ASCII)
+
+
+def number_after(text, marker="A:"):
+    at = text.rfind(marker)
+    if at < 0:
+        return None
+    m = NUMBER_RE.search(text, at + len(marker))
+    return m.group(0) if m else None
+
+
+def parse_number(text):
+    if text is None:
+        return None
+    s = text.strip()
+    s = re.sub(r"^\$", "", s)
+    s = re.sub(r"%\Z", "", s)
+    s = re.sub(r"\\!|\s", "", s)
+    s = re.sub(r"^\\\$", "", s)
+    if PLAIN_RE.fullmatch(s):
+        return float(s.replace(",", ""))
+    m = FRAC_RE.fullmatch(s)
+    if m:
+        den = float(m.group(2))
+        return None if den == 0 else float(m.group(1)) / den
+    m = TEX_RE.fullmatch(s)
+    if m:
+        den = float(m.group(3))
+        return None if den == 0 else (-1 if m.group(1) == "-" else 1) * (float(m.group(2)) / den)
+    return None
+
+
+def numbers_equal(a, b, rel_tol=1e-9, abs_tol=1e-9):
+    x, y = parse_number(a), parse_number(b)
+    if x is None or y is None:
+        return False
+    return abs(x - y) <= max(abs_tol, rel_tol * max(abs(x), abs(y)))
+
+
+def correct(completion, ground_truth):
+    return 1.0 if numbers_equal(number_after(completion), ground_truth) else 0.0
+
+
+# TRL
+def gsm8k_reward(completions, ground_truth, **kwargs):
+    return [correct(c, gt) for c, gt in zip(completions, ground_truth)]
+
+
+# verl
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    return correct(solution_str, ground_truth)
+
+
+# OpenRLHF
+def reward_func(queries, prompts, labels, **kwargs):
+    return {"rewards": [correct(q[len(p):], l) for q, p, l in zip(queries, prompts, labels)]}
+`;
+
+/** Six rows in three groups; the "hang" rows make the rewards below loop forever. */
+const HANG_ROWS = ['ok', 'ok', 'hang', 'ok', 'ok', 'hang'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n';
+
+let ts: { json: string; out: string[] };
+const runs: Record<string, Promise<Run>> = {};
+const outs: Record<string, string> = {};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'reward-studio-cli-py-'));
+  const b = spawnSync(process.execPath, [join(ROOT, 'bin/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+  const gsm8k = file('gsm8k.py', GSM8K_PY);
+  const hangData = file('hang.jsonl', HANG_ROWS);
+  const start = (key: string, args: string[]) => (runs[key] = cli(args));
+
+  // Every run is started here, at once: each test awaits its own.
+  for (const [name, extra] of [
+    ['gsm8k_reward', ['--batch-size', '7']],
+    ['compute_score', []],
+    ['reward_func', ['--batch-size', '1']],
+  ] as const) {
+    outs[name] = join(dir, `${name}.jsonl`);
+    start(name, ['score', DEMO, '--reward', gsm8k, '--function', name, '--out', outs[name], '--json', ...extra]);
+  }
+  // A verl reward stuck on some rows, with print() output; a second candidate below it (not chosen by default).
+  outs.hangVerl = join(dir, 'hang-verl.jsonl');
+  const hangVerl = file(
+    'hang_verl.py',
+    [
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    print("scoring", solution_str)',
+      '    if solution_str == "hang":',
+      '        while True:',
+      '            pass',
+      '    return 1.0',
+      '',
+      '',
+      'def other(completions, **kwargs):',
+      '    return [0.0 for _ in completions]',
+      '',
+    ].join('\n'),
+  );
+  start('hangVerl', ['score', hangData, '--reward', hangVerl, '--time-limit', '300', '--workers', '1', '--out', outs.hangVerl, '--json']);
+  // A TRL reward whose batch of two rows [2, 3] loops, and one that swallows the interrupt (the worker must go).
+  outs.hangTrl = join(dir, 'hang-trl.jsonl');
+  const hangTrl = file('hang_trl.py', ['def reward(completions, **kwargs):', '    while "hang" in completions[:1]:', '        pass', '    return [2.0 for _ in completions]', ''].join('\n'));
+  start('hangTrl', ['score', hangData, '--reward', hangTrl, '--batch-size', '2', '--time-limit', '300', '--workers', '1', '--out', outs.hangTrl, '--json']);
+  outs.stubborn = join(dir, 'stubborn.jsonl');
+  const stubborn = file(
+    'stubborn.py',
+    [
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    while solution_str == "hang":',
+      '        try:',
+      '            while True:',
+      '                pass',
+      '        except BaseException:',
+      '            pass',
+      '    return 3.0',
+      '',
+    ].join('\n'),
+  );
+  start('stubborn', ['score', hangData, '--reward', stubborn, '--time-limit', '300', '--workers', '1', '--out', outs.stubborn, '--json']);
+  // Code that does not load.
+  start('syntax', ['score', DEMO, '--reward', file('bad.py', 'import re\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None)\n    return 1.0\n'), '--json']);
+  start('numpy', ['score', DEMO, '--reward', file('np.py', 'import math\nimport numpy as np\n\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return float(np.mean([1.0]))\n'), '--json']);
+  start('none', ['score', DEMO, '--reward', file('none.py', 'def helper(text):\n    return len(text)\n'), '--json']);
+  start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
+
+  // The TypeScript default reward, for comparison.
+  const r = await cli(['score', DEMO, '--reward', file('default.ts', DEFAULT_REWARD_TS), '--out', join(dir, 'ts.jsonl'), '--json']);
+  if (r.code !== 0) throw new Error(`the TypeScript run failed: ${r.stderr}`);
+  ts = { json: r.stdout, out: outLines(join(dir, 'ts.jsonl')) };
+}, 180_000);
+afterAll(async () => {
+  await Promise.allSettled(Object.values(runs));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the GSM8K demo reward in Python gives the TypeScript default reward’s results (800 rollouts)', () => {
+  it.each(['gsm8k_reward', 'compute_score', 'reward_func'])('--function %s: the same --out lines and the same --json', async (name) => {
+    const r = await runs[name];
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(ts.json);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 800, errors: 0, reward: { mean: 0.36875 } });
+    const out = outLines(outs[name]);
+    expect(out).toHaveLength(800);
+    expect(out).toEqual(ts.out);
+  }, 120_000);
+});
+
+describe('time limits', () => {
+  it('a stuck verl call is interrupted (--time-limit 300): its rows time out, the others are scored; print() goes to stderr; the first function is used, and said so', async () => {
+    const r = await runs.hangVerl;
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, groups: 3, errors: 2, reward: { mean: 1 } });
+    const rows = outLines(outs.hangVerl).map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.reward)).toEqual([1, 1, null, 1, 1, null]);
+    expect(rows.map((x) => x.error)).toEqual([null, null, 'timed out after 300 ms (line 5)', null, null, 'timed out after 300 ms (line 5)']);
+    expect(r.stderr).toMatch(/has 2 reward functions; using the first, compute_score \(verl, line 1\)\. Others: other \(trl, line 9\)\. Choose one with --function <name>\./);
+    expect(r.stderr.match(/^scoring ok$/gm)).toHaveLength(4);
+    expect(r.stderr.match(/^scoring hang$/gm)).toHaveLength(2);
+  }, 120_000);
+
+  it('a stuck TRL batch (--batch-size 2) times out both its rows, after the limit × 2', async () => {
+    const r = await runs.hangTrl;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const rows = outLines(outs.hangTrl).map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.reward)).toEqual([2, 2, null, null, 2, 2]);
+    expect(rows.map((x) => x.error)).toEqual([null, null, 'timed out after 300 ms (line 3)', 'timed out after 300 ms (line 3)', null, null]);
+  }, 120_000);
+
+  it('a reward that swallows the interrupt: its worker is terminated max(1000 ms, limit) later, a fresh one scores the rest', async () => {
+    const r = await runs.stubborn;
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    const rows = outLines(outs.stubborn).map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.reward)).toEqual([3, 3, null, 3, 3, null]);
+    expect(rows.map((x) => x.error)).toEqual([null, null, 'timed out after 300 ms', null, null, 'timed out after 300 ms']);
+  }, 120_000);
+});
+
+describe('Python code that does not load: exit 1 with the message and line', () => {
+  it('a syntax error', async () => {
+    const r = await runs.syntax;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^reward-studio: the Python reward does not load \(.*bad\.py, line 3\): SyntaxError: expected ':'\n$/);
+  }, 120_000);
+
+  it('import numpy: only the standard library', async () => {
+    const r = await runs.numpy;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy': only the Python standard library is available/);
+    expect(r.stderr).not.toMatch(/in the browser/);
+  }, 120_000);
+
+  it('no reward function, or --function naming none', async () => {
+    const none = await runs.none;
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/none\.py\): no reward function found: a top-level def with a parameter solution_str \(verl\)/);
+    const wrong = await runs.wrongName;
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/--function correct: no reward function of that name; the file has gsm8k_reward \(trl, line 51\), compute_score \(verl, line 56\), reward_func \(openrlhf, line 61\)/);
+  }, 120_000);
+});
