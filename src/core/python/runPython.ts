@@ -267,7 +267,7 @@ export function runPython(
   }
   const rows: Record<string, unknown>[] = [];
   for (let i = start; i < end; i++) rows.push(rowPayload(choice.kind, rowAt(i)));
-  const payload = toJson({ rows, batch: Math.max(1, Math.floor(opts.batchSize ?? 32)) });
+  const payloadBytes = new TextEncoder().encode(toJson({ rows, batch: Math.max(1, Math.floor(opts.batchSize ?? 32)) }));
   const clear = () => {
     if (opts.interrupt) Atomics.store(opts.interrupt, 0, 0);
   };
@@ -278,7 +278,7 @@ export function runPython(
   let raw: RawResult;
   clear();
   try {
-    raw = JSON.parse(h.run(choice.kind, choice.name, payload, onCall)) as RawResult;
+    raw = JSON.parse(h.run(choice.kind, choice.name, payloadBytes, onCall)) as RawResult;
   } catch (e) {
     const message = pythonErrorMessage(e);
     if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));
