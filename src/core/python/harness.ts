@@ -117,6 +117,11 @@ class _Sink(io.TextIOBase):
     def writable(self):
         return True
 
+    def reset(self):
+        self.parts = []
+        self.kept = 0
+        self.dropped = 0
+
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
@@ -491,23 +496,25 @@ def run(kind, name, payload_json, on_call=None):
     fn_line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
     what = name + "()"
     res = _Results(n)
-    for s in range(0, n, size):
-        e = min(n, s + size)
-        sink = _Sink()
-        try:
-            if on_call is not None:
-                # Every call is published, so a watchdog that gives up on an interrupt times out the right rows.
-                on_call(s, e - s)
-            with _Captured(sink):
+    # One capture for the whole range (entering one per call cost more than many rewards), emptied before each call
+    # so each call's output is kept apart, with its own cap.
+    sink = _Sink()
+    with _Captured(sink):
+        for s in range(0, n, size):
+            e = min(n, s + size)
+            sink.reset()
+            try:
+                if on_call is not None:
+                    # Every call is published, so a watchdog that gives up on an interrupt times out the right rows.
+                    on_call(s, e - s)
                 out = _resolve(call(fn, rows[s:e], res, s))
-            collect(res, s, e, out, what)
-        except BaseException as err:
-            status, message, line = _describe(err, fn_line)
-            for i in range(s, e):
-                res.fail(i, status, message, line)
-        text = sink.text()
-        if text:
-            res.output.append([s, e - s, text])
+                collect(res, s, e, out, what)
+            except BaseException as err:
+                status, message, line = _describe(err, fn_line)
+                for i in range(s, e):
+                    res.fail(i, status, message, line)
+            if sink.parts or sink.dropped:
+                res.output.append([s, e - s, sink.text()])
     return res.dump()
 `;
 
