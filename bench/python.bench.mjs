@@ -8,7 +8,7 @@
 //   process, after Pyodide is loaded. Native: the loop over the parsed rows in python3. Both: median of REPS
 //   passes; the first Pyodide pass (the wasm code still tiering up) is shown too.
 // - start-up: loadPyodide() in this process (python3 itself starts in ~20 ms).
-// - end to end: whole processes, spawn to exit: `node bin/reward-studio.mjs score <file> --reward reward.py --json`
+// - end to end: whole processes, spawn to exit: `node bin/reward-studio.mjs score <file> --reward reward.py --function compute_score --json`
 //   (default pool, and --workers 1) against `python3 bench/python_baseline.py` (read the file, score, print).
 // Also shown, to split the Pyodide time: the same loop written in Python and run inside Pyodide (no harness, no JSON).
 // The ratio printed is native / Pyodide scoring time (1 = as fast as CPython; the target is ≥ 0.4×).
@@ -25,56 +25,6 @@ const ROWS = Number(process.argv[2] ?? 100_000);
 const REPS = Number(process.argv[3] ?? 3);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ROOT = resolve(import.meta.dirname, '..');
-
-// The GSM8K demo reward in Python (as in src/core/python/gsm8k.test.ts; that test checks it gives the TypeScript
-// default reward's scores), verl convention.
-const REWARD_PY = String.raw`import re
-
-NUMBER_RE = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+(?:\.\d+)?)?|[-+]?\.\d+", re.ASCII)
-PLAIN_RE = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+", re.ASCII)
-FRAC_RE = re.compile(r"([-+]?\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", re.ASCII)
-TEX_RE = re.compile(r"([-+]?)\\[dt]?frac\{(\d+(?:\.\d+)?)\}\{(\d+(?:\.\d+)?)\}", re.ASCII)
-
-
-def number_after(text, marker="A:"):
-    at = text.rfind(marker)
-    if at < 0:
-        return None
-    m = NUMBER_RE.search(text, at + len(marker))
-    return m.group(0) if m else None
-
-
-def parse_number(text):
-    if text is None:
-        return None
-    s = text.strip()
-    s = re.sub(r"^\$", "", s)
-    s = re.sub(r"%\Z", "", s)
-    s = re.sub(r"\\!|\s", "", s)
-    s = re.sub(r"^\\\$", "", s)
-    if PLAIN_RE.fullmatch(s):
-        return float(s.replace(",", ""))
-    m = FRAC_RE.fullmatch(s)
-    if m:
-        den = float(m.group(2))
-        return None if den == 0 else float(m.group(1)) / den
-    m = TEX_RE.fullmatch(s)
-    if m:
-        den = float(m.group(3))
-        return None if den == 0 else (-1 if m.group(1) == "-" else 1) * (float(m.group(2)) / den)
-    return None
-
-
-def numbers_equal(a, b, rel_tol=1e-9, abs_tol=1e-9):
-    x, y = parse_number(a), parse_number(b)
-    if x is None or y is None:
-        return False
-    return abs(x - y) <= max(abs_tol, rel_tol * max(abs(x), abs(y)))
-
-
-def compute_score(data_source, solution_str, ground_truth, extra_info=None):
-    return 1.0 if numbers_equal(number_after(solution_str), ground_truth) else 0.0
-`;
 
 // The same loop as python_baseline.py, run inside Pyodide on lists built in Python (no harness, no JSON per call).
 const BARE_LOOP_PY = `
@@ -113,6 +63,9 @@ const src = (p) => pathToFileURL(resolve(ROOT, p)).href;
 const { loadAll } = await import(src('src/core/dataset/loadAll.ts'));
 const { runPython, rowPayload } = await import(src('src/core/python/runPython.ts'));
 const { harnessFor } = await import(src('src/core/python/harness.ts'));
+// The GSM8K demo reward in Python (src/core/python/gsm8k.test.ts checks it gives the TypeScript default reward's
+// scores); its verl convention, compute_score, is the one timed.
+const { GSM8K_PY: REWARD_PY } = await import(src('src/core/python/testing/gsm8k.ts'));
 const { loadPyodide } = await import('pyodide');
 
 mkdirSync(resolve(ROOT, 'bench/out'), { recursive: true });
@@ -227,7 +180,7 @@ if (build.status !== 0) {
   console.error(build.stderr);
   process.exit(1);
 }
-const cliArgs = ['bin/reward-studio.mjs', 'score', data, '--reward', reward, '--json'];
+const cliArgs = ['bin/reward-studio.mjs', 'score', data, '--reward', reward, '--function', 'compute_score', '--json'];
 const cli = [];
 const cli1 = [];
 for (let i = 0; i < REPS; i++) {
