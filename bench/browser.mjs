@@ -25,3 +25,10 @@ export async function launch() {
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** End a benchmark: stop the preview server, close Chromium (it can hang on close: give up after 5 s), and exit. */
+export async function shutDown(server, browser) {
+  server.kill();
+  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
+  process.exit(process.exitCode ?? 0);
+}

@@ -4,7 +4,7 @@
 // page and run: sorting 100,000 random doubles (Float64Array.prototype.sort) on the main thread.
 // Usage: npx vite build && node bench/diagnostics.bench.mjs [rows] [reps]
 import { mkdirSync } from 'node:fs';
-import { launch, median, PORT, startPreview } from './browser.mjs';
+import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -76,7 +76,5 @@ try {
   console.error(e);
   process.exitCode = 1;
 } finally {
-  server.kill();
-  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
-  process.exit(process.exitCode ?? 0);
+  await shutDown(server, browser);
 }

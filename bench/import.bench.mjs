@@ -2,7 +2,7 @@
 // lines in the same browser (in a worker too). Also: the longest main-thread task during the import.
 // Usage: npx vite build && node bench/import.bench.mjs [rows] [reps]
 import { mkdirSync, statSync } from 'node:fs';
-import { launch, median, PORT, startPreview } from './browser.mjs';
+import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -84,7 +84,5 @@ try {
   console.error(e);
   process.exitCode = 1;
 } finally {
-  server.kill();
-  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
-  process.exit(process.exitCode ?? 0);
+  await shutDown(server, browser);
 }

@@ -2,7 +2,7 @@
 // worker loads Pyodide) to the 800 demo rollouts scored; then a second Python run (interpreters warm), and the same
 // reward in TypeScript as the baseline measured in the same page.
 // Usage: npx vite build && node bench/python-startup.bench.mjs [reps]
-import { launch, median, PORT, startPreview } from './browser.mjs';
+import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
 
 const REPS = Number(process.argv[2] ?? 3);
 const server = await startPreview();
@@ -42,7 +42,5 @@ try {
   console.error(e);
   process.exitCode = 1;
 } finally {
-  server.kill();
-  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
-  process.exit(process.exitCode ?? 0);
+  await shutDown(server, browser);
 }

@@ -4,7 +4,7 @@
 // - Edit → Run → histogram updated: wall time from pressing Run to the new summary on screen.
 // Usage: npx vite build && node bench/reward.bench.mjs [rows] [reps]
 import { mkdirSync } from 'node:fs';
-import { launch, median, PORT, startPreview } from './browser.mjs';
+import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -151,7 +151,5 @@ try {
   console.error(e);
   process.exitCode = 1;
 } finally {
-  server.kill();
-  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
-  process.exit(process.exitCode ?? 0);
+  await shutDown(server, browser);
 }
