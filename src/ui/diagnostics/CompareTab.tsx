@@ -32,7 +32,7 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
   }, [va, vb, cmp]);
   const diff = useMemo(() => (a && b ? diffLines(a.code, b.code) : []), [a, b]);
   if (runs.length < 2 || !a || !b) return <p className="muted empty-chart">Run the reward twice (edit it in between) to compare two runs.</p>;
-  const select = (which: 'a' | 'b', value: string) => setPick({ ...pick, a: a.id, b: b.id, [which]: Number(value) });
+  const select = (which: 'a' | 'b', id: number) => setPick({ ...pick, a: a.id, b: b.id, [which]: id });
   return (
     <div className="diag-split">
       <div className="diag-charts">
@@ -52,26 +52,8 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
         </pre>
       </div>
       <div className="diag-side">
-        <label>
-          Run A{' '}
-          <select aria-label="Run A" value={a.id} onChange={(e) => select('a', e.target.value)}>
-            {runs.map((r) => (
-              <option key={r.id} value={r.id}>
-                {runLabel(r)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Run B{' '}
-          <select aria-label="Run B" value={b.id} onChange={(e) => select('b', e.target.value)}>
-            {runs.map((r) => (
-              <option key={r.id} value={r.id}>
-                {runLabel(r)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RunSelect label="Run A" runs={runs} value={a.id} onChange={(id) => select('a', id)} />
+        <RunSelect label="Run B" runs={runs} value={b.id} onChange={(id) => select('b', id)} />
         <dl className="stats" aria-label="Run comparison">
           <dt>rows scored in both</dt>
           <dd>{cmp?.n.toLocaleString('en-US') ?? '—'}</dd>
@@ -113,5 +95,20 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+function RunSelect({ label, runs, value, onChange }: { label: string; runs: RunRecord[]; value: number; onChange(id: number): void }) {
+  return (
+    <label>
+      {label}{' '}
+      <select aria-label={label} value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {runs.map((r) => (
+          <option key={r.id} value={r.id}>
+            {runLabel(r)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
