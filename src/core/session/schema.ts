@@ -1,0 +1,192 @@
+/**
+ * The persisted shapes of a session, validated at the door (zod) and versioned, with the migrations next to them.
+ *
+ * Two version lines:
+ * - share links (`SharedSession`): v1 links carried TypeScript code only (the studio before Python rewards);
+ *   v2 adds the language, the Python options and the selected run. `migrateShared` brings any older link to the
+ *   current shape, one step at a time, so an old link always opens.
+ * - session documents (`SessionDoc`, autosaved in IndexedDB and written into session files): v1 is the first.
+ *
+ * Every load goes through `parse…`, which never throws: it returns the value or a message naming the place
+ * ("editor.code: expected string").
+ */
+import { z } from 'zod';
+import { FORMAT_IDS } from '../formats/types';
+import { PRESET_IDS } from '../stats/advantage';
+import { TOKENIZER_IDS } from '../tokenize/tokenizers';
+
+export const SHARE_VERSION = 2;
+export const SESSION_DOC_VERSION = 1;
+
+export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare'] as const;
+export type DiagTabId = (typeof DIAG_TABS)[number];
+
+const MAX_CODE = 1_000_000;
+const name = z.string().max(500);
+const rows = z.number().int().min(0);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 in hex');
+
+const mapping = z.object({
+  prompt: z.string(),
+  completion: z.string(),
+  group: z.string().optional(),
+  groundTruth: z.string().optional(),
+  step: z.string().optional(),
+});
+const importChoice = z.object({ format: z.enum(FORMAT_IDS).optional(), mapping: mapping.optional() });
+
+/**
+ * Where the session's rollouts come from: the bundled demo; a URL (`?data=`); a file the recipient must drop
+ * (checked against its SHA-256); or bytes carried inside the link itself (`inline`, next to the JSON).
+ */
+export const dataRefSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('demo') }),
+  z.object({ kind: z.literal('url'), url: z.string().min(1).max(8192), name, rows, import: importChoice }),
+  z.object({ kind: z.literal('inline'), name, rows, size: rows, sha256, import: importChoice }),
+  z.object({ kind: z.literal('file'), name, rows, size: rows, sha256, import: importChoice }),
+  /** Nothing loaded yet. */
+  z.object({ kind: z.literal('none') }),
+]);
+export type DataRef = z.infer<typeof dataRefSchema>;
+
+const language = z.enum(['ts', 'py']);
+const editorSettings = {
+  tokenizer: z.enum(TOKENIZER_IDS as [string, ...string[]]),
+  timeLimitMs: z.number().int().min(1).max(3_600_000),
+  pyFunction: z.string().max(200).nullable(),
+  pyBatchSize: z.number().int().min(1).max(1_000_000),
+};
+export const uiSchema = z.object({
+  diagTab: z.enum(DIAG_TABS),
+  lengthUnit: z.enum(['chars', 'tokens']),
+  preset: z.enum(PRESET_IDS as [string, ...string[]]),
+  labelColumn: z.string().max(500).nullable(),
+  /** Dataset index of the rollout open in the detail view. */
+  selectedRow: z.number().int().min(0).nullable(),
+});
+export type UiState = z.infer<typeof uiSchema>;
+
+const summary = z.object({
+  rows,
+  ok: rows,
+  nulls: rows,
+  errors: rows,
+  timedOut: rows,
+  pending: rows,
+  /** null where no row scored (NaN does not survive JSON). */
+  mean: z.number().nullable(),
+});
+export const runMetaSchema = z.object({
+  id: z.number().int().min(1),
+  code: z.string().max(MAX_CODE),
+  language,
+  pyFunction: z.string().max(200).optional(),
+  startedAt: z.number(),
+  elapsedMs: z.number().min(0),
+  cancelled: z.boolean(),
+  summary,
+});
+export type RunMeta = z.infer<typeof runMetaSchema>;
+
+// ---- share links -------------------------------------------------------------------------------------------
+
+/** v1 (kept for old links): TypeScript code and a few settings; no language, no Python, no run. */
+export const sharedV1Schema = z.object({
+  v: z.literal(1),
+  code: z.string().max(MAX_CODE),
+  settings: z.object({
+    tokenizer: editorSettings.tokenizer,
+    timeLimitMs: editorSettings.timeLimitMs,
+    preset: uiSchema.shape.preset,
+    diagTab: uiSchema.shape.diagTab,
+    lengthUnit: uiSchema.shape.lengthUnit,
+  }),
+  data: dataRefSchema,
+  row: z.number().int().min(0).nullable(),
+});
+export type SharedV1 = z.infer<typeof sharedV1Schema>;
+
+export const sharedV2Schema = z.object({
+  v: z.literal(2),
+  name,
+  editor: z.object({ language, code: z.string().max(MAX_CODE), ...editorSettings }),
+  ui: uiSchema,
+  data: dataRefSchema,
+  /** The run selected when the link was made: its code and summary (its scores are not carried). */
+  run: runMetaSchema.nullable(),
+});
+export type SharedSession = z.infer<typeof sharedV2Schema>;
+
+const SHARED_SCHEMAS: Record<number, z.ZodType> = { 1: sharedV1Schema, 2: sharedV2Schema };
+
+/** One step per version: `SHARED_MIGRATIONS[n]` turns a valid v(n) into a v(n+1). */
+export const SHARED_MIGRATIONS: Record<number, (old: never) => unknown> = {
+  1: (old: SharedV1) => ({
+    v: 2,
+    name: 'Shared session',
+    editor: { language: 'ts', code: old.code, tokenizer: old.settings.tokenizer, timeLimitMs: old.settings.timeLimitMs, pyFunction: null, pyBatchSize: 32 },
+    ui: { diagTab: old.settings.diagTab, lengthUnit: old.settings.lengthUnit, preset: old.settings.preset, labelColumn: null, selectedRow: old.row },
+    data: old.data,
+    run: null,
+  }),
+};
+
+// ---- session documents (IndexedDB, session files) ----------------------------------------------------------
+
+export const sessionDocSchema = z.object({
+  v: z.literal(1),
+  id: z.string().min(1).max(100),
+  name,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  editor: z.object({ language, code: z.object({ ts: z.string().max(MAX_CODE), py: z.string().max(MAX_CODE) }), ...editorSettings }),
+  ui: uiSchema,
+  data: dataRefSchema,
+  /** Bumped at every import into this session: runs made on other data are not restored with this one. */
+  dataVersion: z.number().int().min(0),
+  runs: z.array(runMetaSchema.extend({ dataVersion: z.number().int().min(0) })).max(10_000),
+  currentRunId: z.number().int().nullable(),
+  /** Code that came from a link or a file and has not been run here yet: shown with a notice, never auto-run. */
+  origin: z.object({ from: z.enum(['link', 'file']), at: z.number(), run: runMetaSchema.nullable() }).nullable(),
+});
+export type SessionDoc = z.infer<typeof sessionDocSchema>;
+
+const DOC_SCHEMAS: Record<number, z.ZodType> = { 1: sessionDocSchema };
+const DOC_MIGRATIONS: Record<number, (old: never) => unknown> = {};
+
+// ---- validation ----------------------------------------------------------------------------------------------
+
+export type Parsed<T> = { ok: true; value: T; migratedFrom?: number } | { ok: false; reason: 'newer' | 'invalid'; message: string };
+
+/** "editor.code: expected string, received number" — the first problems, each with its place. */
+export function describeIssues(error: z.ZodError, max = 3): string {
+  const parts = error.issues.slice(0, max).map((i) => `${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`);
+  const more = error.issues.length > max ? ` (and ${error.issues.length - max} more)` : '';
+  return parts.join('; ') + more;
+}
+
+function parseVersioned<T>(raw: unknown, what: string, current: number, schemas: Record<number, z.ZodType>, migrations: Record<number, (old: never) => unknown>): Parsed<T> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'invalid', message: `the ${what} is not an object` };
+  const v = (raw as { v?: unknown }).v;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) return { ok: false, reason: 'invalid', message: `the ${what} has no valid version number (v)` };
+  if (v > current) {
+    return { ok: false, reason: 'newer', message: `this ${what} was made by a newer version of Reward Studio (schema v${v}; this studio reads up to v${current}). Update the studio to open it.` };
+  }
+  let value: unknown = raw;
+  for (let step = v; step <= current; step++) {
+    const schema = schemas[step];
+    if (!schema) return { ok: false, reason: 'invalid', message: `no schema for ${what} version ${step}` };
+    const r = schema.safeParse(value);
+    if (!r.success) return { ok: false, reason: 'invalid', message: `the ${what} (v${step}) is not valid: ${describeIssues(r.error)}` };
+    value = step < current ? migrations[step](r.data as never) : r.data;
+  }
+  return v < current ? { ok: true, value: value as T, migratedFrom: v } : { ok: true, value: value as T };
+}
+
+export function parseShared(raw: unknown): Parsed<SharedSession> {
+  return parseVersioned<SharedSession>(raw, 'link', SHARE_VERSION, SHARED_SCHEMAS, SHARED_MIGRATIONS);
+}
+
+export function parseSessionDoc(raw: unknown): Parsed<SessionDoc> {
+  return parseVersioned<SessionDoc>(raw, 'session', SESSION_DOC_VERSION, DOC_SCHEMAS, DOC_MIGRATIONS);
+}

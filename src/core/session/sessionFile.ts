@@ -1,0 +1,117 @@
+/**
+ * Session files: the whole session (code, settings, every run's scores, the data) as one zip archive (fflate).
+ *
+ *   session.json            the SessionDoc (validated and migrated on the way in)
+ *   data                    the dataset file's bytes, as imported (absent for the bundled demo)
+ *   runs/<id>/meta.json     { components: [names], errors, notes, stdout }
+ *   runs/<id>/scores.f64    Float64Array, little-endian, one per row
+ *   runs/<id>/status.u8     Uint8Array, one per row (RowStatus)
+ *   runs/<id>/c<k>.f64      component k's values
+ */
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import type { RowError } from '../reward/runRows';
+import { parseSessionDoc, type SessionDoc } from './schema';
+
+/** One run's results, as stored (IndexedDB) and written into session files. */
+export interface RunPayload {
+  scores: Float64Array;
+  status: Uint8Array;
+  components: Record<string, Float64Array>;
+  errors: RowError[];
+  notes: [number, string][];
+  stdout: string;
+}
+
+export interface SessionFileContent {
+  doc: SessionDoc;
+  data: Uint8Array | null;
+  runs: Map<number, RunPayload>;
+}
+
+export const SESSION_FILE_SUFFIX = '.reward-session.zip';
+
+const bytesOf = (a: Float64Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+export function writeSessionFile(c: SessionFileContent): Uint8Array {
+  const files: Zippable = { 'session.json': strToU8(JSON.stringify(c.doc)) };
+  if (c.data) files.data = [c.data, { level: 6 }];
+  for (const [id, r] of c.runs) {
+    const names = Object.keys(r.components);
+    files[`runs/${id}/meta.json`] = strToU8(JSON.stringify({ components: names, errors: r.errors, notes: r.notes, stdout: r.stdout }));
+    files[`runs/${id}/scores.f64`] = bytesOf(r.scores);
+    files[`runs/${id}/status.u8`] = bytesOf(r.status);
+    names.forEach((n, k) => (files[`runs/${id}/c${k}.f64`] = bytesOf(r.components[n])));
+  }
+  return zipSync(files, { level: 6 });
+}
+
+export type ReadSession = { ok: true; content: SessionFileContent; warnings: string[]; migratedFrom?: number } | { ok: false; message: string };
+
+function f64(bytes: Uint8Array | undefined, rows: number): Float64Array | null {
+  if (!bytes || bytes.length !== rows * 8) return null;
+  const copy = new Uint8Array(bytes); // aligned
+  return new Float64Array(copy.buffer);
+}
+
+/** Read and validate a session file. Runs whose arrays do not fit are left out, each with a warning. */
+export function readSessionFile(bytes: Uint8Array): ReadSession {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes);
+  } catch {
+    return { ok: false, message: 'this is not a Reward Studio session file (it is not a zip archive, or it is damaged)' };
+  }
+  if (!files['session.json']) return { ok: false, message: 'this zip archive is not a Reward Studio session file (it has no session.json)' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(strFromU8(files['session.json']));
+  } catch {
+    return { ok: false, message: 'the session file is damaged: session.json is not valid JSON' };
+  }
+  const parsed = parseSessionDoc(raw);
+  if (!parsed.ok) return { ok: false, message: parsed.message };
+  const doc = parsed.value;
+  const warnings: string[] = [];
+  const data = files.data ?? null;
+  if (doc.data.kind !== 'demo' && doc.data.kind !== 'none' && !data) return { ok: false, message: 'the session file is damaged: its data is missing' };
+  const runs = new Map<number, RunPayload>();
+  for (const run of doc.runs) {
+    const dir = `runs/${run.id}/`;
+    const rows = run.summary.rows;
+    const scores = f64(files[`${dir}scores.f64`], rows);
+    const status = files[`${dir}status.u8`];
+    let meta: { components?: unknown; errors?: unknown; notes?: unknown; stdout?: unknown } | null = null;
+    try {
+      meta = files[`${dir}meta.json`] ? JSON.parse(strFromU8(files[`${dir}meta.json`])) : null;
+    } catch {
+      meta = null;
+    }
+    if (!scores || !status || status.length !== rows || !meta || !Array.isArray(meta.components) || !Array.isArray(meta.errors) || !Array.isArray(meta.notes)) {
+      warnings.push(`run #${run.id}: its scores are missing or damaged, so it was left out`);
+      continue;
+    }
+    const components: Record<string, Float64Array> = {};
+    let bad = false;
+    (meta.components as unknown[]).forEach((n, k) => {
+      const values = f64(files[`${dir}c${k}.f64`], rows);
+      if (typeof n !== 'string' || !values) bad = true;
+      else components[n] = values;
+    });
+    if (bad) {
+      warnings.push(`run #${run.id}: a component's values are missing or damaged, so it was left out`);
+      continue;
+    }
+    runs.set(run.id, {
+      scores,
+      status: new Uint8Array(status),
+      components,
+      errors: (meta.errors as RowError[]).filter((e) => e && typeof e.row === 'number' && typeof e.message === 'string'),
+      notes: (meta.notes as [number, string][]).filter((n) => Array.isArray(n) && typeof n[0] === 'number' && typeof n[1] === 'string'),
+      stdout: typeof meta.stdout === 'string' ? meta.stdout : '',
+    });
+  }
+  const kept = { ...doc, runs: doc.runs.filter((r) => runs.has(r.id)) };
+  if (kept.currentRunId !== null && !runs.has(kept.currentRunId)) kept.currentRunId = kept.runs.at(-1)?.id ?? null;
+  const content = { doc: kept, data, runs };
+  return parsed.migratedFrom ? { ok: true, content, warnings, migratedFrom: parsed.migratedFrom } : { ok: true, content, warnings };
+}
