@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
-import { loadDemo } from './runtime/studio';
+import { startStudio } from './runtime/sessions';
 import './ui/styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -10,5 +10,6 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// First open with no file given: the demo session (GSM8K rollouts scored by the default reward).
-void loadDemo();
+// A share link or ?data= opens as a new session; else the last session comes back; on the first open, the demo
+// session (GSM8K rollouts scored by the default reward).
+void startStudio();

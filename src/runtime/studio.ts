@@ -6,6 +6,9 @@ import { forgetDataset, getDataset, registerDataset } from './datasetRegistry';
 import { startImport, type ImportJob } from './importClient';
 import { defaultPoolSize, RewardPool, type RunHandle } from './rewardPool';
 import type { PythonCall } from './rewardProtocol';
+import type { RunRecord } from '../store/runsSlice';
+import type { DataSource } from '../store/sessionSlice';
+import { sha256Hex } from './hash';
 
 /**
  * The studio's actions: import a file, run the reward, cancel. They tie the workers (runtime) to the store;
@@ -19,6 +22,8 @@ let runToken: object | null = null;
 let nextRun = 1;
 /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
 let lastSource: { blob: Blob; name: string } | null = null;
+/** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
+let dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
 
 function rewardPool(): RewardPool {
   pool ??= new RewardPool();
@@ -45,9 +50,40 @@ export function lastImportedSource(): { blob: Blob; name: string } | null {
   return lastSource;
 }
 
-/** Import a file. On failure the previous dataset stays loaded and the error is shown. */
-export async function importBlob(blob: Blob, name: string, opts: { format?: FormatId; mapping?: ColumnMapping } = {}): Promise<boolean> {
+export function currentDataFile(): { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null {
+  return dataFile;
+}
+
+export interface ImportOpts {
+  format?: FormatId;
+  mapping?: ColumnMapping;
+  /** Where the file came from (default: a file the user gave). */
+  source?: DataSource;
+  /** Score the rows with the editor's code once loaded (default true; never while the code came from elsewhere). */
+  run?: boolean;
+  /** A saved session's own data coming back: the session's data version stays as it was. */
+  restoring?: boolean;
+}
+
+/**
+ * Import a file. On failure the previous dataset stays loaded and the error is shown. While an opened link waits
+ * for its file, a file given by the user is first checked against the link's SHA-256.
+ */
+export async function importBlob(blob: Blob, name: string, opts: ImportOpts = {}): Promise<boolean> {
   const store = useStudio.getState();
+  const pending = store.pendingFile;
+  if (pending && !opts.source && !opts.restoring) {
+    const sha = await sha256Hex(blob);
+    if (sha !== pending.sha256) {
+      store.setSessionMessage({
+        kind: 'error',
+        text: `${name} is not the file this link was made with: its SHA-256 is ${sha.slice(0, 12)}…, the link expects ${pending.sha256.slice(0, 12)}… (${pending.name}, ${pending.rows.toLocaleString('en-US')} rows). Nothing was loaded.`,
+      });
+      return false;
+    }
+    opts = { ...opts, format: pending.format as FormatId | undefined, mapping: pending.mapping as ColumnMapping | undefined };
+    store.setSessionMessage({ kind: 'info', text: `${name} matches the link (SHA-256 checked).` });
+  }
   importJob?.cancel();
   store.setImportError(null);
   store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
@@ -66,10 +102,13 @@ export async function importBlob(blob: Blob, name: string, opts: { format?: Form
     return false;
   }
   lastSource = { blob, name };
+  dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
+  if (pending && useStudio.getState().pendingFile === pending) useStudio.getState().setPendingFile(null);
+  useStudio.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
   adoptDataset(res.value);
   // User Timing marks: visible in DevTools and read by bench/import.bench.mjs.
   performance.measure('import', 'import:start');
-  await runReward();
+  if (opts.run !== false && !useStudio.getState().origin) await runReward();
   return true;
 }
 
@@ -98,6 +137,8 @@ export async function runReward(): Promise<void> {
   if (!ds) return;
   const code = s.code;
   const language = s.language;
+  // The user pressed Run: code from a link or a file is now theirs to run.
+  if (s.origin) s.setOrigin(null);
   runHandle?.cancel();
   runToken = null;
   const startedAt = Date.now();
@@ -179,12 +220,28 @@ export function cancelRun(): void {
   if (!runHandle) useStudio.getState().setRunning(null);
 }
 
+/** Put restored runs in place (a session reopened); new runs are numbered after them. */
+export function adoptRuns(runs: RunRecord[], currentRunId: number | null): void {
+  nextRun = Math.max(nextRun, ...runs.map((r) => r.id + 1));
+  useStudio.getState().setRuns(runs, currentRunId);
+}
+
+/** A fresh session: no runs, and run ids from 1 again. */
+export function resetRuns(): void {
+  runHandle?.cancel();
+  runHandle = null;
+  runToken = null;
+  nextRun = 1;
+  useStudio.getState().setRuns([], null);
+  useStudio.getState().setRunning(null);
+}
+
 /** Open the bundled demo session: GSM8K rollouts scored by the default reward. */
-export async function loadDemo(): Promise<void> {
+export async function loadDemo(opts: Pick<ImportOpts, 'run' | 'restoring'> = {}): Promise<boolean> {
   const res = await fetch(`${import.meta.env.BASE_URL}demo/gsm8k-rollouts.jsonl`);
   if (!res.ok) {
     useStudio.getState().setImportError({ code: 'unreadable', message: `The demo data could not be loaded (HTTP ${res.status}).`, fileName: 'gsm8k-rollouts.jsonl' });
-    return;
+    return false;
   }
-  await importBlob(await res.blob(), 'gsm8k-rollouts.jsonl');
+  return importBlob(await res.blob(), 'gsm8k-rollouts.jsonl', { ...opts, source: { kind: 'demo' } });
 }

@@ -38,6 +38,17 @@ function store(key: string, value: string): void {
     /* storage full or unavailable: the value stays in memory */
   }
 }
+/** What local storage holds for the editor (written on every keystroke), if anything. */
+export function storedEditor(): { language: RewardLanguage | null; codes: Partial<Record<RewardLanguage, string>> } {
+  const lang = stored(LANGUAGE_STORAGE_KEY);
+  const codes: Partial<Record<RewardLanguage, string>> = {};
+  for (const l of ['ts', 'py'] as const) {
+    const c = stored(KEYS[l]);
+    if (c !== null) codes[l] = c;
+  }
+  return { language: lang === 'ts' || lang === 'py' ? lang : null, codes };
+}
+
 function loadLanguage(): RewardLanguage {
   return stored(LANGUAGE_STORAGE_KEY) === 'py' ? 'py' : 'ts';
 }
@@ -49,6 +60,10 @@ export interface EditorSlice {
   /** The reward code in the editor, in `language`; each language keeps its own code. */
   code: string;
   language: RewardLanguage;
+  /** The code of each language (`code` is `codes[language]`). */
+  codes: Record<RewardLanguage, string>;
+  /** Put a whole editor state in place (a session restored, a link opened); mirrored to local storage. */
+  loadEditor(e: { language: RewardLanguage; codes: Record<RewardLanguage, string>; tokenizer: TokenizerId; timeLimitMs: number; pyFunction: string | null; pyBatchSize: number }): void;
   /** Python: the function picked among those the code defines (null: the first one), and the candidates found. */
   pyFunction: string | null;
   pyCandidates: RewardCandidate[] | null;
@@ -70,18 +85,27 @@ export interface EditorSlice {
 export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> = (set, get) => ({
   language: loadLanguage(),
   code: loadCode(loadLanguage()),
+  codes: { ts: loadCode('ts'), py: loadCode('py') },
   pyFunction: null,
   pyCandidates: null,
   pyBatchSize: 32,
   timeLimitMs: 1000,
   setCode: (code) => {
-    set({ code });
-    store(KEYS[get().language], code);
+    const language = get().language;
+    set({ code, codes: { ...get().codes, [language]: code } });
+    store(KEYS[language], code);
   },
   setLanguage: (language) => {
     if (language === get().language) return;
     store(LANGUAGE_STORAGE_KEY, language);
-    set({ language, code: loadCode(language), runError: null });
+    set({ language, code: get().codes[language], runError: null });
+  },
+  loadEditor: (e) => {
+    set({ language: e.language, codes: e.codes, code: e.codes[e.language], tokenizer: e.tokenizer, timeLimitMs: e.timeLimitMs, pyFunction: e.pyFunction, pyBatchSize: e.pyBatchSize, pyCandidates: null, runError: null });
+    store(LANGUAGE_STORAGE_KEY, e.language);
+    store(KEYS.ts, e.codes.ts);
+    store(KEYS.py, e.codes.py);
+    store(TOKENIZER_STORAGE_KEY, e.tokenizer);
   },
   setPyFunction: (pyFunction) => set({ pyFunction }),
   setPyCandidates: (pyCandidates) => set({ pyCandidates }),

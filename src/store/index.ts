@@ -2,9 +2,10 @@ import { create } from 'zustand';
 import { createDatasetSlice, type DatasetSlice } from './datasetSlice';
 import { createEditorSlice, type EditorSlice } from './editorSlice';
 import { createRunsSlice, type RunsSlice } from './runsSlice';
+import { createSessionSlice, type SessionSlice } from './sessionSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 
-export type StudioState = DatasetSlice & EditorSlice & RunsSlice & UiSlice;
+export type StudioState = DatasetSlice & EditorSlice & RunsSlice & UiSlice & SessionSlice;
 
 /** Slices are creator functions combined once here (zustand slices pattern). */
 export const createStudioStore = () =>
@@ -13,6 +14,7 @@ export const createStudioStore = () =>
     ...createEditorSlice(...a),
     ...createRunsSlice(...a),
     ...createUiSlice(...a),
+    ...createSessionSlice(...a),
   }));
 
 export const useStudio = createStudioStore();

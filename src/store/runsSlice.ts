@@ -34,6 +34,7 @@ export interface RunsSlice {
   setRunError(e: { message: string; line?: number; compile: boolean } | null): void;
   addRun(r: RunRecord): void;
   selectRun(id: number): void;
+  setRuns(runs: RunRecord[], currentRunId: number | null): void;
 }
 
 export const createRunsSlice: StateCreator<StudioState, [], [], RunsSlice> = (set) => ({
@@ -45,4 +46,5 @@ export const createRunsSlice: StateCreator<StudioState, [], [], RunsSlice> = (se
   setRunError: (runError) => set({ runError }),
   addRun: (r) => set((s) => ({ runs: [...s.runs, r], currentRunId: r.id, runError: null })),
   selectRun: (currentRunId) => set({ currentRunId }),
+  setRuns: (runs, currentRunId) => set({ runs, currentRunId }),
 });

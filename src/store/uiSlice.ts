@@ -1,6 +1,7 @@
 import type { PresetId } from '../core/stats/advantage';
 import type { StateCreator } from 'zustand';
 import type { SortKey } from '../core/table/rowView';
+import type { DiagTabId } from '../core/session/schema';
 import type { StudioState } from './index';
 
 export interface UiSlice {
@@ -36,7 +37,7 @@ export interface UiSlice {
   setCompare(c: { a: number | null; b: number | null }): void;
 }
 
-export type DiagTab = 'distribution' | 'length' | 'collapse' | 'label' | 'compare';
+export type DiagTab = DiagTabId;
 
 export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) => ({
   selectedRow: null,

@@ -10,6 +10,8 @@ import { StatusLine } from './data/StatusLine';
 import { DiagnosticsPanel } from './diagnostics/DiagnosticsPanel';
 import { EditorPanel } from './editor/EditorPanel';
 import { RolloutDetail } from './viewer/RolloutDetail';
+import { SessionControls } from './session/SessionControls';
+import { SessionNotices } from './session/SessionNotices';
 
 export function App() {
   const importError = useStudio((s) => s.importError);
@@ -27,7 +29,9 @@ export function App() {
         <StatusLine />
         <span className="spacer" />
         <FormatPicker onMapColumns={() => setMapping(true)} />
+        <SessionControls />
       </header>
+      <SessionNotices />
       <ImportMessages />
       <main className="workspace">
         <EditorPanel />

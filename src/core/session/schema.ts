@@ -43,7 +43,8 @@ export const dataRefSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('demo') }),
   z.object({ kind: z.literal('url'), url: z.string().min(1).max(8192), name, rows, import: importChoice }),
   z.object({ kind: z.literal('inline'), name, rows, size: rows, sha256, import: importChoice }),
-  z.object({ kind: z.literal('file'), name, rows, size: rows, sha256, import: importChoice }),
+  /** A saved session may not have hashed its file yet; a link always carries the hash (see `decodeShare`). */
+  z.object({ kind: z.literal('file'), name, rows, size: rows, sha256: sha256.optional(), import: importChoice }),
   /** Nothing loaded yet. */
   z.object({ kind: z.literal('none') }),
 ]);

@@ -103,6 +103,13 @@ describe('share codec', () => {
     expect(!r.ok && r.message).toMatch(/editor\.code: .*string/);
   });
 
+  it('a link that names a file must carry its SHA-256', () => {
+    const s: SharedSession = { ...shared, data: { kind: 'file', name: 'big.jsonl', rows: 10, size: 100, import: {} } };
+    expect(decodeShare(encodeShare(s))).toMatchObject({ ok: false, reason: 'invalid', message: expect.stringContaining('without its SHA-256') });
+    const withHash: SharedSession = { ...shared, data: { kind: 'file', name: 'big.jsonl', rows: 10, size: 100, sha256: 'c'.repeat(64), import: {} } };
+    expect(decodeShare(encodeShare(withHash))).toMatchObject({ ok: true, session: withHash });
+  });
+
   it('an inline link whose data length does not match is damaged', () => {
     const data = new Uint8Array([1, 2, 3]);
     const s: SharedSession = { ...shared, data: { kind: 'inline', name: 'x', rows: 1, size: 4, sha256: '0'.repeat(64), import: {} } };

@@ -136,6 +136,9 @@ export function decodeShare(text: string): DecodedShare {
   }
   const parsed = parseShared(raw);
   if (!parsed.ok) return { ok: false, reason: parsed.reason, message: parsed.message };
+  if (parsed.value.data.kind === 'file' && !parsed.value.data.sha256) {
+    return { ok: false, reason: 'invalid', message: 'the link names a data file without its SHA-256, so the file could not be checked' };
+  }
   const data = plain.length > 4 + jsonLength ? plain.slice(4 + jsonLength) : null;
   if (parsed.value.data.kind === 'inline' && (!data || data.length !== parsed.value.data.size)) {
     return { ok: false, reason: 'damaged', message: `the link is damaged: it should carry ${parsed.value.data.size} bytes of data and carries ${data?.length ?? 0}` };

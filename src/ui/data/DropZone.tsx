@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { importBlob } from '../../runtime/studio';
+import { importSessionFile } from '../../runtime/sessions';
+import { SESSION_FILE_SUFFIX } from '../../core/session/sessionFile';
 
 function isEditable(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -33,7 +35,9 @@ export function DropZone() {
       const f = e.dataTransfer?.files?.[0];
       if (!f) return;
       e.preventDefault();
-      void importBlob(f, f.name);
+      // A session file opens as a session; anything else is rollouts.
+      if (f.name.endsWith(SESSION_FILE_SUFFIX)) void importSessionFile(f, f.name);
+      else void importBlob(f, f.name);
     };
     const paste = (e: ClipboardEvent) => {
       if (isEditable(e.target)) return;

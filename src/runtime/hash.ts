@@ -1,0 +1,15 @@
+/** SHA-256 of a file, in hex (Web Crypto: native, off the JavaScript heap's critical path). */
+export async function sha256Hex(blob: Blob): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+const cache = new WeakMap<Blob, Promise<string>>();
+/** The same, computed once per file. */
+export function sha256Cached(blob: Blob): Promise<string> {
+  let p = cache.get(blob);
+  if (!p) cache.set(blob, (p = sha256Hex(blob)));
+  return p;
+}

@@ -1,0 +1,68 @@
+import { useRef } from 'react';
+import { useStudio } from '../../store';
+import { importBlob } from '../../runtime/studio';
+
+const fmtMean = (m: number | null) => (m === null ? '—' : m.toFixed(4));
+
+/**
+ * Notices about the session: code that came from a link or a file (not run until Run), a file the link asks for,
+ * and messages (a damaged link, a file that does not match).
+ */
+export function SessionNotices() {
+  const origin = useStudio((s) => s.origin);
+  const pending = useStudio((s) => s.pendingFile);
+  const message = useStudio((s) => s.sessionMessage);
+  const setMessage = useStudio((s) => s.setSessionMessage);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      {message ? (
+        <div role={message.kind === 'error' ? 'alert' : 'status'} aria-label="Session message" className={message.kind === 'error' ? 'error-banner' : 'info-banner'}>
+          <span>{message.text}</span>
+          <button type="button" aria-label="Dismiss session message" onClick={() => setMessage(null)}>
+            ×
+          </button>
+        </div>
+      ) : null}
+      {origin ? (
+        <div role="note" aria-label="Code from elsewhere" className="warn-banner">
+          <span>
+            This reward code came from a {origin.from === 'link' ? 'shared link' : 'session file'}. It has <strong>not run</strong>: read it in
+            the editor, then press <strong>Run</strong>.
+            {origin.run ? (
+              <span data-testid="shared-run">
+                {' '}
+                The sender's run #{origin.run.id}: mean {fmtMean(origin.run.summary.mean)} over {origin.run.summary.rows.toLocaleString('en-US')} rollouts (
+                {origin.run.summary.ok.toLocaleString('en-US')} scored).
+              </span>
+            ) : null}
+          </span>
+        </div>
+      ) : null}
+      {pending ? (
+        <div role="region" aria-label="File needed" className="warn-banner">
+          <span>
+            This link was made with <strong>{pending.name}</strong> ({pending.rows.toLocaleString('en-US')} rollouts, {pending.size.toLocaleString('en-US')} bytes,
+            SHA-256 <code>{pending.sha256.slice(0, 16)}…</code>). Drop that file on the page or choose it: it is checked against the hash before use.
+          </span>
+          <input
+            ref={input}
+            type="file"
+            hidden
+            aria-hidden="true"
+            tabIndex={-1}
+            data-testid="pending-input"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void importBlob(f, f.name);
+              e.target.value = '';
+            }}
+          />
+          <button type="button" className="primary" onClick={() => input.current?.click()}>
+            Choose {pending.name}
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}
