@@ -151,6 +151,10 @@ test('a small dataset travels inside the link', async ({ page, browser }) => {
   await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('py');
   await expect(editorText(page)).toContainText('def compute_score');
   await expectNothingRan(page);
+  // The data that came inside the link is saved with the session.
+  await page.reload();
+  await expect(statusLine(page)).toContainText('3 trajectories');
+  await expect(page.getByRole('note', { name: 'Code from elsewhere' })).toBeVisible();
 
   // And a dataset uploaded here, shared again, arrives byte for byte in a fresh browser.
   const rows = Array.from({ length: 6 }, (_, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: `A: ${i}`, ground_truth: String(i) })).join('\n');

@@ -364,6 +364,8 @@ async function openShared(shared: SharedSession, data: Uint8Array | null, migrat
   } finally {
     restoring = false;
   }
+  // Data that came inside the link is saved with the new session (autosave waited while it was put in place).
+  await saveBlob(useStudio.getState());
   if (migratedFrom) {
     useStudio.getState().setSessionMessage({ kind: 'info', text: `This link was made by an older version of the studio (link v${migratedFrom}) and was brought up to date.` });
   }
