@@ -15,6 +15,16 @@ try {
     await page.waitForTimeout(800);
     await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: `docs/diagnostics-${file}.png` });
   }
+  // A share link opened in a fresh browser: the code is shown with its notice and has not run.
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('textbox', { name: 'Share link' }).waitFor();
+  await page.getByRole('dialog').screenshot({ path: 'docs/share-dialog.png' });
+  const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  const other = await (await browser.newContext({ viewport: { width: 1500, height: 940 } })).newPage();
+  await other.goto(link);
+  await other.getByRole('note', { name: 'Code from elsewhere' }).waitFor();
+  await other.waitForTimeout(1500);
+  await other.screenshot({ path: 'docs/shared-link-opened.png', clip: { x: 0, y: 0, width: 1500, height: 520 } });
 } finally {
   server.kill();
   await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
