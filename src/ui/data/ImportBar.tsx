@@ -1,33 +1,24 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
 import { cancelImport, importBlob } from '../../runtime/studio';
 import { PasteDialog } from './PasteDialog';
 
 /** Upload control, paste button, import progress with Cancel. Drag-and-drop is handled by DropZone. */
 export function ImportBar() {
-  const input = useRef<HTMLInputElement>(null);
   const importing = useStudio((s) => s.importing);
   const [pasteOpen, setPasteOpen] = useState(false);
 
   return (
     <div className="import-bar">
-      <input
-        ref={input}
-        type="file"
-        hidden
-        aria-hidden="true"
-        tabIndex={-1}
-        data-testid="upload-input"
+      <FilePickButton
+        className="primary"
+        testId="upload-input"
         accept=".jsonl,.json,.csv,.tsv,.parquet,.gz,.txt,application/json,text/csv,application/gzip"
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (f) void importBlob(f, f.name);
-          e.target.value = '';
-        }}
-      />
-      <button type="button" className="primary" onClick={() => input.current?.click()}>
+        onFile={(f) => void importBlob(f, f.name)}
+      >
         Upload trajectories
-      </button>
+      </FilePickButton>
       <button type="button" onClick={() => setPasteOpen(true)}>
         Paste
       </button>

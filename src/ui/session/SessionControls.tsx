@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
 import { exportSessionFile, importSessionFile } from '../../runtime/sessions';
 import { SessionsDialog } from './SessionsDialog';
@@ -8,7 +9,6 @@ import { ShareDialog } from './ShareDialog';
 export function SessionControls() {
   const [listOpen, setListOpen] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const name = useStudio((s) => s.sessionName);
   const hasData = useStudio((s) => s.datasetId !== null || s.pendingFile !== null);
 
@@ -36,23 +36,9 @@ export function SessionControls() {
       <button type="button" onClick={() => void download()} disabled={!hasData} title="Download the whole session (code, runs, data) as one file">
         Export session
       </button>
-      <input
-        ref={input}
-        type="file"
-        hidden
-        aria-hidden="true"
-        tabIndex={-1}
-        data-testid="session-input"
-        accept=".zip,application/zip"
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (f) void importSessionFile(f, f.name);
-          e.target.value = '';
-        }}
-      />
-      <button type="button" onClick={() => input.current?.click()}>
+      <FilePickButton testId="session-input" accept=".zip,application/zip" onFile={(f) => void importSessionFile(f, f.name)}>
         Open session file
-      </button>
+      </FilePickButton>
       {listOpen ? <SessionsDialog onClose={() => setListOpen(false)} /> : null}
       {shareOpen ? <ShareDialog onClose={() => setShareOpen(false)} /> : null}
     </div>

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
 import { importBlob } from '../../runtime/studio';
 
@@ -13,7 +13,6 @@ export function SessionNotices() {
   const pending = useStudio((s) => s.pendingFile);
   const message = useStudio((s) => s.sessionMessage);
   const setMessage = useStudio((s) => s.setSessionMessage);
-  const input = useRef<HTMLInputElement>(null);
   return (
     <>
       {message ? (
@@ -45,22 +44,9 @@ export function SessionNotices() {
             This link was made with <strong>{pending.name}</strong> ({pending.rows.toLocaleString('en-US')} rollouts, {pending.size.toLocaleString('en-US')} bytes,
             SHA-256 <code>{pending.sha256.slice(0, 16)}…</code>). Drop that file on the page or choose it: it is checked against the hash before use.
           </span>
-          <input
-            ref={input}
-            type="file"
-            hidden
-            aria-hidden="true"
-            tabIndex={-1}
-            data-testid="pending-input"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void importBlob(f, f.name);
-              e.target.value = '';
-            }}
-          />
-          <button type="button" className="primary" onClick={() => input.current?.click()}>
+          <FilePickButton className="primary" testId="pending-input" onFile={(f) => void importBlob(f, f.name)}>
             Choose {pending.name}
-          </button>
+          </FilePickButton>
         </div>
       ) : null}
     </>
