@@ -2,17 +2,18 @@
 // generated 100,000-rollout JSONL (bench/rollouts.mjs), in Pyodide (what `reward-studio score --reward file.py`
 // runs) against native CPython (bench/python_baseline.py: the same file, the same function, in a plain loop).
 //
-// - scoring: only the scoring loop on both sides. Pyodide: runPython (src/core/python/runPython.ts, as the CLI's
-//   workers call it: ranges of the CLI's task size, the rows' payload built in JS, sent to Python as JSON, one
-//   keyword call per row, results back as JSON) on rows loaded beforehand with the studio's import, in this Node
-//   process, after Pyodide is loaded. Native: the loop over the parsed rows in python3. Both: median of REPS
+// - scoring: only the scoring loop on both sides. Pyodide: runPython (src/core/python/runPython.ts, as the workers
+//   call it: ranges of the CLI's task size, an interrupt buffer and a watch slot, the rows written in JS in marshal
+//   format, one keyword call per row, results back as JSON) on rows loaded beforehand with the studio's import, in
+//   this Node process, after Pyodide is loaded: without a dataset key (the CLI), and with one (the browser worker),
+//   first run and run again. Native: the loop over the parsed rows in python3. Both: median of REPS
 //   passes; the first Pyodide pass (the wasm code still tiering up) is shown too.
 // - start-up: loadPyodide() in this process (python3 itself starts in ~20 ms).
 // - end to end: whole processes, spawn to exit: `node bin/reward-studio.mjs score <file> --reward reward.py --function compute_score --json`
 //   (default pool, and --workers 1) against `python3 bench/python_baseline.py` (read the file, score, print).
 // Also shown, to split the Pyodide time: the same loop written in Python and run inside Pyodide (no harness, no JSON).
 // The ratio printed is native / Pyodide scoring time (1 = as fast as CPython; the target is ≥ 0.4×).
-// Usage: node bench/python.bench.mjs [rows] [reps]
+// Usage: node bench/python.bench.mjs [rows] [reps] [--no-cli]   (--no-cli: skip the end-to-end CLI runs)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openAsBlob, statSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
@@ -21,8 +22,10 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeRollouts } from './rollouts.mjs';
 
-const ROWS = Number(process.argv[2] ?? 100_000);
-const REPS = Number(process.argv[3] ?? 3);
+const args = process.argv.slice(2).filter((a) => a !== '--no-cli');
+const NO_CLI = process.argv.includes('--no-cli');
+const ROWS = Number(args[0] ?? 100_000);
+const REPS = Number(args[1] ?? 3);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -106,37 +109,61 @@ const pool = Math.max(2, availableParallelism());
 const TASK = Math.ceil(Math.max(16, Math.min(20_000, Math.ceil(rows.length / (pool * 8)))) / 32) * 32;
 const choice = { name: 'compute_score', kind: 'verl' };
 const rowAt = (i) => rows[i];
-function pyodidePass() {
+// As the CLI's and the browser's workers call it: an interrupt buffer, each call published to a watch slot.
+const watch = new Int32Array(new SharedArrayBuffer(12));
+const interrupt = new Int32Array(watch.buffer, 4, 1);
+py.setInterruptBuffer(interrupt);
+const onCall = (row, count) => {
+  Atomics.store(watch, 2, count);
+  Atomics.store(watch, 0, row);
+};
+const cpuMs = (c0) => {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+};
+function pyodidePass(datasetKey) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   let sum = 0;
   let bad = 0;
   for (let s = 0; s < rows.length; s += TASK) {
-    const r = runPython(py, REWARD_PY, choice, rowAt, s, Math.min(rows.length, s + TASK), { batchSize: 32 });
+    const r = runPython(py, REWARD_PY, choice, rowAt, s, Math.min(rows.length, s + TASK), { batchSize: 32, interrupt, onCall, datasetKey });
     for (let i = 0; i < r.scores.length; i++) {
       if (r.status[i] === 1) sum += r.scores[i];
       else bad++;
     }
   }
-  return { ms: performance.now() - t0, sum, bad };
+  return { ms: performance.now() - t0, cpu: cpuMs(c0), sum, bad };
 }
+// Without a dataset key (the CLI: each range scored once): every run converts its rows.
 const passes = [];
-for (let i = 0; i < REPS; i++) passes.push(pyodidePass());
+for (let i = 0; i < REPS; i++) passes.push(pyodidePass(undefined));
+// With one (the browser worker, which scores the same rows again while the user edits the reward): the first run
+// on a dataset converts and keeps the rows, the next only calls the function. A new key each time.
+const keyedFirst = [];
+const keyedAgain = [];
+for (let i = 0; i < REPS; i++) {
+  const key = {};
+  keyedFirst.push(pyodidePass(key));
+  keyedAgain.push(pyodidePass(key));
+}
+pyodidePass({}); // drop the rows held (a new key replaces them)
 
 // The bare loop inside Pyodide (after the passes above: the wasm code is warm).
 const ns = py.globals.get('dict')();
 py.runPython(REWARD_PY, { globals: ns });
 const { readFileSync } = await import('node:fs');
 ns.set('_lines', readFileSync(data, 'utf8'));
+ns.set('_cpu', () => cpuMs());
 const bare = [];
 for (let i = 0; i < REPS; i++) {
-  py.runPython(BARE_LOOP_PY, { globals: ns });
-  bare.push({ ms: ns.get('_ms'), sum: ns.get('_total') });
+  py.runPython(BARE_LOOP_PY.replace('_t = time.perf_counter()', '_t = time.perf_counter()\n_c0 = _cpu()'), { globals: ns });
+  bare.push({ ms: ns.get('_ms'), cpu: ns.get('_cpu')() - ns.get('_c0'), sum: ns.get('_total') });
 }
 ns.destroy();
 
-// Where runPython's time goes (warm): the payload built in JS; the JSON string handed to Python (a
-// function that only takes it); json.loads of it in Python; the harness's run with and without the per-call
-// callback into JS (on_call, which publishes the row for the watchdog).
+// Where runPython's time goes (warm): the rows written in marshal format in JS; the harness's run on them (marshal.loads
+// in Python, the calls, the results' JSON), with and without the per-call tick into JS (which publishes the call).
 const breakdown = {};
 {
   // Median of REPS runs each (the machine is shared).
@@ -151,31 +178,38 @@ const breakdown = {};
     breakdown[key] = median(ms);
     return r;
   };
-  const payloads = time('payload', () => {
-    const out = [];
-    for (let s = 0; s < rows.length; s += TASK) {
-      const r = [];
-      for (let i = s; i < Math.min(rows.length, s + TASK); i++) r.push(rowPayload('verl', rows[i]));
-      out.push(JSON.stringify({ rows: r, batch: 32 }));
-    }
-    return out;
-  });
-  const ns2 = py.globals.get('dict')();
-  const take = py.runPython('def take(p):\n    return len(p)\ntake', { globals: ns2 });
-  const parse = py.runPython('import json\ndef parse(p):\n    json.loads(p)\nparse', { globals: ns2 });
-  time('handover', () => payloads.forEach((p) => take(p)));
-  time('handover+loads', () => payloads.forEach((p) => parse(p)));
+  const { MarshalWriter } = await import(src('src/core/python/marshal.ts'));
+  const fields = ['data_source', 'solution_str', 'ground_truth', 'extra_info'];
+  const ranges = [];
+  for (let s = 0; s < rows.length; s += TASK) ranges.push([s, Math.min(rows.length, s + TASK)]);
+  const payloads = time('payload', () =>
+    ranges.map(([s, e]) => {
+      const w = new MarshalWriter();
+      w.seq('(', 2);
+      w.seq('[', e - s);
+      for (let i = s; i < e; i++) w.number(i);
+      w.seq('[', e - s);
+      for (let i = s; i < e; i++) {
+        const p = rowPayload('verl', rows[i]);
+        w.seq('(', 6);
+        for (const f of fields) w.value(p[f]);
+        w.number(0);
+        w.value(null);
+      }
+      return w.bytes().slice();
+    }),
+  );
   const h = harnessFor(py);
-  const noop = () => {};
-  time('run', () => payloads.forEach((p) => h.run('verl', 'compute_score', p, noop)));
-  time('runNoCallback', () => payloads.forEach((p) => h.run('verl', 'compute_score', p, undefined)));
-  take.destroy();
-  parse.destroy();
-  ns2.destroy();
+  const tick = () => {
+    Atomics.store(interrupt, 0, 0);
+    onCall(0, 1);
+  };
+  time('run', () => payloads.forEach((p, k) => h.run('verl', 'compute_score', p, tick, undefined, ranges[k][0], ranges[k][1], 32)));
+  time('runNoTick', () => payloads.forEach((p, k) => h.run('verl', 'compute_score', p, undefined, undefined, ranges[k][0], ranges[k][1], 32)));
 }
 
 // ---------------------------------------------------------------------------------------------- end to end
-const build = spawnSync(process.execPath, ['bin/build-cli.mjs'], { cwd: ROOT, encoding: 'utf8' });
+const build = NO_CLI ? { status: 0 } : spawnSync(process.execPath, ['bin/build-cli.mjs'], { cwd: ROOT, encoding: 'utf8' });
 if (build.status !== 0) {
   console.error(build.stderr);
   process.exit(1);
@@ -183,7 +217,7 @@ if (build.status !== 0) {
 const cliArgs = ['bin/reward-studio.mjs', 'score', data, '--reward', reward, '--function', 'compute_score', '--json'];
 const cli = [];
 const cli1 = [];
-for (let i = 0; i < REPS; i++) {
+for (let i = 0; i < (NO_CLI ? 0 : REPS); i++) {
   cli.push(spawnTimed(process.execPath, cliArgs));
   cli1.push(spawnTimed(process.execPath, [...cliArgs, '--workers', '1']));
 }
@@ -191,7 +225,7 @@ for (let i = 0; i < REPS; i++) {
 // ---------------------------------------------------------------------------------------------- checks, report
 const nativeSum = native[0].out.sum;
 const mismatch = [
-  ...passes.map((p, i) => (p.sum !== nativeSum || p.bad !== 0 ? `Pyodide pass ${i}: sum ${p.sum}, ${p.bad} rows not Ok` : null)),
+  ...[...passes, ...keyedFirst, ...keyedAgain].map((p, i) => (p.sum !== nativeSum || p.bad !== 0 ? `Pyodide pass ${i}: sum ${p.sum}, ${p.bad} rows not Ok` : null)),
   ...bare.map((b, i) => (b.sum !== nativeSum ? `bare Pyodide loop ${i}: sum ${b.sum}` : null)),
   ...[...cli, ...cli1].map((c, i) => (Math.abs(c.out.reward.mean * ROWS - nativeSum) > 1e-6 || c.out.errors !== 0 ? `CLI run ${i}: mean ${c.out.reward.mean}, errors ${c.out.errors}` : null)),
 ].filter(Boolean);
@@ -210,20 +244,27 @@ console.log(
     `${nativeSum} rows score 1 on both sides`,
 );
 console.log('\nscoring loop only (rows already parsed)');
-console.log(`  native CPython, compute_score in a loop:                 ${fmt(native.map((n) => n.out.score_ms))}`);
-console.log(`  Pyodide, runPython (harness, JSON, ranges of ${TASK}):  ${fmt(passes.map((p) => p.ms))}   (first pass: wasm still tiering up)`);
-console.log(`  Pyodide, the same bare loop inside Pyodide (no harness):  ${fmt(bare.map((b) => b.ms))}`);
-console.log(`  ratio native / Pyodide (runPython): ${(nativeScore / pyScore).toFixed(2)}×   (target ≥ 0.4×)`);
-console.log(`  ratio native / Pyodide (bare loop): ${(nativeScore / median(bare.map((b) => b.ms))).toFixed(2)}×`);
+const bareMs = median(bare.map((b) => b.ms));
+const nativeCpu = median(native.map((n) => n.out.score_cpu_ms));
+const ratio = (xs) => (nativeScore / median(xs.map((p) => p.ms))).toFixed(2);
+const ratioCpu = (xs) => (nativeCpu / median(xs.map((p) => p.cpu))).toFixed(2);
+const cpu = (xs) => `cpu ${Math.round(median(xs))} ms`;
+console.log(`  native CPython, compute_score in a loop:                 ${fmt(native.map((n) => n.out.score_ms))}   ${cpu(native.map((n) => n.out.score_cpu_ms))}`);
+console.log(`  Pyodide, runPython, no dataset key (ranges of ${TASK}):  ${fmt(passes.map((p) => p.ms))}   ${cpu(passes.map((p) => p.cpu))}   (first pass: wasm still tiering up)`);
+console.log(`  Pyodide, runPython with a dataset key, first run:        ${fmt(keyedFirst.map((p) => p.ms))}   ${cpu(keyedFirst.map((p) => p.cpu))}`);
+console.log(`  Pyodide, runPython with a dataset key, run again:        ${fmt(keyedAgain.map((p) => p.ms))}   ${cpu(keyedAgain.map((p) => p.cpu))}   (rows held in the interpreter)`);
+console.log(`  Pyodide, the same bare loop inside Pyodide (no harness):  ${fmt(bare.map((b) => b.ms))}   ${cpu(bare.map((b) => b.cpu))}`);
+console.log(`  ratio native / Pyodide, wall: runPython ${ratio(passes)}×, keyed first run ${ratio(keyedFirst)}×, keyed run again ${ratio(keyedAgain)}×, bare loop ${(nativeScore / bareMs).toFixed(2)}×   (target ≥ 0.4×)`);
+console.log(`  ratio native / Pyodide, CPU time: runPython ${ratioCpu(passes)}×, keyed first run ${ratioCpu(keyedFirst)}×, keyed run again ${ratioCpu(keyedAgain)}×, bare loop ${ratioCpu(bare)}×`);
 const b = (k) => `${Math.round(breakdown[k])} ms`;
 console.log(
-  `  runPython's time, warm: payload built in JS ${b('payload')}; the JSON string handed to Python ${b('handover')}; ` +
-    `json.loads there ${Math.round(breakdown['handover+loads'] - breakdown.handover)} ms; the harness's run (from the handover to the results' JSON) ${b('run')}, ` +
-    `of which the per-call callback into JS ${Math.round(breakdown.run - breakdown.runNoCallback)} ms; the bare loop ${Math.round(median(bare.map((x) => x.ms)))} ms`,
+  `  runPython's time, warm, no key: rows written in marshal format in JS ${b('payload')}; the harness's run ` +
+    `(marshal.loads, the calls, the results' JSON) ${b('run')}, of which the per-call tick into JS ${Math.round(breakdown.run - breakdown.runNoTick)} ms; the bare loop ${Math.round(bareMs)} ms`,
 );
 console.log('\nstart-up');
 console.log(`  loadPyodide() in this process: ${Math.round(startupMs)} ms   (reading the file with the studio's import: ${Math.round(readMs)} ms; native json.loads: ${Math.round(median(native.map((n) => n.out.read_ms)))} ms)`);
 console.log(`  in process, load + read + score: ${Math.round(startupMs + readMs + pyScore)} ms`);
+if (NO_CLI) process.exit(0);
 console.log('\nend to end (whole processes, spawn to exit)');
 console.log(`  python3 bench/python_baseline.py:                                 ${fmt(native.map((n) => n.ms))}`);
 console.log(`  reward-studio score --reward reward.py --json (pool of up to ${pool}): ${fmt(cli.map((c) => c.ms))}`);

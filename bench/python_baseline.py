@@ -4,7 +4,7 @@ arguments, once per row), over the same JSONL, in a plain loop.
 
 Usage: python3 bench/python_baseline.py <reward.py> <data.jsonl> [function]
 Prints one JSON object: rows, the sum of the scores (a cross-check), and the times in ms of reading the file
-(json.loads per line), of the scoring loop alone, and of the whole script (interpreter start-up excluded: the bench
+(json.loads per line), of the scoring loop alone (wall clock, and CPU time: steadier on a loaded machine), and of the whole script (interpreter start-up excluded: the bench
 times the process from outside for that).
 """
 import importlib.util
@@ -37,17 +37,20 @@ def main(reward_path, data_path, name="compute_score"):
         calls.append((str(r.get("data_source") or ""), r["completion"], r.get("ground_truth"), extra))
     t1 = time.perf_counter()
 
+    c1 = time.process_time()
     total = 0.0
     for data_source, solution_str, ground_truth, extra_info in calls:
         total += float(fn(data_source=data_source, solution_str=solution_str, ground_truth=ground_truth,
                           extra_info=extra_info))
     t2 = time.perf_counter()
+    c2 = time.process_time()
 
     print(json.dumps({
         "rows": len(rows),
         "sum": total,
         "read_ms": (t1 - t0) * 1000,
         "score_ms": (t2 - t1) * 1000,
+        "score_cpu_ms": (c2 - c1) * 1000,
         "script_ms": (t2 - T_START) * 1000,
         "python": sys.version.split()[0],
     }))

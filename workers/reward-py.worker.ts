@@ -69,6 +69,8 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
       const result = runPython(py, m.code, m.python, rowAt, m.start, m.end, {
         batchSize: m.python.batchSize,
         interrupt: w?.interrupt,
+        // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
+        datasetKey: rows,
         onCall: w
           ? (row, count) => {
               w.rows[0] = count;

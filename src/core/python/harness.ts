@@ -3,7 +3,8 @@
  * (by parsing it, without running it), loads the code as the module `reward` from the file `reward.py`, and calls
  * the chosen function the way TRL, verl or OpenRLHF call it, recording per row a score, None (TRL's "does not
  * apply"), an error with the user's line from the traceback, or a timeout (a KeyboardInterrupt raised through
- * Pyodide's interrupt buffer). Data crosses the JS/Python boundary as JSON strings only: no proxies to leak.
+ * Pyodide's interrupt buffer). Data crosses the JS/Python boundary as bytes (rows, in marshal format) and JSON strings
+ * (results): no proxies to leak.
  *
  * The calling conventions (checked against each framework's source, see runPython.ts):
  * - TRL (`trl/trainer/grpo_trainer.py`, `GRPOTrainer._calculate_rewards`): one call per batch,
@@ -28,14 +29,16 @@ export const USER_FILE = 'reward.py';
  * Kept free of backticks and dollar-brace so it can live in a raw template string.
  */
 export const HARNESS_PY = String.raw`
-"""Reward Studio harness (inside Pyodide). Inputs arrive and results leave as JSON strings."""
+"""Reward Studio harness (inside Pyodide). Rows arrive in marshal format (see marshal.ts), results leave as JSON."""
 import ast
 import inspect
 import io
 import json
 import linecache
+import marshal
 import math
 import numbers
+import struct
 import sys
 import types
 
@@ -352,11 +355,11 @@ def _call_trl(fn, rows, res, s):
     keys = []
     seen = set()
     for r in rows:
-        for k in r["columns"]:
+        for k in r[2]:
             if k not in seen:
                 seen.add(k)
                 keys.append(k)
-    kwargs = {k: [r["columns"].get(k) for r in rows] for k in keys if k not in TRL_RESERVED}
+    kwargs = {k: [r[2].get(k) for r in rows] for k in keys if k not in TRL_RESERVED}
 
     def log_extra(column, values):
         for j, v in enumerate(list(values)[:n]):
@@ -365,10 +368,10 @@ def _call_trl(fn, rows, res, s):
     def log_metric(name, value):
         res.metrics.append([str(name), _finite(value)])
 
-    step = rows[0].get("step")
+    step = rows[0][3]
     kwargs.update(
-        prompts=[r["prompt"] for r in rows],
-        completions=[r["completion"] for r in rows],
+        prompts=[r[0] for r in rows],
+        completions=[r[1] for r in rows],
         completion_ids=[None] * n,
         trainer_state=TrainerState(global_step=int(step) if step is not None else 0, max_steps=0, epoch=0.0),
         log_extra=log_extra,
@@ -388,8 +391,7 @@ def _collect_trl(res, s, e, out, what):
 
 def _call_verl(fn, rows, res, s):
     r = rows[0]
-    return fn(data_source=r["data_source"], solution_str=r["solution_str"], ground_truth=r["ground_truth"],
-              extra_info=r["extra_info"])
+    return fn(data_source=r[0], solution_str=r[1], ground_truth=r[2], extra_info=r[3])
 
 
 def _verl_one(res, i, v, what):
@@ -418,8 +420,8 @@ def _collect_verl(res, s, e, out, what):
 
 
 def _call_verl_batch(fn, rows, res, s):
-    return fn(data_sources=[r["data_source"] for r in rows], solution_strs=[r["solution_str"] for r in rows],
-              ground_truths=[r["ground_truth"] for r in rows], extra_infos=[r["extra_info"] for r in rows])
+    return fn(data_sources=[r[0] for r in rows], solution_strs=[r[1] for r in rows],
+              ground_truths=[r[2] for r in rows], extra_infos=[r[3] for r in rows])
 
 
 def _collect_verl_batch(res, s, e, out, what):
@@ -429,7 +431,7 @@ def _collect_verl_batch(res, s, e, out, what):
 
 
 def _call_openrlhf(fn, rows, res, s):
-    return fn([r["query"] for r in rows], [r["prompt"] for r in rows], [r["label"] for r in rows])
+    return fn([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
 
 
 def _per_row(v, n, what, key):
@@ -477,9 +479,111 @@ _KINDS = {
     "openrlhf": (_call_openrlhf, _collect_openrlhf),
 }
 
+# The values of one row, in this order, as runPython.ts (ROW_FIELDS) writes them.
+_FIELDS = {"trl": 4, "verl": 4, "verl-batch": 4, "openrlhf": 3}
 
-def run(kind, name, payload_json, on_call=None):
-    """Call reward.<name> on the rows of the payload; returns the per-row results as JSON."""
+
+# ------------------------------------------------------------------ rows, kept per dataset
+
+# A row arrives as (v0, ..., vk-1, mask, blob): bit j of mask set = value j is a list or dict, carried in blob
+# (marshal bytes of the tuple of those values) so that every run gets its own copies: user code may mutate them.
+# Rows of a dataset (key = a number runPython gives each rows object) are kept across runs: a run then converts
+# only the rows this interpreter has not seen. Kept up to CACHE_LIMIT bytes of marshal data.
+CACHE_LIMIT = 256 * 1024 * 1024
+_held = {"key": None, "kind": None, "rows": {}, "bytes": 0}
+_I32 = struct.Struct("<i").pack
+
+
+def missing(key, kind, start, end):
+    """The rows of [start, end) not held for (key, kind), as JSON [[from, to], ...]."""
+    h = _held
+    if h["key"] != key or h["kind"] != kind:
+        return json.dumps([[start, end]] if end > start else [])
+    rows = h["rows"]
+    out = []
+    for i in range(start, end):
+        if i not in rows:
+            if out and out[-1][1] == i:
+                out[-1][1] = i + 1
+            else:
+                out.append([i, i + 1])
+    return json.dumps(out)
+
+
+def _records(payload, key, kind, start, end):
+    data = payload if isinstance(payload, bytes) else payload.to_bytes()
+    idx, rows = marshal.loads(data)
+    if key is None:
+        return rows
+    h = _held
+    if h["key"] != key or h["kind"] != kind:
+        h.update(key=key, kind=kind, rows={}, bytes=0)
+    held = h["rows"]
+    if rows and h["bytes"] + len(data) <= CACHE_LIMIT:
+        held.update(zip(idx, rows))
+        h["bytes"] += len(data)
+    elif rows:
+        new = dict(zip(idx, rows))
+        return [new[i] if i in new else held[i] for i in range(start, end)]
+    return [held[i] for i in range(start, end)]
+
+
+def _arguments(recs, k):
+    """Each row's k values, with fresh copies of its lists and dicts."""
+    blobs = [r[k + 1] for r in recs if r[k]]
+    if not blobs:
+        return [r[:k] for r in recs]
+    fresh = iter(marshal.loads(b"[" + _I32(len(blobs)) + b"".join(blobs)))
+    last = 1 << (k - 1)
+    out = []
+    add = out.append
+    for r in recs:
+        m = r[k]
+        if not m:
+            add(r[:k])
+        elif m == last:
+            add(r[:k - 1] + next(fresh))
+        else:
+            values = list(r[:k])
+            it = iter(next(fresh))
+            for j in range(k):
+                if m >> j & 1:
+                    values[j] = next(it)
+            add(tuple(values))
+    return out
+
+
+# ------------------------------------------------------------------ running
+
+def _run_verl(fn, rows, res, what, fn_line, sink, tick):
+    """verl's per-row calls, with the usual result (a finite float) checked inline."""
+    scores = res.scores
+    status = res.status
+    output = res.output
+    j = 0
+    for ds, sol, gt, ei in rows:
+        if tick is not None:
+            # Every call is published, so a watchdog that gives up on an interrupt times out the right rows.
+            tick()
+        try:
+            v = fn(data_source=ds, solution_str=sol, ground_truth=gt, extra_info=ei)
+            if type(v) is float and v - v == 0.0:
+                status[j] = OK
+                scores[j] = v
+            else:
+                _verl_one(res, j, _resolve(v), what)
+        except BaseException as err:
+            st, message, line = _describe(err, fn_line)
+            res.fail(j, st, message, line)
+        if sink.parts or sink.dropped:
+            output.append([j, 1, sink.text()])
+            sink.reset()
+        j += 1
+
+
+def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32):
+    """Call reward.<name> on rows [start, end) (the payload's, and those held for key); per-row results as JSON.
+    tick() is called before each call (runPython publishes the call's rows to the watchdog)."""
     if _module is None:
         raise RuntimeError("no reward code is loaded")
     if kind not in _KINDS:
@@ -488,33 +592,34 @@ def run(kind, name, payload_json, on_call=None):
     if fn is None or not callable(fn):
         raise LookupError("%s defines no function named %r" % (USER_FILE, name))
     call, collect = _KINDS[kind]
-    # The payload arrives as UTF-8 bytes (a Uint8Array): converting one large JS string costs ~10x more.
-    payload = json.loads(payload_json if isinstance(payload_json, str) else payload_json.to_bytes())
-    rows = payload["rows"]
+    recs = _records(payload, key, kind, start, end)
+    rows = _arguments(recs, _FIELDS[kind])
     n = len(rows)
-    size = 1 if kind == "verl" else max(1, int(payload.get("batch") or 1))
+    size = 1 if kind == "verl" else max(1, int(batch or 1))
     fn_line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
     what = name + "()"
     res = _Results(n)
-    # One capture for the whole range (entering one per call cost more than many rewards), emptied before each call
-    # so each call's output is kept apart, with its own cap.
+    # One capture for the whole range (entering one per call cost more than many rewards), emptied after each call
+    # that wrote, so each call's output is kept apart, with its own cap.
     sink = _Sink()
     with _Captured(sink):
-        for s in range(0, n, size):
-            e = min(n, s + size)
-            sink.reset()
-            try:
-                if on_call is not None:
-                    # Every call is published, so a watchdog that gives up on an interrupt times out the right rows.
-                    on_call(s, e - s)
-                out = _resolve(call(fn, rows[s:e], res, s))
-                collect(res, s, e, out, what)
-            except BaseException as err:
-                status, message, line = _describe(err, fn_line)
-                for i in range(s, e):
-                    res.fail(i, status, message, line)
-            if sink.parts or sink.dropped:
-                res.output.append([s, e - s, sink.text()])
+        if kind == "verl":
+            _run_verl(fn, rows, res, what, fn_line, sink, tick)
+        else:
+            for s in range(0, n, size):
+                e = min(n, s + size)
+                if tick is not None:
+                    tick()
+                try:
+                    out = _resolve(call(fn, rows[s:e], res, s))
+                    collect(res, s, e, out, what)
+                except BaseException as err:
+                    status, message, line = _describe(err, fn_line)
+                    for i in range(s, e):
+                        res.fail(i, status, message, line)
+                if sink.parts or sink.dropped:
+                    res.output.append([s, e - s, sink.text()])
+                    sink.reset()
     return res.dump()
 `;
 
@@ -524,8 +629,14 @@ export interface Harness {
   findCandidates(source: string): string;
   /** JSON `{ok, stdout}` or `{ok: false, message, line, stdout, timedOut}`. */
   load(source: string): string;
-  /** JSON of the per-row results. */
-  run(kind: string, name: string, payload: string | Uint8Array, onCall?: (first: number, count: number) => void): string;
+  /** JSON `[[from, to], ...]`: the rows of [start, end) this interpreter does not hold for the dataset `key`. */
+  missing(key: number, kind: string, start: number, end: number): string;
+  /**
+   * JSON of the per-row results of rows [start, end). `payload`: marshal bytes of `(indexes, rows)` (see
+   * runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
+   * `tick` is called before each call into the user's function.
+   */
+  run(kind: string, name: string, payload: Uint8Array, tick: (() => void) | undefined, key: number | undefined, start: number, end: number, batch: number): string;
   /** The source last loaded with `load` successfully, or null. */
   loaded: string | null;
 }
@@ -542,11 +653,13 @@ export function harnessFor(py: PyodideAPI): Harness {
   // These proxies live as long as the Pyodide instance: one harness per instance, never destroyed.
   const find = ns.get('find_candidates');
   const load = ns.get('load');
+  const missing = ns.get('missing');
   const run = ns.get('run');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
-    run: (kind, name, payloadJson, onCall) => run(kind, name, payloadJson, onCall) as string,
+    missing: (key, kind, start, end) => missing(key, kind, start, end) as string,
+    run: (kind, name, payload, tick, key, start, end, batch) => run(kind, name, payload, tick, key, start, end, batch) as string,
     loaded: null,
   };
   harnesses.set(py, h);

@@ -2,6 +2,7 @@ import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
+import { harnessFor } from './harness';
 import { loadRewardModule, missingModuleMessage, PythonLoadError, rowPayload, runPython, type PythonRunOptions } from './runPython';
 import type { RewardKind } from './signatures';
 
@@ -324,5 +325,99 @@ describe('loading, imports, output', () => {
       [2, 1, 20000 + '\n[10005 more characters of output not kept]'.length],
     ]);
     expect(r.output[0].text).toBe('row b\n');
+  });
+});
+
+describe('datasetKey: rows kept in the interpreter across runs', () => {
+  it('gives the same results as without a key, converts only rows not held, and hands each run fresh lists and dicts', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    extra_info["seen"] = extra_info.get("seen", 0) + 1', // a mutation must not reach the next run
+      '    ground_truth.append("x")',
+      '    print(solution_str, extra_info["seen"], len(ground_truth))',
+      '    return extra_info["seen"] * 10 + len(ground_truth)',
+    );
+    const rows = ['a', 'b', 'c', 'd'].map((c, i) => row(i, c, undefined, { ground_truth: ['g'], extra_info: { k: i } }));
+    rows.forEach((r) => (r.groundTruth = ['g'] as unknown as string));
+    const rowAt = (i: number) => rows[i];
+    const choice = { name: 'compute_score', kind: 'verl' as const };
+    const plain = runPython(py, code, choice, rowAt, 0, 4);
+    const key = {};
+    const h = harnessFor(py);
+    const first = runPython(py, code, choice, rowAt, 0, 2, { datasetKey: key });
+    const keyId = 0; // unknown ids hold nothing
+    expect(JSON.parse(h.missing(keyId, 'verl', 0, 4))).toEqual([[0, 4]]);
+    const all = runPython(py, code, choice, rowAt, 0, 4, { datasetKey: key });
+    const again = runPython(py, code, choice, rowAt, 0, 4, { datasetKey: key });
+    for (const r of [all, again]) {
+      expect(Array.from(r.status)).toEqual([1, 1, 1, 1]);
+      expect(Array.from(r.scores)).toEqual(Array.from(plain.scores));
+      expect(r.stdout).toBe(plain.stdout);
+    }
+    expect(Array.from(first.scores)).toEqual([12, 12]);
+    expect(Array.from(again.scores)).toEqual([12, 12, 12, 12]);
+    // A sub-range of held rows, and another dataset (a new key) with other rows: nothing stale.
+    const sub = runPython(py, code, choice, rowAt, 2, 4, { datasetKey: key });
+    expect(sub.output.map((o) => [o.row, o.text])).toEqual([
+      [2, 'c 1 2\n'],
+      [3, 'd 1 2\n'],
+    ]);
+    const other = rows.map((r) => ({ ...r, completion: r.completion.toUpperCase() }));
+    const o = runPython(py, code, choice, (i) => other[i], 0, 4, { datasetKey: other });
+    expect(o.output.map((x) => x.text)).toEqual(['A 1 2\n', 'B 1 2\n', 'C 1 2\n', 'D 1 2\n']);
+  });
+
+  it('keeps rows per kind (TRL after verl on the same key), with conversational lists copied for each run', () => {
+    const code = lines(
+      'def reward(prompts, completions, **kwargs):',
+      '    out = []',
+      '    for p, c in zip(prompts, completions):',
+      '        c.append({"role": "user", "content": "mutated"})',
+      '        out.append(float(len(c) * 10 + len(kwargs["tags"][0])))',
+      '        kwargs["tags"][0].append("x")',
+      '    return out',
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    return len(solution_str)',
+    );
+    const rows = [0, 1, 2].map((i) =>
+      row(i, 'ignored', undefined, {
+        prompt: [{ role: 'user', content: `q${i}` }],
+        completion: [{ role: 'assistant', content: 'a'.repeat(i + 1) }],
+        tags: ['t'],
+      }),
+    );
+    const key = {};
+    const v = runPython(py, code, { name: 'compute_score', kind: 'verl' }, (i) => rows[i], 0, 3, { datasetKey: key });
+    expect(Array.from(v.scores)).toEqual([7, 7, 7]);
+    for (let k = 0; k < 2; k++) {
+      const t = runPython(py, code, { name: 'reward', kind: 'trl' }, (i) => rows[i], 0, 3, { datasetKey: key, batchSize: 2 });
+      expect(Array.from(t.scores)).toEqual([21, 22, 21]);
+    }
+  });
+
+  it('publishes each call to onCall with the interrupt cleared, with or without a key', () => {
+    const code = lines('def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    return 1');
+    const rows = [0, 1, 2].map((i) => row(i, 'x'));
+    const interrupt = new Int32Array(new SharedArrayBuffer(4));
+    for (const datasetKey of [undefined, rows, rows]) {
+      const calls: [number, number][] = [];
+      const r = runPython(py, code, { name: 'compute_score', kind: 'verl' }, (i) => rows[i], 1, 3, {
+        interrupt,
+        datasetKey,
+        onCall: (first, count) => calls.push([first, count]),
+      });
+      expect(Array.from(r.status)).toEqual([1, 1]);
+      expect(calls).toEqual([
+        [1, 1],
+        [2, 1],
+      ]);
+    }
+    const calls: [number, number][] = [];
+    const code2 = lines('def reward(completions, **kw):', '    return [1.0] * len(completions)');
+    runPython(py, code2, { name: 'reward', kind: 'trl' }, (i) => rows[i], 0, 3, { batchSize: 2, onCall: (f, c) => calls.push([f, c]) });
+    expect(calls).toEqual([
+      [0, 2],
+      [2, 1],
+    ]);
   });
 });

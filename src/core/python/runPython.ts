@@ -89,6 +89,7 @@ import { RowStatus } from '../reward/contract';
 import type { RangeResult, RowError } from '../reward/runRows';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor } from './harness';
+import { isContainer, jsonValue, MarshalWriter } from './marshal';
 import type { RewardKind } from './signatures';
 
 /** The chosen function: its name in the user's code and how to call it. */
@@ -122,6 +123,13 @@ export interface PythonRunOptions {
   interrupt?: Int32Array;
   /** Only used in the message of timed-out rows ("timed out after N ms", as the JS pool writes it). */
   timeLimitMs?: number;
+  /**
+   * The identity of the rows behind `rowAt` (e.g. the worker's rows array): the same object always means the same
+   * rows. With it, the interpreter keeps the rows it has converted (up to 256 MB) and later runs on the same
+   * dataset only call the function: for a worker that scores the same dataset again and again while the user edits
+   * the reward. Lists and dicts are still handed to each call as fresh copies.
+   */
+  datasetKey?: object;
 }
 
 /** The code does not load: a syntax error, an exception at import time, or the chosen function is missing. */
@@ -224,14 +232,44 @@ export function rowPayload(kind: RewardKind, t: Trajectory): Record<string, unkn
   };
 }
 
-/** JSON for Python: bigints as numbers (as strings past 2^53), typed arrays as lists, NaN/Infinity as None. */
-function toJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v as unknown as ArrayLike<number>);
-    return v;
-  });
+/** The values of a row's payload, in the order the harness reads them (its `_FIELDS`). */
+const ROW_FIELDS: Readonly<Record<RewardKind, readonly string[]>> = {
+  trl: ['prompt', 'completion', 'columns', 'step'],
+  verl: ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
+  'verl-batch': ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
+  openrlhf: ['query', 'prompt', 'label'],
+};
+
+/**
+ * One row as the harness reads it: `(v0, ..., vk-1, mask, blob)`, values as json.loads of their JSON would give
+ * them (marshal.ts). With `copies`, lists and dicts (bit j of mask) go into blob, marshal bytes of their tuple,
+ * which the harness loads again for each run (so a row kept across runs never shows one run's mutations to the
+ * next); without, they are written in place and mask is 0.
+ */
+function writeRow(w: MarshalWriter, names: readonly string[], payload: Record<string, unknown>, copies: boolean): void {
+  const k = names.length;
+  w.seq('(', k + 2);
+  let mask = 0;
+  const values = names.map((n) => jsonValue(payload[n]));
+  for (let j = 0; j < k; j++) {
+    if (copies && isContainer(values[j])) {
+      mask |= 1 << j;
+      w.value(null);
+    } else w.value(values[j]);
+  }
+  w.number(mask);
+  if (mask === 0) {
+    w.value(null);
+    return;
+  }
+  const at = w.beginBytes();
+  w.seq('(', values.filter((_, j) => (mask >> j) & 1).length);
+  for (let j = 0; j < k; j++) if ((mask >> j) & 1) w.value(values[j]);
+  w.endBytes(at);
 }
+
+const datasetKeys = new WeakMap<object, number>();
+let nextDatasetKey = 1;
 
 // ---------------------------------------------------------------------------------------------- running
 
@@ -265,20 +303,43 @@ export function runPython(
     if (!l.ok) throw new PythonLoadError(l.message, l.line, l.stdout);
     loadStdout = l.stdout;
   }
-  const rows: Record<string, unknown>[] = [];
-  for (let i = start; i < end; i++) rows.push(rowPayload(choice.kind, rowAt(i)));
-  const payloadBytes = new TextEncoder().encode(toJson({ rows, batch: Math.max(1, Math.floor(opts.batchSize ?? 32)) }));
+  // The rows Python needs: all of the range, or without a dataset key those it does not hold yet.
+  let key: number | undefined;
+  let spans: [number, number][] = [[start, end]];
+  if (opts.datasetKey !== undefined) {
+    key = datasetKeys.get(opts.datasetKey);
+    if (key === undefined) datasetKeys.set(opts.datasetKey, (key = nextDatasetKey++));
+    spans = JSON.parse(h.missing(key, choice.kind, start, end)) as [number, number][];
+  }
+  const names = ROW_FIELDS[choice.kind];
+  const count = spans.reduce((a, [from, to]) => a + to - from, 0);
+  const w = new MarshalWriter();
+  w.seq('(', 2);
+  w.seq('[', count);
+  for (const [from, to] of spans) for (let i = from; i < to; i++) w.number(i);
+  w.seq('[', count);
+  for (const [from, to] of spans) for (let i = from; i < to; i++) writeRow(w, names, rowPayload(choice.kind, rowAt(i)), key !== undefined);
+  const batch = Math.max(1, Math.floor(opts.batchSize ?? 32));
   const clear = () => {
     if (opts.interrupt) Atomics.store(opts.interrupt, 0, 0);
   };
-  const onCall = (first: number, count: number) => {
-    clear();
-    opts.onCall?.(start + first, count);
-  };
+  // Called before each call (one crossing into JS, no arguments): the calls cover the range in order, `size` rows
+  // each (verl: 1).
+  const size = choice.kind === 'verl' ? 1 : batch;
+  let next = start;
+  const tick =
+    opts.interrupt || opts.onCall
+      ? () => {
+          clear();
+          const rows = Math.min(size, end - next);
+          opts.onCall?.(next, rows);
+          next += rows;
+        }
+      : undefined;
   let raw: RawResult;
   clear();
   try {
-    raw = JSON.parse(h.run(choice.kind, choice.name, payloadBytes, onCall)) as RawResult;
+    raw = JSON.parse(h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch)) as RawResult;
   } catch (e) {
     const message = pythonErrorMessage(e);
     if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));
