@@ -61,6 +61,13 @@ export default defineConfig(({ command }) => ({
     chunkSizeWarningLimit: 8000,
     // Data files (tokenizers) stay files: an inlined data: URL would be refused by the CSP's connect-src 'self'.
     assetsInlineLimit: (file: string) => (file.endsWith('.json') ? false : undefined),
+    // A second page for browser tests: e2e/ort-parity.spec.ts runs the demo reward model in onnxruntime-web there.
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'ort-parity': fileURLToPath(new URL('./tests-pages/ort-parity.html', import.meta.url)),
+      },
+    },
   },
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
