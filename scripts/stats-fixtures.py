@@ -23,37 +23,12 @@ import numpy as np
 import scipy
 import scipy.stats as st
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'core', 'stats', 'fixtures')
+from fixture_io import enc, write  # noqa: E402  (scripts/fixture_io.py)
 NAN = float('nan')
 
 
 # ───────────────────────────── helpers ─────────────────────────────
 
-def enc(v):
-    """JSON-safe: NaN/inf → null, numpy scalars → python, arrays → lists."""
-    if isinstance(v, dict):
-        return {k: enc(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [enc(x) for x in v]
-    if isinstance(v, np.ndarray):
-        return [enc(x) for x in v.tolist()]
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (int, np.integer)):
-        return int(v)
-    if isinstance(v, (float, np.floating)):
-        v = float(v)
-        return v if math.isfinite(v) else None
-    return v
-
-
-def write(name, obj):
-    os.makedirs(OUT, exist_ok=True)
-    path = os.path.join(OUT, name)
-    with open(path, 'w') as f:
-        json.dump(enc(obj), f, allow_nan=False, separators=(',', ':'))
-        f.write('\n')
-    print(f'wrote {os.path.relpath(path)} ({os.path.getsize(path)} bytes)')
 
 
 def finite(a):
