@@ -7,7 +7,7 @@ import { decodeShare, encodeShare, frameBodySize, INLINE_LIMIT } from '../core/s
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import type { PresetId } from '../core/stats/advantage';
 import { useStudio, type StudioState } from '../store';
-import { storedEditor } from '../store/editorSlice';
+import { storedEditor, storedLocal, storeLocal } from '../store/editorSlice';
 import type { RunRecord } from '../store/runsSlice';
 import { getDataset } from './datasetRegistry';
 import { sha256Cached } from './hash';
@@ -31,20 +31,8 @@ let saveTimer: ReturnType<typeof setTimeout> | null = null;
 
 const newId = () => (globalThis.crypto?.randomUUID?.() ?? `s${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`);
 
-function rememberCurrent(id: string): void {
-  try {
-    localStorage.setItem(CURRENT_KEY, id);
-  } catch {
-    /* storage unavailable: the session list still has it */
-  }
-}
-function currentIdFromStorage(): string | null {
-  try {
-    return localStorage.getItem(CURRENT_KEY);
-  } catch {
-    return null;
-  }
-}
+const rememberCurrent = (id: string) => storeLocal(CURRENT_KEY, id);
+const currentIdFromStorage = () => storedLocal(CURRENT_KEY);
 
 // ---- conversions -------------------------------------------------------------------------------------------
 
@@ -87,7 +75,7 @@ function uiState(s: StudioState): UiState {
 }
 
 /** The persisted reference to the loaded data (a pending link file counts as the session's data). */
-function dataRef(s: StudioState, sha256?: string): DataRef {
+function dataRef(s: StudioState): DataRef {
   const ds = getDataset(s.datasetId);
   const file = currentDataFile();
   if (s.pendingFile) {
@@ -98,7 +86,7 @@ function dataRef(s: StudioState, sha256?: string): DataRef {
   const choice = { ...(file.format ? { format: file.format } : {}), ...(file.mapping ? { mapping: file.mapping } : {}) };
   if (s.dataSource.kind === 'demo') return { kind: 'demo' };
   if (s.dataSource.kind === 'url') return { kind: 'url', url: s.dataSource.url, name: file.name, rows: ds.size, import: choice };
-  return { kind: 'file', name: file.name, rows: ds.size, size: file.blob.size, ...(sha256 ? { sha256 } : {}), import: choice };
+  return { kind: 'file', name: file.name, rows: ds.size, size: file.blob.size, import: choice };
 }
 
 function currentDoc(createdAt?: number): SessionDoc {
@@ -492,10 +480,9 @@ export async function startStudio(): Promise<void> {
   }
   if (hash.startsWith('#s=') && (await openLink(hash.slice(3)))) return;
   if (dataUrl) {
-    const s = useStudio.getState();
+    // A new session with the user's own code (kept as it is in the editor), on the URL's data.
     beginSession(newId(), decodeURIComponent(dataUrl.split('/').pop() || 'Data from a URL'));
     createdAt.set(useStudio.getState().sessionId!, Date.now());
-    s.loadEditor({ language: s.language, codes: s.codes, tokenizer: s.tokenizer, timeLimitMs: s.timeLimitMs, pyFunction: s.pyFunction, pyBatchSize: s.pyBatchSize });
     if (!(await openUrlData(dataUrl))) await loadDemo({ run: true });
     scheduleSave();
     return;

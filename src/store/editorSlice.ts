@@ -9,12 +9,8 @@ export const CODE_STORAGE_KEY = 'reward-studio:code';
 export const TOKENIZER_STORAGE_KEY = 'reward-studio:tokenizer';
 
 function loadTokenizer(): TokenizerId {
-  try {
-    const t = globalThis.localStorage?.getItem(TOKENIZER_STORAGE_KEY);
-    return isTokenizerId(t) ? t : DEFAULT_TOKENIZER;
-  } catch {
-    return DEFAULT_TOKENIZER;
-  }
+  const t = storedLocal(TOKENIZER_STORAGE_KEY);
+  return isTokenizerId(t) ? t : DEFAULT_TOKENIZER;
 }
 
 export const PY_CODE_STORAGE_KEY = 'reward-studio:code-py';
@@ -24,14 +20,15 @@ export type RewardLanguage = 'ts' | 'py';
 const KEYS: Record<RewardLanguage, string> = { ts: CODE_STORAGE_KEY, py: PY_CODE_STORAGE_KEY };
 const TEMPLATES: Record<RewardLanguage, string> = { ts: DEFAULT_REWARD_TS, py: DEFAULT_REWARD_PY };
 
-function stored(key: string): string | null {
+/** Local storage that never throws (unavailable or full: null / the value stays in memory). */
+export function storedLocal(key: string): string | null {
   try {
     return globalThis.localStorage?.getItem(key) ?? null;
   } catch {
     return null;
   }
 }
-function store(key: string, value: string): void {
+export function storeLocal(key: string, value: string): void {
   try {
     globalThis.localStorage?.setItem(key, value);
   } catch {
@@ -40,20 +37,20 @@ function store(key: string, value: string): void {
 }
 /** What local storage holds for the editor (written on every keystroke), if anything. */
 export function storedEditor(): { language: RewardLanguage | null; codes: Partial<Record<RewardLanguage, string>> } {
-  const lang = stored(LANGUAGE_STORAGE_KEY);
+  const lang = storedLocal(LANGUAGE_STORAGE_KEY);
   const codes: Partial<Record<RewardLanguage, string>> = {};
   for (const l of ['ts', 'py'] as const) {
-    const c = stored(KEYS[l]);
+    const c = storedLocal(KEYS[l]);
     if (c !== null) codes[l] = c;
   }
   return { language: lang === 'ts' || lang === 'py' ? lang : null, codes };
 }
 
 function loadLanguage(): RewardLanguage {
-  return stored(LANGUAGE_STORAGE_KEY) === 'py' ? 'py' : 'ts';
+  return storedLocal(LANGUAGE_STORAGE_KEY) === 'py' ? 'py' : 'ts';
 }
 function loadCode(lang: RewardLanguage): string {
-  return stored(KEYS[lang]) ?? TEMPLATES[lang];
+  return storedLocal(KEYS[lang]) ?? TEMPLATES[lang];
 }
 
 export interface EditorSlice {
@@ -93,19 +90,19 @@ export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> =
   setCode: (code) => {
     const language = get().language;
     set({ code, codes: { ...get().codes, [language]: code } });
-    store(KEYS[language], code);
+    storeLocal(KEYS[language], code);
   },
   setLanguage: (language) => {
     if (language === get().language) return;
-    store(LANGUAGE_STORAGE_KEY, language);
+    storeLocal(LANGUAGE_STORAGE_KEY, language);
     set({ language, code: get().codes[language], runError: null });
   },
   loadEditor: (e) => {
     set({ language: e.language, codes: e.codes, code: e.codes[e.language], tokenizer: e.tokenizer, timeLimitMs: e.timeLimitMs, pyFunction: e.pyFunction, pyBatchSize: e.pyBatchSize, pyCandidates: null, runError: null });
-    store(LANGUAGE_STORAGE_KEY, e.language);
-    store(KEYS.ts, e.codes.ts);
-    store(KEYS.py, e.codes.py);
-    store(TOKENIZER_STORAGE_KEY, e.tokenizer);
+    storeLocal(LANGUAGE_STORAGE_KEY, e.language);
+    storeLocal(KEYS.ts, e.codes.ts);
+    storeLocal(KEYS.py, e.codes.py);
+    storeLocal(TOKENIZER_STORAGE_KEY, e.tokenizer);
   },
   setPyFunction: (pyFunction) => set({ pyFunction }),
   setPyCandidates: (pyCandidates) => set({ pyCandidates }),
@@ -114,10 +111,6 @@ export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> =
   tokenizer: loadTokenizer(),
   setTokenizer: (tokenizer) => {
     set({ tokenizer });
-    try {
-      globalThis.localStorage?.setItem(TOKENIZER_STORAGE_KEY, tokenizer);
-    } catch {
-      /* storage unavailable */
-    }
+    storeLocal(TOKENIZER_STORAGE_KEY, tokenizer);
   },
 });
