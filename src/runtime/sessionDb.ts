@@ -83,8 +83,16 @@ export async function getBlob(sessionId: string): Promise<StoredBlob | undefined
   return (await db()).get('blobs', sessionId);
 }
 
-export async function putRun(r: StoredRun): Promise<void> {
-  await (await db()).put('runs', r);
+/** Store a run; with `doc`, the session document is written in the same transaction, so a reload can never see
+ *  the new run with a document that does not yet select it (or the reverse). */
+export async function putRun(r: StoredRun, doc?: SessionDoc): Promise<void> {
+  const d = await db();
+  if (!doc) {
+    await d.put('runs', r);
+    return;
+  }
+  const tx = d.transaction(['runs', 'sessions'], 'readwrite');
+  await Promise.all([tx.objectStore('runs').put(r), tx.objectStore('sessions').put(doc), tx.done]);
 }
 
 /** The session's runs on its current data, oldest first. */

@@ -112,6 +112,7 @@ function currentDoc(createdAt?: number): SessionDoc {
 const createdAt = new Map<string, number>();
 
 async function saveNow(force = false): Promise<void> {
+  if (saveTimer) clearTimeout(saveTimer);
   saveTimer = null;
   const s = useStudio.getState();
   if ((restoring && !force) || !s.sessionId) return;
@@ -138,7 +139,11 @@ async function saveRuns(s: StudioState): Promise<void> {
     if (savedRuns.has(key) || r.datasetId !== ds.id) continue;
     savedRuns.add(key);
     try {
-      await db.putRun({ sessionId: s.sessionId, id: r.id, dataVersion: s.dataVersion, meta: runMeta(r), payload: runPayload(r) });
+      // The document goes with the run in one transaction: it names this run as current, so a reload straight after
+      // a run shows that run (a debounced document save could still be pending).
+      const doc = currentDoc(createdAt.get(s.sessionId));
+      createdAt.set(doc.id, doc.createdAt);
+      await db.putRun({ sessionId: s.sessionId, id: r.id, dataVersion: s.dataVersion, meta: runMeta(r), payload: runPayload(r) }, doc);
     } catch (e) {
       savedRuns.delete(key);
       console.warn('saving a run failed', e);
@@ -245,7 +250,7 @@ export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boo
   } finally {
     restoring = false;
   }
-  scheduleSave();
+  await saveNow(); // at once: a reload straight after opening must find this session
   const s = useStudio.getState();
   if (s.datasetId && s.runs.length === 0 && !s.origin) await runReward();
 }
@@ -264,7 +269,7 @@ export async function newSession(opts: { keepCode?: boolean } = {}): Promise<voi
   } finally {
     restoring = false;
   }
-  scheduleSave();
+  await saveNow(); // at once: a reload straight after opening must find this session
   await loadDemo();
 }
 
@@ -357,7 +362,7 @@ async function openShared(shared: SharedSession, data: Uint8Array | null, migrat
   if (migratedFrom) {
     useStudio.getState().setSessionMessage({ kind: 'info', text: `This link was made by an older version of the studio (link v${migratedFrom}) and was brought up to date.` });
   }
-  scheduleSave();
+  await saveNow(); // at once: a reload straight after opening must find this session
 }
 
 /** Settings of a link whose file has not been dropped yet: applied once it is. */
@@ -484,7 +489,7 @@ export async function startStudio(): Promise<void> {
     beginSession(newId(), decodeURIComponent(dataUrl.split('/').pop() || 'Data from a URL'));
     createdAt.set(useStudio.getState().sessionId!, Date.now());
     if (!(await openUrlData(dataUrl))) await loadDemo({ run: true });
-    scheduleSave();
+    await saveNow(); // at once: a reload straight after opening must find this session
     return;
   }
   let last: SessionDoc | null = null;
