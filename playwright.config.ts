@@ -5,7 +5,7 @@ import CHROMIUM_ARGS from './e2e/chromium-args.json' with { type: 'json' };
 /** Browser tests in Debian's Chromium (never a downloaded browser) against the production build.
  * Launch flags (e2e/chromium-args.json) that work headless as root on these machines; WebGPU gets a software adapter. */
 
-const PORT = 4173;
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
