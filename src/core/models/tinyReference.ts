@@ -10,6 +10,7 @@
  *   pooled = sum_s(x * mask) / max(sum_s(mask), 1)
  *   logits = tanh(pooled @ dense.weight + dense.bias) @ out_proj.weight + out_proj.bias   -> [batch, 1]
  */
+import type { TokenBatch } from './batching';
 
 export interface OnnxInitializer {
   name: string;
@@ -174,32 +175,7 @@ export function loadTinyRewardWeights(onnxBytes: Uint8Array): TinyRewardWeights 
   };
 }
 
-/** A batch as the model takes it: row-major [batch, sequence] int64 ids and mask. */
-export interface TokenBatch {
-  inputIds: BigInt64Array;
-  attentionMask: BigInt64Array;
-  batch: number;
-  sequence: number;
-}
-
-/**
- * Truncate each row to `maxLength` tokens and pad on the right with `padId` (mask 0) to the longest row,
- * as a Hugging Face tokenizer called with `padding=True, truncation=True, max_length` does.
- */
-export function padBatch(rows: readonly (readonly number[])[], { padId, maxLength }: { padId: number; maxLength: number }): TokenBatch {
-  const cut = rows.map((r) => r.slice(0, maxLength));
-  const sequence = Math.max(1, ...cut.map((r) => r.length));
-  const inputIds = new BigInt64Array(rows.length * sequence).fill(BigInt(padId));
-  const attentionMask = new BigInt64Array(rows.length * sequence);
-  cut.forEach((r, b) =>
-    r.forEach((id, s) => {
-      inputIds[b * sequence + s] = BigInt(id);
-      attentionMask[b * sequence + s] = 1n;
-    }),
-  );
-  return { inputIds, attentionMask, batch: rows.length, sequence };
-}
-
+export { padBatch, type TokenBatch } from './batching';
 /** The model's `logits` ([batch, 1], flattened) computed in plain JS. */
 export function tinyRewardLogits(w: TinyRewardWeights, x: TokenBatch): Float64Array {
   const { batch, sequence: S } = x;
