@@ -1,16 +1,11 @@
 /**
  * Test page module (tests-pages/ort-parity.html, used by e2e/ort-parity.spec.ts): runs the demo reward model in
- * onnxruntime-web with exactly ONE execution provider per session and reports which one ran.
- *
- * Each provider has its own entry point, imported on demand (STACK.md: import one entry point on purpose):
- *   wasm   -> onnxruntime-web/wasm   + ort-wasm-simd-threaded.wasm          (~14 MB)
- *   webgpu -> onnxruntime-web/webgpu + ort-wasm-simd-threaded.asyncify.wasm (~27 MB)
- * The .wasm files come from the app's own origin (Vite `?url` assets), never from a CDN. Load one provider per page
- * load: the two entry points each bundle their own copy of onnxruntime-common (own `env`, own backend registry).
+ * onnxruntime-web with exactly ONE execution provider per session and reports which one ran (src/runtime/ortLoader.ts
+ * loads one entry point per page load).
  */
-import type * as Ort from 'onnxruntime-web';
+import { loadOrt, webgpuAdapter, type AdapterInfo, type Provider } from '../src/runtime/ortLoader';
 
-export type Provider = 'wasm' | 'webgpu';
+export type { Provider };
 
 export interface ParityRequest {
   provider: Provider;
@@ -37,37 +32,11 @@ export type ParityResult =
       crossOriginIsolated: boolean;
       numThreads: number | undefined;
       wasmUrl: string;
-      adapter?: { isFallbackAdapter: boolean; vendor: string; architecture: string; description: string };
+      adapter?: AdapterInfo;
       /** WebGPU only: onnxruntime created a GPUDevice (ort.env.webgpu.device) for the session. */
       webgpuDevice?: boolean;
     }
   | { ok: false; provider: Provider; unavailable: boolean; error: string };
-
-async function loadOrt(provider: Provider): Promise<{ ort: typeof Ort; wasmUrl: string }> {
-  if (provider === 'wasm') {
-    const [ort, wasm] = await Promise.all([import('onnxruntime-web/wasm'), import('onnxruntime-web/ort-wasm-simd-threaded.wasm?url')]);
-    return { ort, wasmUrl: wasm.default };
-  }
-  const [ort, wasm] = await Promise.all([import('onnxruntime-web/webgpu'), import('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url')]);
-  return { ort, wasmUrl: wasm.default };
-}
-
-async function webgpuAdapter(): Promise<{ ok: true; info: NonNullable<Extract<ParityResult, { ok: true }>['adapter']> } | { ok: false; reason: string }> {
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<null | { info?: Record<string, unknown>; isFallbackAdapter?: boolean }> } }).gpu;
-  if (!gpu) return { ok: false, reason: 'navigator.gpu is missing (no WebGPU in this browser)' };
-  const adapter = await gpu.requestAdapter();
-  if (!adapter) return { ok: false, reason: 'navigator.gpu.requestAdapter() returned null (WebGPU disabled; Chromium needs --enable-unsafe-webgpu here)' };
-  const info = (adapter.info ?? {}) as Record<string, unknown>;
-  return {
-    ok: true,
-    info: {
-      isFallbackAdapter: Boolean(info.isFallbackAdapter ?? adapter.isFallbackAdapter),
-      vendor: String(info.vendor ?? ''),
-      architecture: String(info.architecture ?? ''),
-      description: String(info.description ?? ''),
-    },
-  };
-}
 
 export async function runParity(req: ParityRequest): Promise<ParityResult> {
   const { provider } = req;
@@ -79,7 +48,6 @@ export async function runParity(req: ParityRequest): Promise<ParityResult> {
   }
   try {
     const { ort, wasmUrl } = await loadOrt(provider);
-    ort.env.wasm.wasmPaths = { wasm: wasmUrl };
     if (req.numThreads > 0) ort.env.wasm.numThreads = req.numThreads;
     const model = new Uint8Array(await (await fetch(req.modelUrl)).arrayBuffer());
     const session = await ort.InferenceSession.create(model, { executionProviders: [provider] });

@@ -50,7 +50,8 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
     const c = compiled.result;
     if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
     const w = watch;
-    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined, tokenCount);
+    const models = m.models ? { columns: m.models, offset: m.start } : undefined;
+    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined, tokenCount, models);
     if (w) Atomics.store(w.row, 0, -1);
     const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
     post({ kind: 'result', taskId: m.taskId, result }, transfer);

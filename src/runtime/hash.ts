@@ -1,9 +1,8 @@
+import { sha256HexOf } from '../core/digest';
+
 /** SHA-256 of a file, in hex (Web Crypto: native, off the JavaScript heap's critical path). */
 export async function sha256Hex(blob: Blob): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
-  let hex = '';
-  for (const b of digest) hex += b.toString(16).padStart(2, '0');
-  return hex;
+  return sha256HexOf(await blob.arrayBuffer());
 }
 
 const cache = new WeakMap<Blob, Promise<string>>();

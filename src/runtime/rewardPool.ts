@@ -35,6 +35,8 @@ export interface RunOptions {
   tokenizer?: TokenizerId;
   /** Python pools: the function to call and how. */
   python?: PythonCall;
+  /** Reward-model score columns (whole dataset) by model name: each task gets its rows' slice, for `ctx.models`. */
+  models?: Record<string, Float64Array>;
   onProgress?: (p: RunProgress) => void;
 }
 
@@ -234,7 +236,8 @@ export class RewardPool {
           void this.ensureData(slot, ds).then((failure) => {
             if (finished || !slot.tasks.includes(task)) return;
             if (failure) return finish({ kind: 'failed', message: `a reward worker could not read ${ds.name}: ${failure}` });
-            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end, tokenizer: opts.tokenizer, python: opts.python });
+            const models = opts.models && Object.keys(opts.models).length ? Object.fromEntries(Object.entries(opts.models).map(([k, col]) => [k, col.slice(task.start, task.end)])) : undefined;
+            this.send(slot, { kind: 'run', taskId: task.id, datasetId: ds.id, code, start: task.start, end: task.end, tokenizer: opts.tokenizer, python: opts.python, models });
           });
         }
       }

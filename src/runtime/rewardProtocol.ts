@@ -9,7 +9,8 @@ export type RewardRequest =
   /** Read this file (same format and mapping as the import, so the trajectories are identical). */
   | { kind: 'load'; datasetId: string; blob: Blob; name: string; format: FormatId; mapping?: ColumnMapping }
   /** `tokenizer`: load it (once) before running, for `ctx.tokenCount`. */
-  | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number; tokenizer?: TokenizerId; python?: PythonCall }
+  /** `models`: reward-model scores of rows [start, end) by model name, for `ctx.models` (TypeScript rewards). */
+  | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number; tokenizer?: TokenizerId; python?: PythonCall; models?: Record<string, Float64Array> }
   /** Python workers: list the reward functions the code defines (parsed, not run). */
   | { kind: 'scan'; reqId: number; code: string };
 

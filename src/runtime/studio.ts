@@ -9,6 +9,7 @@ import type { PythonCall } from './rewardProtocol';
 import type { RunRecord } from '../store/runsSlice';
 import type { DataSource } from '../store/sessionSlice';
 import { sha256Hex } from './hash';
+import { modelColumns } from './models';
 
 /**
  * The studio's actions: import a file, run the reward, cancel. They tie the workers (runtime) to the store;
@@ -176,6 +177,8 @@ export async function runReward(): Promise<void> {
     timeLimitMs: s.timeLimitMs,
     // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
     tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
+    // Reward-model scores travel only to code that reads them.
+    models: /\bmodels\b/.test(code) ? modelColumns(ds.id) : undefined,
     // The first progress report arrives before run() returns; only the latest run may report. At most ten
     // updates a second reach React: the pool reports after every task.
     onProgress: (p) => {

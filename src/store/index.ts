@@ -1,11 +1,12 @@
 import { create } from 'zustand';
 import { createDatasetSlice, type DatasetSlice } from './datasetSlice';
 import { createEditorSlice, type EditorSlice } from './editorSlice';
+import { createModelsSlice, type ModelsSlice } from './modelsSlice';
 import { createRunsSlice, type RunsSlice } from './runsSlice';
 import { createSessionSlice, type SessionSlice } from './sessionSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 
-export type StudioState = DatasetSlice & EditorSlice & RunsSlice & UiSlice & SessionSlice;
+export type StudioState = DatasetSlice & EditorSlice & RunsSlice & ModelsSlice & UiSlice & SessionSlice;
 
 /** Slices are creator functions combined once here (zustand slices pattern). */
 export const createStudioStore = () =>
@@ -13,6 +14,7 @@ export const createStudioStore = () =>
     ...createDatasetSlice(...a),
     ...createEditorSlice(...a),
     ...createRunsSlice(...a),
+    ...createModelsSlice(...a),
     ...createUiSlice(...a),
     ...createSessionSlice(...a),
   }));

@@ -9,6 +9,7 @@ import { RolloutTable } from './data/RolloutTable';
 import { StatusLine } from './data/StatusLine';
 import { DiagnosticsPanel } from './diagnostics/DiagnosticsPanel';
 import { EditorPanel } from './editor/EditorPanel';
+import { ModelsPanel } from './models/ModelsPanel';
 import { RolloutDetail } from './viewer/RolloutDetail';
 import { SessionControls } from './session/SessionControls';
 import { SessionNotices } from './session/SessionNotices';
@@ -36,6 +37,7 @@ export function App() {
       <main className="workspace">
         <EditorPanel />
         <div className="results">
+          <ModelsPanel />
           <DiagnosticsPanel />
           <div className="table-and-detail">
             <RolloutTable />

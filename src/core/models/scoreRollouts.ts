@@ -4,6 +4,7 @@
  * The inference itself is a callback (onnxruntime-web in the model worker, onnxruntime-node in tests and benches),
  * so this file is the same everywhere and knows nothing of execution providers.
  */
+import { sha256HexOf } from '../digest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
 import { DEFAULT_BATCH_LIMITS, padBatch, planBatches, type BatchLimits, type TokenBatch } from './batching';
@@ -58,14 +59,9 @@ export interface ModelScores {
 
 export type InferFn = (batch: TokenBatch) => Promise<Float32Array>;
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** Hex SHA-256 of `modelKey + '\n' + text` (WebCrypto: in browsers, workers and Node ≥ 20). */
-export async function cacheKey(modelKey: string, text: string): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${modelKey}\n${text}`)));
-  let s = '';
-  for (let i = 0; i < d.length; i++) s += HEX[d[i]];
-  return s;
+/** Hex SHA-256 of `modelKey + '\n' + text`. */
+export function cacheKey(modelKey: string, text: string): Promise<string> {
+  return sha256HexOf(`${modelKey}\n${text}`);
 }
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));

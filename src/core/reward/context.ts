@@ -22,6 +22,43 @@ export interface RewardContext {
   similarity(a: string, b: string): number;
   /** Number of tokens of `text` with the tokenizer picked in the studio (GPT-2, Qwen3 or Llama-3), no special tokens added. */
   tokenCount(text: string): number;
+  /** Each loaded reward model's score for this rollout, by the model's name (`ctx.models.tiny_reward`). */
+  readonly models: Readonly<Record<string, number>>;
+}
+
+/** Reward-model score columns for a range of rows: `columns[name][i - offset]` is row i's score (NaN: none). */
+export interface ModelColumns {
+  columns: Record<string, Float64Array>;
+  offset: number;
+}
+
+/** Names a caller may probe without meaning a model (promises, JSON, string conversion). */
+const NOT_MODELS = new Set(['then', 'toJSON', 'constructor', 'valueOf', 'toString']);
+
+/**
+ * `ctx.models`: reads the current row's score from the columns. An unknown name or a rollout the model has no
+ * score for throws with the reason, so that row fails with a message instead of scoring NaN silently.
+ */
+function modelScores(ctx: { index: number }, m: ModelColumns | undefined): Readonly<Record<string, number>> {
+  const cols = m?.columns ?? {};
+  const offset = m?.offset ?? 0;
+  const names = Object.keys(cols);
+  const read = (name: string): number => {
+    const col = cols[name];
+    if (!col) {
+      const have = names.length ? `the loaded ones are ${names.join(', ')}` : 'load one under "Reward models" and let it score the rollouts';
+      throw new Error(`ctx.models.${name}: no reward model named "${name}" has scored these rollouts (${have})`);
+    }
+    const v = col[ctx.index - offset];
+    if (v === undefined || Number.isNaN(v)) throw new Error(`ctx.models.${name}: the model has no score for rollout ${ctx.index} (its scoring failed or was cancelled)`);
+    return v;
+  };
+  return new Proxy({} as Record<string, number>, {
+    get: (_, name) => (typeof name !== 'string' || NOT_MODELS.has(name) ? undefined : read(name)),
+    has: (_, name) => typeof name === 'string' && name in cols,
+    ownKeys: () => names,
+    getOwnPropertyDescriptor: (_, name) => (typeof name === 'string' && name in cols ? { value: read(name), enumerable: true, configurable: true } : undefined),
+  });
 }
 
 const noTokenizer: TokenCounter = () => {
@@ -29,6 +66,8 @@ const noTokenizer: TokenCounter = () => {
 };
 
 /** One shared context object per worker; `index` is updated per row. */
-export function createContext(tokenCount: TokenCounter = noTokenizer): RewardContext & { index: number } {
-  return { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity, tokenCount };
+export function createContext(tokenCount: TokenCounter = noTokenizer, models?: ModelColumns): RewardContext & { index: number } {
+  const ctx = { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity, tokenCount } as RewardContext & { index: number };
+  (ctx as { models: RewardContext['models'] }).models = modelScores(ctx, models);
+  return ctx;
 }

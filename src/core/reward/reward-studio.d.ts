@@ -77,5 +77,11 @@ declare module 'reward-studio' {
      * no special tokens added. E.g. `ctx.tokenCount("Hello world")` → 2.
      */
     tokenCount(text: string): number;
+    /**
+     * Each loaded reward model's score for this rollout (the raw logit of the label picked for it), by the name shown
+     * under "Reward models": `0.5 * ctx.models.tiny_reward + (correct ? 1 : 0)`. A rollout the model has no score
+     * for, or an unknown name, fails that row with the reason.
+     */
+    readonly models: Readonly<Record<string, number>>;
   }
 }

@@ -96,3 +96,31 @@ describe('ctx.tokenCount', () => {
     expect(r.errors[0].message).toBe('Error: ctx.tokenCount: no tokenizer is loaded (pick one in the Tokenizer menu)');
   });
 });
+
+describe('ctx.models', () => {
+  const rows = [row(10, 'A: 1', '1'), row(11, 'A: 2', '5'), row(12, 'A: 3', '3')];
+  // Rows 10..12 of a dataset: the task gets its slice of the column, offset 10.
+  const models = { columns: { rm: Float64Array.from([0.5, -1.25, Number.NaN]) }, offset: 10 };
+  const fn = compile(`export default function reward(t, ctx) {
+    const correct = ctx.numbersEqual(ctx.numberAfter(t.completion), t.groundTruth);
+    return (correct ? 1 : 0) + 0.5 * ctx.models.rm;
+  }`);
+  it('reads the current row of each model column and combines it with rule checks', () => {
+    const r = runRows(fn, (i) => rows[i - 10], 10, 13, undefined, undefined, models);
+    // row 10: correct, 1 + 0.5·0.5 = 1.25; row 11: wrong, 0 + 0.5·(−1.25) = −0.625; row 12: no model score
+    expect([r.scores[0], r.scores[1]]).toEqual([1.25, -0.625]);
+    expect([...r.status]).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Error]);
+    expect(r.errors[0]).toMatchObject({ row: 12, message: 'Error: ctx.models.rm: the model has no score for rollout 12 (its scoring failed or was cancelled)' });
+  });
+  it('names the loaded models when the code asks for another', () => {
+    const other = compile('export default (t, ctx) => ctx.models.nope');
+    const r = runRows(other, (i) => rows[i - 10], 10, 11, undefined, undefined, models);
+    expect(r.errors[0].message).toBe('Error: ctx.models.nope: no reward model named "nope" has scored these rollouts (the loaded ones are rm)');
+    const none = runRows(other, (i) => rows[i - 10], 10, 11);
+    expect(none.errors[0].message).toMatch(/load one under "Reward models"/);
+  });
+  it('lists the models like an object', () => {
+    const keys = compile('export default (t, ctx) => Object.keys(ctx.models).length * 10 + ("rm" in ctx.models ? 1 : 0)');
+    expect(runRows(keys, (i) => rows[i - 10], 10, 11, undefined, undefined, models).scores[0]).toBe(11);
+  });
+});

@@ -2,7 +2,7 @@ import type { TokenCounter } from '../tokenize/tokenizers';
 import type { Trajectory } from '../trajectory';
 import type { RewardFn } from './compile';
 import { errorLine } from './compile';
-import { createContext } from './context';
+import { createContext, type ModelColumns } from './context';
 import { RowStatus, validateResult } from './contract';
 
 export interface RowError {
@@ -36,6 +36,7 @@ export function runRows(
   end: number,
   onRow?: (row: number) => void,
   tokenCount?: TokenCounter,
+  models?: ModelColumns,
 ): RangeResult {
   const n = end - start;
   const scores = new Float64Array(n).fill(Number.NaN);
@@ -43,7 +44,7 @@ export function runRows(
   const errors: RowError[] = [];
   const notes: { row: number; note: string }[] = [];
   const components: Record<string, Float64Array> = {};
-  const ctx = createContext(tokenCount);
+  const ctx = createContext(tokenCount, models);
   for (let i = 0; i < n; i++) {
     const row = start + i;
     onRow?.(row);

@@ -6,7 +6,9 @@ import { CompareTab } from './CompareTab';
 import { DistributionTab } from './DistributionTab';
 import { LabelTab } from './LabelTab';
 import { LengthTab } from './LengthTab';
-import { useCurrentRun, useDataset } from './useRuns';
+import { ScoreSourcePicker } from './ScoreSourcePicker';
+import { useDiagnosedRun } from './useDiagnosedRun';
+import { useDataset } from './useRuns';
 
 const TABS: { id: DiagTab; label: string }[] = [
   { id: 'distribution', label: 'Distribution' },
@@ -23,13 +25,14 @@ export function DiagnosticsPanel() {
   const running = useStudio((s) => s.running !== null);
   const runs = useStudio((s) => s.runs);
   const datasetId = useStudio((s) => s.datasetId);
-  const run = useCurrentRun();
+  const run = useDiagnosedRun();
+  const modelShown = useStudio((s) => s.diagSource !== null);
   const ds = useDataset();
   const id = useId();
   const s = run?.summary;
   const sameData = runs.filter((r) => r.datasetId === datasetId);
   let body;
-  if (!run || !ds) body = <p className="muted empty-chart">{running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
+  if (!run || !ds) body = <p className="muted empty-chart">{modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
   else if (tab === 'distribution') body = <DistributionTab run={run} />;
   else if (tab === 'length') body = <LengthTab run={run} ds={ds} />;
   else if (tab === 'collapse') body = <CollapseTab run={run} ds={ds} />;
@@ -63,6 +66,7 @@ export function DiagnosticsPanel() {
             </button>
           ))}
         </div>
+        <ScoreSourcePicker />
         <span className="spacer" />
         {s ? (
           <span className="muted" data-testid="run-summary">

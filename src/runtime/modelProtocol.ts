@@ -1,0 +1,62 @@
+import type { BatchLimits } from '../core/models/batching';
+import type { EncoderSpec, InputMode } from '../core/models/encode';
+import type { ColumnMapping, FormatId } from '../core/formats/types';
+import type { AdapterInfo, Provider } from './ortLoader';
+import type { IoInfo } from './modelSession';
+
+/** Main thread → model worker (workers/model.worker.ts). One worker holds one model on one execution provider. */
+export type ModelRequest =
+  | { kind: 'load'; provider: Provider; onnx: Blob; externalData?: { path: string; data: Blob }[]; encoder: EncoderSpec }
+  /** Read the rollouts (same format and mapping as the import, so the trajectories are identical). */
+  | { kind: 'dataset'; datasetId: string; blob: Blob; name: string; format: FormatId; mapping?: ColumnMapping }
+  | {
+      kind: 'score';
+      jobId: number;
+      datasetId: string;
+      mode: InputMode;
+      numLabels: number;
+      limits?: BatchLimits;
+      /** false: neither read nor write the score cache (the WebGPU-vs-WASM check). */
+      useCache: boolean;
+      /** Score only these rows (a sample); all rows when absent. */
+      rows?: number[];
+    }
+  | { kind: 'cancel'; jobId: number };
+
+export interface LoadedModelInfo {
+  provider: Provider;
+  adapter?: AdapterInfo;
+  threads?: number;
+  inputs: IoInfo[];
+  outputs: IoInfo[];
+  output: string;
+  /** SHA-256 of the .onnx bytes: the model part of every cache key. */
+  sha256: string;
+}
+
+export interface ScoredReply {
+  kind: 'scored';
+  jobId: number;
+  /** Row-major [rows, numLabels] (rows: the dataset's, or the sample's in its order). */
+  logits: Float32Array;
+  status: Uint8Array;
+  truncated: Uint8Array;
+  errors: [number, string][];
+  truncatedCount: number;
+  cachedCount: number;
+  inferredCount: number;
+  batches: number;
+  cancelled: boolean;
+  elapsedMs: number;
+}
+
+/** Model worker → main thread. */
+export type ModelReply =
+  | ({ kind: 'loaded' } & LoadedModelInfo)
+  /** `unavailable`: the provider cannot run here at all (no WebGPU adapter): the client falls back to WASM. */
+  | { kind: 'load-failed'; message: string; unavailable: boolean }
+  | { kind: 'dataset-loaded'; datasetId: string; rows: number }
+  | { kind: 'dataset-failed'; datasetId: string; message: string }
+  | { kind: 'progress'; jobId: number; done: number; total: number; cached: number }
+  | ScoredReply
+  | { kind: 'score-failed'; jobId: number; message: string };
