@@ -5,11 +5,15 @@ import CHROMIUM_ARGS from '../e2e/chromium-args.json' with { type: 'json' };
 
 export const PORT = 4180;
 
-export async function startPreview() {
-  const proc = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--port', String(PORT), '--strictPort'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `vite preview` of dist/ on PORT; `outDir` and `port` serve another build (bench/model.bench.mjs builds its own). */
+export async function startPreview({ port = PORT, outDir } = {}) {
+  const args = ['node_modules/vite/bin/vite.js', 'preview', '--port', String(port), '--strictPort', ...(outDir ? ['--outDir', outDir] : [])];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   for (let i = 0; i < 100; i++) {
+    // Exited (port taken: --strictPort): do not time whatever else answers on that port.
+    if (proc.exitCode !== null) throw new Error(`vite preview exited with code ${proc.exitCode} (is port ${port} in use?)`);
     try {
-      const r = await fetch(`http://localhost:${PORT}/`);
+      const r = await fetch(`http://localhost:${port}/`);
       if (r.ok) return proc;
     } catch {
       /* not up yet */

@@ -65,6 +65,10 @@ test('load the model folder: its facts, the provider, its scores in the diagnost
   await expect(card(page).getByTestId('model-scores')).toContainText('800 scored', { timeout: 60_000 });
   await expect(card(page).getByTestId('model-scores')).toContainText(` · ${referenceTruncated} truncated`);
 
+  // Its own column in the rollout table.
+  await expect(page.getByRole('columnheader', { name: 'tiny_reward' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Rollouts table' }).getByRole('row').nth(1).getByRole('cell').last()).toHaveText(/^-?\d+\.\d{4}$/);
+
   // The model's score as the reward in the diagnostics: its mean is the reference's.
   await page.getByRole('combobox', { name: 'Scores shown' }).selectOption({ label: 'Model: tiny_reward' });
   const summary = page.getByTestId('run-summary');

@@ -1,7 +1,8 @@
 /**
  * Test page module (tests-pages/ort-parity.html, used by e2e/ort-parity.spec.ts): runs the demo reward model in
  * onnxruntime-web with exactly ONE execution provider per session and reports which one ran (src/runtime/ortLoader.ts
- * loads one entry point per page load).
+ * loads one entry point per page load). `window.ortBench` (tests-pages/ort-bench.ts, imported on first use) times
+ * the same runtime for bench/model.bench.mjs.
  */
 import { loadOrt, webgpuAdapter, type AdapterInfo, type Provider } from '../src/runtime/ortLoader';
 
@@ -88,10 +89,26 @@ export async function runParity(req: ParityRequest): Promise<ParityResult> {
   }
 }
 
+type Bench = typeof import('./ort-bench');
+/** bench/model.bench.mjs: timing and cached-scoring helpers (tests-pages/ort-bench.ts), loaded on first use. */
+const bench = () => import('./ort-bench');
+
 declare global {
   interface Window {
     ortParity: { runParity: typeof runParity };
+    ortBench: {
+      load: (...a: Parameters<Bench['load']>) => ReturnType<Bench['load']>;
+      setBatches: (...a: Parameters<Bench['setBatches']>) => ReturnType<Bench['setBatches']>;
+      time: (...a: Parameters<Bench['time']>) => ReturnType<Bench['time']>;
+      score: (...a: Parameters<Bench['score']>) => ReturnType<Bench['score']>;
+    };
   }
 }
 window.ortParity = { runParity };
+window.ortBench = {
+  load: async (...a) => (await bench()).load(...a),
+  setBatches: async (...a) => (await bench()).setBatches(...a),
+  time: async (...a) => (await bench()).time(...a),
+  score: async (...a) => (await bench()).score(...a),
+};
 document.getElementById('out')!.textContent = 'ready';

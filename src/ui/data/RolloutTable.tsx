@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { RowStatus } from '../../core/reward/contract';
 import type { SortKey } from '../../core/table/rowView';
 import { getDataset } from '../../runtime/datasetRegistry';
+import { modelScoreColumn } from '../../runtime/models';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { TableFilters } from './TableFilters';
@@ -41,6 +42,9 @@ export function RolloutTable() {
   const selectRow = useStudio((s) => s.selectRow);
   const selected = useStudio((s) => s.selectedRow);
   const run = useCurrentRun();
+  // One column per reward model that has scored these rollouts: its score, next to the reward.
+  const models = useStudio((s) => s.models);
+  const modelCols = models.filter((m) => m.scores?.datasetId === datasetId).map((m) => ({ id: m.id, scores: modelScoreColumn(m), status: m.scores!.status }));
   const view = useRowView();
   const ds = getDataset(datasetId);
   const scroller = useRef<HTMLDivElement>(null);
@@ -68,6 +72,11 @@ export function RolloutTable() {
                 ) : (
                   c.label
                 )}
+              </div>
+            ))}
+            {modelCols.map((c) => (
+              <div role="columnheader" key={`model-${c.id}`} className="c-model" title={`ctx.models.${c.id}`}>
+                {c.id}
               </div>
             ))}
           </div>
@@ -105,6 +114,11 @@ export function RolloutTable() {
                       <div role="cell" className="c-text">
                         {ds.previews[i]}
                       </div>
+                      {modelCols.map((c) => (
+                        <div role="cell" key={`model-${c.id}`} className="c-model">
+                          {rewardCell(c.status[i], c.scores[i])}
+                        </div>
+                      ))}
                     </div>
                   );
                 })

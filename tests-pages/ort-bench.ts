@@ -1,0 +1,188 @@
+/**
+ * Benchmark half of the onnxruntime-web test page (tests-pages/ort-parity.html), driven by bench/model.bench.mjs:
+ *
+ * - `load` + `setBatches` + `time`: a reward model in onnxruntime-web on the WASM execution provider, the session
+ *   created once per page, timed with performance.now over `session.run` on batches built in Node (the same padded
+ *   int64 tensors that onnxruntime-node is timed on). ort.env.wasm.numThreads applies to the page's first session
+ *   only (onnxruntime initialises its WASM module once per realm): one page per thread count.
+ * - `score`: the studio's scoring path on this page's main thread (core/models/scoreRollouts with the studio's
+ *   IndexedDB score cache runtime/modelCache and session wrapper runtime/modelSession, as workers/model.worker.ts
+ *   calls them) over the demo rollouts, uncached and then again with every score in the cache.
+ *
+ * Loaded on demand by ort-parity.ts, so the parity test's page loads none of this.
+ */
+import type * as Ort from 'onnxruntime-web';
+import { loadAll } from '../src/core/dataset/loadAll';
+import { sha256HexOf } from '../src/core/digest';
+import { RolloutEncoder } from '../src/core/models/encode';
+import { inspectModelFolder, type PickedFile } from '../src/core/models/modelFolder';
+import { scoreRollouts } from '../src/core/models/scoreRollouts';
+import { clearModelScoreCache, modelScoreCache } from '../src/runtime/modelCache';
+import { createModelSession } from '../src/runtime/modelSession';
+import { loadOrt } from '../src/runtime/ortLoader';
+
+export interface BenchLoadRequest {
+  /** A name for the session in later calls. */
+  model: string;
+  modelUrl: string;
+  /** ort.env.wasm.numThreads for this page; 0 lets onnxruntime pick. Must be the same for every load in a page. */
+  numThreads: number;
+}
+
+export interface BenchLoadResult {
+  /** WASM threads onnxruntime runs with (after the first session: what it picked when asked for 0). */
+  threads: number | undefined;
+  crossOriginIsolated: boolean;
+  loadMs: number;
+  wasmUrl: string;
+}
+
+/** One batch as numbers (BigInt does not cross page.evaluate): row-major [batch, sequence]. */
+export interface BenchBatch {
+  inputIds: number[];
+  attentionMask: number[];
+  batch: number;
+  sequence: number;
+}
+
+export interface BenchTimeRequest {
+  model: string;
+  /** Name given to `setBatches`. */
+  plan: string;
+  passes: number;
+}
+
+export interface BenchTimeResult {
+  /** Wall time of each pass over all batches (session.run and reading the logits), ms. */
+  ms: number[];
+  /** Logits of the last pass, batch after batch. */
+  logits: number[];
+}
+
+export interface BenchScoreRequest {
+  /** Folder URL with model.onnx, config.json, tokenizer.json, tokenizer_config.json (a trailing slash). */
+  modelDir: string;
+  rolloutsUrl: string;
+  numThreads: number;
+  repeats: number;
+}
+
+export interface BenchScoreRun {
+  ms: number;
+  cachedCount: number;
+  inferredCount: number;
+  batches: number;
+}
+
+export interface BenchScoreResult {
+  rows: number;
+  threads: number | undefined;
+  /** Per repeat: cache cleared, then every rollout scored (hash, tokenize, infer, store). */
+  uncached: BenchScoreRun[];
+  /** Per repeat: the same call again right after, every score read from IndexedDB. */
+  cached: BenchScoreRun[];
+  /** Largest |uncached − cached| logit over all rows and repeats (0: the cache returned the same scores). */
+  maxDiff: number;
+}
+
+let ortP: Promise<{ ort: typeof Ort; wasmUrl: string }> | null = null;
+let pageThreads: number | null = null;
+const sessions = new Map<string, Ort.InferenceSession>();
+const plans = new Map<string, Record<string, Ort.Tensor>[]>();
+
+async function ortFor(numThreads: number) {
+  if (pageThreads !== null && pageThreads !== numThreads) throw new Error(`this page's WASM runs with numThreads ${pageThreads}: open another page for ${numThreads}`);
+  pageThreads = numThreads;
+  ortP ??= loadOrt('wasm').then((r) => {
+    if (numThreads > 0) r.ort.env.wasm.numThreads = numThreads;
+    return r;
+  });
+  return ortP;
+}
+
+export async function load(req: BenchLoadRequest): Promise<BenchLoadResult> {
+  const { ort, wasmUrl } = await ortFor(req.numThreads);
+  const t0 = performance.now();
+  const model = new Uint8Array(await (await fetch(req.modelUrl)).arrayBuffer());
+  await sessions.get(req.model)?.release();
+  // Options as the studio's worker creates its session (runtime/modelSession.ts).
+  sessions.set(req.model, await ort.InferenceSession.create(model, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }));
+  return { threads: ort.env.wasm.numThreads, crossOriginIsolated: self.crossOriginIsolated, loadMs: performance.now() - t0, wasmUrl };
+}
+
+export async function setBatches(name: string, batches: BenchBatch[]): Promise<number> {
+  const { ort } = await ortP!;
+  plans.set(
+    name,
+    batches.map((b) => {
+      const dims = [b.batch, b.sequence];
+      return {
+        input_ids: new ort.Tensor('int64', BigInt64Array.from(b.inputIds, BigInt), dims),
+        attention_mask: new ort.Tensor('int64', BigInt64Array.from(b.attentionMask, BigInt), dims),
+      };
+    }),
+  );
+  return batches.length;
+}
+
+export async function time(req: BenchTimeRequest): Promise<BenchTimeResult> {
+  const session = sessions.get(req.model);
+  const feeds = plans.get(req.plan);
+  if (!session || !feeds) throw new Error(`load ${req.model} and set batches ${req.plan} first`);
+  const ms: number[] = [];
+  let logits: number[] = [];
+  for (let p = 0; p < req.passes; p++) {
+    const out: number[] = [];
+    const t0 = performance.now();
+    for (const f of feeds) {
+      const r = await session.run(f);
+      const data = r.logits.data as Float32Array;
+      for (let i = 0; i < data.length; i++) out.push(data[i]);
+    }
+    ms.push(performance.now() - t0);
+    logits = out;
+  }
+  return { ms, logits };
+}
+
+export async function score(req: BenchScoreRequest): Promise<BenchScoreResult> {
+  const { ort } = await ortFor(req.numThreads);
+  const blob = await (await fetch(req.rolloutsUrl)).blob();
+  const { rows } = await loadAll({ name: req.rolloutsUrl.split('/').pop()!, blob });
+  const fetched = await Promise.all(
+    ['model.onnx', 'config.json', 'tokenizer.json', 'tokenizer_config.json'].map(async (path) => {
+      const r = await fetch(req.modelDir + path);
+      if (!r.ok) throw new Error(`${req.modelDir}${path}: HTTP ${r.status}`);
+      return { path, bytes: new Uint8Array(await r.arrayBuffer()) };
+    }),
+  );
+  const picked: PickedFile[] = fetched.map((f) => ({ path: f.path, size: f.bytes.length, text: async () => new TextDecoder().decode(f.bytes) }));
+  const inspected = await inspectModelFolder(picked);
+  if (!inspected.ok) throw new Error(inspected.message);
+  const folder = inspected.folder;
+  const onnx = fetched[0].bytes;
+  // As workers/model.worker.ts: the model's identity is its SHA-256; the key also names the input mode and max length.
+  const sha = await sha256HexOf(onnx);
+  const session = await createModelSession('wasm', { onnx });
+  const encoder = new RolloutEncoder({ tokenizerJson: folder.tokenizerJson, tokenizerConfig: folder.tokenizerConfig, chatTemplate: folder.chatTemplate, maxLength: folder.maxLength, config: folder.config }, 'pair');
+  const opts = { numLabels: folder.labels.length, cache: modelScoreCache, modelKey: `${sha}|pair|${folder.maxLength ?? 'none'}` };
+  const uncached: BenchScoreRun[] = [];
+  const cached: BenchScoreRun[] = [];
+  let maxDiff = 0;
+  try {
+    for (let rep = 0; rep < req.repeats; rep++) {
+      await clearModelScoreCache();
+      let t0 = performance.now();
+      const a = await scoreRollouts(rows, encoder, session.infer, opts);
+      uncached.push({ ms: performance.now() - t0, cachedCount: a.cachedCount, inferredCount: a.inferredCount, batches: a.batches });
+      t0 = performance.now();
+      const b = await scoreRollouts(rows, encoder, session.infer, opts);
+      cached.push({ ms: performance.now() - t0, cachedCount: b.cachedCount, inferredCount: b.inferredCount, batches: b.batches });
+      for (let i = 0; i < a.logits.length; i++) maxDiff = Math.max(maxDiff, Math.abs(a.logits[i] - b.logits[i]));
+    }
+  } finally {
+    await session.release();
+    await clearModelScoreCache();
+  }
+  return { rows: rows.length, threads: ort.env.wasm.numThreads, uncached, cached, maxDiff };
+}
