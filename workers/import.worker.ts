@@ -4,6 +4,7 @@ import { batchTransfer, Packer } from '../src/core/dataset/packed';
 import { searchTrajectories } from '../src/core/dataset/search';
 import { importStream } from '../src/core/formats';
 import { ImportError } from '../src/core/formats/types';
+import { preferenceAccuracy } from '../src/core/stats/preference';
 import type { Trajectory } from '../src/core/trajectory';
 import type { DataReply, DataRequest } from '../src/runtime/importProtocol';
 import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
@@ -31,6 +32,13 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     const rows = rowsOf(m.key);
     const columns = rows ? labelColumns(rows) : null;
     return post({ kind: 'labels', reqId: m.reqId, columns }, columns ? columns.map((c) => c.values.buffer as ArrayBuffer) : []);
+  }
+  if (m.kind === 'preference') {
+    try {
+      return post({ kind: 'preference', reqId: m.reqId, result: preferenceAccuracy(m.scores, m.status, m.pairs) });
+    } catch (e) {
+      return post({ kind: 'preference', reqId: m.reqId, result: null, error: e instanceof Error ? e.message : String(e) });
+    }
   }
   if (m.kind === 'tokens') {
     const rows = rowsOf(m.key);

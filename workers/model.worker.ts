@@ -1,12 +1,11 @@
 /// <reference lib="webworker" />
-import { loadAll } from '../src/core/dataset/loadAll';
 import { RolloutEncoder, type EncoderSpec, type InputMode } from '../src/core/models/encode';
 import { scoreRollouts } from '../src/core/models/scoreRollouts';
-import type { Trajectory } from '../src/core/trajectory';
 import { sha256HexOf } from '../src/core/digest';
 import { modelScoreCache } from '../src/runtime/modelCache';
 import type { ModelReply, ModelRequest } from '../src/runtime/modelProtocol';
 import { createModelSession, ProviderUnavailable, type ModelSession } from '../src/runtime/modelSession';
+import { WorkerRows } from '../src/runtime/workerRows';
 
 /** One reward model on one execution provider (see src/runtime/modelSession.ts); scoring is core/models/scoreRollouts. */
 // It runs no user code (no network lock-down: onnxruntime fetches its .wasm from the app's origin and starts its
@@ -16,8 +15,7 @@ declare const self: DedicatedWorkerGlobalScope;
 let session: ModelSession | null = null;
 let spec: EncoderSpec | null = null;
 let sha = '';
-let datasetId = '';
-let rows: Trajectory[] = [];
+const data = new WorkerRows();
 const encoders = new Map<InputMode, RolloutEncoder>();
 const cancelled = new Set<number>();
 const post = (m: ModelReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
@@ -37,12 +35,9 @@ self.onmessage = async (ev: MessageEvent<ModelRequest>) => {
       post({ kind: 'load-failed', message: message(e), unavailable: e instanceof ProviderUnavailable });
     }
   } else if (m.kind === 'dataset') {
-    datasetId = '';
-    rows = [];
     try {
-      const loaded = await loadAll({ name: m.name, blob: m.blob }, { format: m.format, mapping: m.mapping });
-      [datasetId, rows] = [m.datasetId, loaded.rows];
-      post({ kind: 'dataset-loaded', datasetId, rows: rows.length });
+      await data.load(m);
+      post({ kind: 'dataset-loaded', datasetId: data.datasetId, rows: data.rows.length });
     } catch (e) {
       post({ kind: 'dataset-failed', datasetId: m.datasetId, message: message(e) });
     }
@@ -52,10 +47,10 @@ self.onmessage = async (ev: MessageEvent<ModelRequest>) => {
     const t0 = performance.now();
     try {
       if (!session || !spec) throw new Error('no model is loaded in this worker');
-      if (m.datasetId !== datasetId) throw new Error(`the rollouts (${m.datasetId}) are not loaded in the model worker`);
+      if (m.datasetId !== data.datasetId) throw new Error(`the rollouts (${m.datasetId}) are not loaded in the model worker`);
       let encoder = encoders.get(m.mode);
       if (!encoder) encoders.set(m.mode, (encoder = new RolloutEncoder(spec, m.mode)));
-      const target = m.rows ? m.rows.map((i) => rows[i]) : rows;
+      const target = m.rows ? m.rows.map((i) => data.rows[i]) : data.rows;
       let last = 0;
       const r = await scoreRollouts(target, encoder, session.infer, {
         numLabels: m.numLabels,

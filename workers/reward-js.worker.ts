@@ -1,12 +1,11 @@
 /// <reference lib="webworker" />
-import { loadAll } from '../src/core/dataset/loadAll';
 import { compileReward, type CompileResult } from '../src/core/reward/compile';
 import { runRows } from '../src/core/reward/runRows';
 import type { TokenCounter } from '../src/core/tokenize/tokenizers';
-import type { Trajectory } from '../src/core/trajectory';
 import { lockDownNetwork } from '../src/runtime/lockDown';
 import { watchViews, type RewardReply, type RewardRequest } from '../src/runtime/rewardProtocol';
 import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
+import { WorkerRows } from '../src/runtime/workerRows';
 
 declare const self: DedicatedWorkerGlobalScope;
 // Kept before the lock-down, in this module's scope where reward code cannot reach it: only the tokenizer assets
@@ -15,28 +14,24 @@ const ownFetch = self.fetch.bind(self);
 lockDownNetwork(self);
 
 let watch: ReturnType<typeof watchViews> | null = null;
-let datasetId = '';
-let rows: Trajectory[] = [];
+const data = new WorkerRows();
 let compiled: { code: string; result: CompileResult } | null = null;
 const post = (m: RewardReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
-const rowAt = (i: number) => rows[i];
+const rowAt = (i: number) => data.rows[i];
 
 self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   const m = ev.data;
   if (m.kind === 'init') {
     watch = m.watch ? watchViews(m.watch) : null;
   } else if (m.kind === 'load') {
-    datasetId = '';
-    rows = [];
     try {
-      const loaded = await loadAll({ name: m.name, blob: m.blob }, { format: m.format, mapping: m.mapping });
-      [datasetId, rows] = [m.datasetId, loaded.rows];
-      post({ kind: 'loaded', datasetId, rows: rows.length });
+      await data.load(m);
+      post({ kind: 'loaded', datasetId: data.datasetId, rows: data.rows.length });
     } catch (e) {
       post({ kind: 'load-failed', datasetId: m.datasetId, message: e instanceof Error ? e.message : String(e) });
     }
   } else if (m.kind === 'run') {
-    if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
+    if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
     let tokenCount: TokenCounter | undefined;
     if (m.tokenizer) {
       // Tasks queued behind this one wait on the same promise and resume in order.

@@ -1,11 +1,10 @@
 /// <reference lib="webworker" />
 import type { PyodideAPI } from 'pyodide';
-import { loadAll } from '../src/core/dataset/loadAll';
 import { PythonLoadError, runPython } from '../src/core/python/runPython';
 import { findRewardFunctions } from '../src/core/python/signatures';
-import type { Trajectory } from '../src/core/trajectory';
 import { lockDownNetwork } from '../src/runtime/lockDown';
 import { watchViews, type RewardReply, type RewardRequest } from '../src/runtime/rewardProtocol';
+import { WorkerRows } from '../src/runtime/workerRows';
 
 /**
  * A Python reward worker: one Pyodide interpreter, loaded from the app's own /pyodide/ folder (no CDN) when the
@@ -29,10 +28,9 @@ void pyodide.then(
 );
 
 let watch: ReturnType<typeof watchViews> | null = null;
-let datasetId = '';
-let rows: Trajectory[] = [];
+const data = new WorkerRows();
 const post = (m: RewardReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
-const rowAt = (i: number) => rows[i];
+const rowAt = (i: number) => data.rows[i];
 
 async function interpreter(): Promise<PyodideAPI> {
   const py = await pyodide;
@@ -45,12 +43,9 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   if (m.kind === 'init') {
     watch = m.watch ? watchViews(m.watch) : null;
   } else if (m.kind === 'load') {
-    datasetId = '';
-    rows = [];
     try {
-      const [loaded] = await Promise.all([loadAll({ name: m.name, blob: m.blob }, { format: m.format, mapping: m.mapping }), interpreter()]);
-      [datasetId, rows] = [m.datasetId, loaded.rows];
-      post({ kind: 'loaded', datasetId, rows: rows.length });
+      await Promise.all([data.load(m), interpreter()]);
+      post({ kind: 'loaded', datasetId: data.datasetId, rows: data.rows.length });
     } catch (e) {
       post({ kind: 'load-failed', datasetId: m.datasetId, message: ready ? (e instanceof Error ? e.message : String(e)) : `Python could not start: ${e instanceof Error ? e.message : String(e)}` });
     }
@@ -61,7 +56,7 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
       post({ kind: 'scanned', reqId: m.reqId, scan: { ok: false, message: e instanceof Error ? e.message : String(e) } });
     }
   } else if (m.kind === 'run') {
-    if (m.datasetId !== datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
+    if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
     if (!m.python) return post({ kind: 'failed', taskId: m.taskId, message: 'no Python function chosen' });
     const py = await interpreter();
     const w = watch;
@@ -70,7 +65,7 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
         batchSize: m.python.batchSize,
         interrupt: w?.interrupt,
         // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
-        datasetKey: rows,
+        datasetKey: data.rows,
         onCall: w
           ? (row, count) => {
               w.rows[0] = count;

@@ -2,6 +2,7 @@ import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
 import type { Detection, ImportOptions } from '../core/formats/types';
+import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { Trajectory } from '../core/trajectory';
 import type { DataReply, DataRequest, ImportFailure } from './importProtocol';
 import type { Result } from './result';
@@ -107,4 +108,15 @@ export async function fetchTokenCounts(ds: Dataset, tokenizer: TokenizerId, onPr
   progress.delete(id);
   if (!r?.counts) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
   return r.counts;
+}
+
+/**
+ * Preference accuracy with its bootstrap intervals (core/stats/preference), computed in the data worker: 2,000
+ * resamples of 50k pairs take seconds, which would freeze the page. The scores are copied, not transferred: they
+ * belong to a run that stays on screen.
+ */
+export async function computePreferenceAccuracy(scores: Float64Array, status: Uint8Array, pairs: PreferencePairs): Promise<PreferenceAccuracy> {
+  const r = await request((reqId) => ({ kind: 'preference', reqId, scores, status, pairs }), (m) => (m.kind === 'preference' ? m : null));
+  if (!r?.result) throw new Error(r?.error ?? 'the data worker did not answer');
+  return r.result;
 }

@@ -1,5 +1,6 @@
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PackedBatch } from '../core/dataset/packed';
+import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import type { Detection, ImportErrorCode, ImportOptions } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
@@ -23,7 +24,9 @@ export type DataRequest =
   /** Columns of the source records usable as a trusted label. */
   | { kind: 'labels'; reqId: number; key: number }
   /** Token count of every completion with this tokenizer. */
-  | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId };
+  | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId }
+  /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
+  | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs };
 
 /** Data worker → main thread, in order on one port. Nothing throws across: failures are tagged. */
 export type DataReply =
@@ -35,4 +38,5 @@ export type DataReply =
   | { kind: 'hits'; reqId: number; hits: Int32Array | null }
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
-  | { kind: 'tokens-progress'; reqId: number; done: number; total: number };
+  | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
+  | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string };

@@ -1,14 +1,14 @@
 import type { BatchLimits } from '../core/models/batching';
 import type { EncoderSpec, InputMode } from '../core/models/encode';
-import type { ColumnMapping, FormatId } from '../core/formats/types';
-import type { AdapterInfo, Provider } from './ortLoader';
-import type { IoInfo } from './modelSession';
+import type { Provider } from './ortLoader';
+import type { ModelSession } from './modelSession';
+import type { DatasetFile } from './workerRows';
 
 /** Main thread → model worker (workers/model.worker.ts). One worker holds one model on one execution provider. */
 export type ModelRequest =
   | { kind: 'load'; provider: Provider; onnx: Blob; externalData?: { path: string; data: Blob }[]; encoder: EncoderSpec }
   /** Read the rollouts (same format and mapping as the import, so the trajectories are identical). */
-  | { kind: 'dataset'; datasetId: string; blob: Blob; name: string; format: FormatId; mapping?: ColumnMapping }
+  | ({ kind: 'dataset' } & DatasetFile)
   | {
       kind: 'score';
       jobId: number;
@@ -23,16 +23,11 @@ export type ModelRequest =
     }
   | { kind: 'cancel'; jobId: number };
 
-export interface LoadedModelInfo {
-  provider: Provider;
-  adapter?: AdapterInfo;
-  threads?: number;
-  inputs: IoInfo[];
-  outputs: IoInfo[];
-  output: string;
+/** What the worker tells about the model it loaded: the session's facts, and the weights' hash. */
+export type LoadedModelInfo = Pick<ModelSession, 'provider' | 'adapter' | 'threads' | 'inputs' | 'outputs' | 'output'> & {
   /** SHA-256 of the .onnx bytes: the model part of every cache key. */
   sha256: string;
-}
+};
 
 export interface ScoredReply {
   kind: 'scored';

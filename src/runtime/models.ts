@@ -172,21 +172,8 @@ export async function scoreModel(id: string): Promise<void> {
     patch(id, { status: 'ready', progress: null, message: `Scoring failed: ${r.message}` });
     return;
   }
-  const scores: ModelScores = {
-    datasetId: ds.id,
-    mode: m.mode,
-    logits: r.logits,
-    numLabels: m.labels.length,
-    status: r.status,
-    truncated: r.truncated,
-    errors: new Map(r.errors),
-    truncatedCount: r.truncatedCount,
-    cachedCount: r.cachedCount,
-    inferredCount: r.inferredCount,
-    batches: r.batches,
-    cancelled: r.cancelled,
-    elapsedMs: r.elapsedMs,
-  };
+  const { ok: _ok, kind: _kind, jobId: _job, errors, ...arrays } = r;
+  const scores: ModelScores = { ...arrays, datasetId: ds.id, mode: m.mode, numLabels: m.labels.length, errors: new Map(errors) };
   patch(id, { status: 'ready', progress: null, scores });
 }
 

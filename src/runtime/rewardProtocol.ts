@@ -1,13 +1,13 @@
-import type { ColumnMapping, FormatId } from '../core/formats/types';
 import type { RangeResult } from '../core/reward/runRows';
 import type { SignatureScan, RewardKind } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
+import type { DatasetFile } from './workerRows';
 
 /** Main thread → reward worker. */
 export type RewardRequest =
   | { kind: 'init'; watch: SharedArrayBuffer | null }
   /** Read this file (same format and mapping as the import, so the trajectories are identical). */
-  | { kind: 'load'; datasetId: string; blob: Blob; name: string; format: FormatId; mapping?: ColumnMapping }
+  | ({ kind: 'load' } & DatasetFile)
   /** `tokenizer`: load it (once) before running, for `ctx.tokenCount`. */
   /** `models`: reward-model scores of rows [start, end) by model name, for `ctx.models` (TypeScript rewards). */
   | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number; tokenizer?: TokenizerId; python?: PythonCall; models?: Record<string, Float64Array> }

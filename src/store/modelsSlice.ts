@@ -1,28 +1,18 @@
 import type { StateCreator } from 'zustand';
 import type { InputMode } from '../core/models/encode';
 import type { OnnxVariant } from '../core/models/modelFolder';
-import type { LoadedModelInfo } from '../runtime/modelProtocol';
+import type { LoadedModelInfo, ScoredReply } from '../runtime/modelProtocol';
 import type { StudioState } from './index';
 
 export type ProviderChoice = 'auto' | 'webgpu' | 'wasm';
 
-/** One scoring pass of a model over a dataset: typed arrays, never copied into React state. */
-export interface ModelScores {
+/** One scoring pass of a model over a dataset (the worker's reply, kept): typed arrays, never copied into React state. */
+export type ModelScores = Omit<ScoredReply, 'kind' | 'jobId' | 'errors'> & {
   datasetId: string;
   mode: InputMode;
-  /** Row-major [rows, numLabels]; NaN where a row has no score. */
-  logits: Float32Array;
   numLabels: number;
-  status: Uint8Array;
-  truncated: Uint8Array;
   errors: Map<number, string>;
-  truncatedCount: number;
-  cachedCount: number;
-  inferredCount: number;
-  batches: number;
-  cancelled: boolean;
-  elapsedMs: number;
-}
+};
 
 export type ProviderCheck =
   | { state: 'running' }

@@ -30,11 +30,17 @@ export interface UiSlice {
   labelColumn: string | null;
   /** Run ids compared in the Compare tab (null: the two latest). */
   compare: { a: number | null; b: number | null };
+  /**
+   * The "Scores from" pick of the Preference and Best-of-N tabs (a ScoreSource id, see ui/diagnostics/useScoreSources),
+   * or null to follow the first source, the current run.
+   */
+  scoreSource: string | null;
   setDiagTab(t: DiagTab): void;
   setLengthUnit(u: 'chars' | 'tokens'): void;
   setPreset(p: PresetId): void;
   setLabelColumn(c: string | null): void;
   setCompare(c: { a: number | null; b: number | null }): void;
+  setScoreSource(id: string | null): void;
 }
 
 export type DiagTab = DiagTabId;
@@ -59,9 +65,11 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) =
   preset: 'trl',
   labelColumn: null,
   compare: { a: null, b: null },
+  scoreSource: null,
   setDiagTab: (diagTab) => set({ diagTab }),
   setLengthUnit: (lengthUnit) => set({ lengthUnit }),
   setPreset: (preset) => set({ preset }),
   setLabelColumn: (labelColumn) => set({ labelColumn }),
   setCompare: (compare) => set({ compare }),
+  setScoreSource: (scoreSource) => set({ scoreSource }),
 });

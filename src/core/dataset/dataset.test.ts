@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, importAll } from '../formats/fixtures/load-fixture';
 import type { Detection } from '../formats/types';
-import type { Trajectory } from '../trajectory';
-import { DatasetBuilder } from './dataset';
+import { RowStatus } from '../reward/contract';
+import { PairSide, preferenceAccuracy, preferencePairs } from '../stats/preference';
+import type { PreferenceSide, Trajectory } from '../trajectory';
+import { DatasetBuilder, datasetPairs, NO_SUBSET } from './dataset';
 import { Packer, PREVIEW_CHARS } from './packed';
 
 const detection: Detection = { container: 'jsonl', format: 'preference', detected: 'preference', reason: '', columns: [], gzip: false };
@@ -38,5 +41,97 @@ describe('Packer + DatasetBuilder', () => {
     expect(ds.size).toBe(2100);
     expect(ds.lines[2099]).toBe(2100);
     expect(Array.from(ds.groupSizes)).toEqual([300, 300, 300, 300, 300, 300, 300]);
+  });
+});
+
+describe('Packer + DatasetBuilder: preference pairs', () => {
+  const { None: N, Chosen: C, Rejected: R } = PairSide;
+  /** A row of pair `pairId` on `side`, with the record's fields. */
+  const p = (line: number, pairId: string | undefined, side: PreferenceSide | undefined, fields: Record<string, unknown> = {}): Trajectory => ({
+    ...t(fields, line, `g${line}`, 'x'),
+    pairId,
+    preference: side,
+  });
+  // Batch 1: pair "a" (subset chat), a plain rollout, the chosen row of pair "b" (its subset is not a string).
+  // Batch 2: the rejected row of "b", pair "c" (subset math), a second rejected row of "a" (RewardBench 2 has
+  // several rejected per pair id), and a row with a pair id but no side (in no pair, as in preferencePairs).
+  const batch1 = [p(1, 'a', 'chosen', { subset: 'chat' }), p(1, 'a', 'rejected', { subset: 'chat' }), p(2, undefined, undefined), p(3, 'b', 'chosen', { subset: 7 })];
+  const batch2 = [p(3, 'b', 'rejected', { subset: 7 }), p(4, 'c', 'chosen', { subset: 'math' }), p(4, 'c', 'rejected', { subset: 'math' }), p(5, 'a', 'rejected', { subset: 'other' }), p(6, 'd', undefined)];
+
+  it('numbers pairs densely in first-seen order across batches, with sides and the subset of each new pair', () => {
+    const packer = new Packer();
+    const b1 = packer.pack(batch1, [], 10, 20);
+    const b2 = packer.pack(batch2, [], 20, 20);
+    expect(Array.from(b1.pairOf)).toEqual([0, 0, -1, 1]);
+    expect(Array.from(b1.pairSide)).toEqual([C, R, N, C]);
+    expect(b1.newPairs).toEqual(['chat', null]);
+    // "b" keeps index 1 from batch 1; "a" comes back as 0; only "c" is new. The subset of "a" stays the first seen.
+    expect(Array.from(b2.pairOf)).toEqual([1, 2, 2, 0, -1]);
+    expect(Array.from(b2.pairSide)).toEqual([R, C, R, R, N]);
+    expect(b2.newPairs).toEqual(['math']);
+    const builder = new DatasetBuilder();
+    builder.append(b1);
+    builder.append(b2);
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
+    expect(ds.pairOf).toBeInstanceOf(Int32Array);
+    expect(ds.pairSide).toBeInstanceOf(Uint8Array);
+    expect(Array.from(ds.pairOf)).toEqual([0, 0, -1, 1, 1, 2, 2, 0, -1]);
+    expect(Array.from(ds.pairSide)).toEqual([C, R, N, C, R, C, R, R, N]);
+    expect(ds.pairSubsets).toEqual(['chat', null, 'math']);
+    expect(ds.hasPairs).toBe(true);
+    // The same numbering as preferencePairs over all the rows at once.
+    const whole = preferencePairs([...batch1, ...batch2]);
+    expect(ds.pairOf).toEqual(whole.pairOf);
+    expect(ds.pairSide).toEqual(whole.side);
+    expect(whole.pairIds).toEqual(['a', 'b', 'c']);
+    // For preferenceAccuracy: pair "b" has no subset while others do, so it is listed under NO_SUBSET.
+    const pairs = datasetPairs(ds);
+    expect(pairs.pairCount).toBe(3);
+    expect(pairs.subsetOf).toEqual(['chat', NO_SUBSET, 'math']);
+    // Scores by hand: "a" chosen 3 vs rejected 1 and 2 → correct; "b" 1 vs 1 → tie; "c" 0 vs 5 → wrong.
+    // accuracy = 1 correct / 3 used = 1/3; per subset chat 1/1, (no subset) 0/1 (a tie), math 0/1.
+    const scores = Float64Array.from([3, 1, 9, 1, 1, 0, 5, 2, 9]);
+    const r = preferenceAccuracy(scores, new Uint8Array(9).fill(RowStatus.Ok), pairs, { resamples: 0 });
+    expect(r).toMatchObject({ pairs: 3, used: 3, correct: 1, ties: 1, wrong: 1, accuracy: 1 / 3 });
+    expect(r.bySubset.map((s) => [s.subset, s.correct, s.ties, s.wrong, s.accuracy])).toEqual([
+      ['chat', 1, 0, 0, 1],
+      [NO_SUBSET, 0, 1, 0, 0],
+      ['math', 0, 0, 1, 0],
+    ]);
+  });
+
+  it('data without pairs: hasPairs false, every row outside a pair, no subsets', () => {
+    const packer = new Packer();
+    const builder = new DatasetBuilder();
+    builder.append(packer.pack([t({ subset: 'x' }, 1, 'g', 'a'), t({}, 2, 'g', 'b')], [], 0, 0));
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
+    expect(ds.hasPairs).toBe(false);
+    expect(Array.from(ds.pairOf)).toEqual([-1, -1]);
+    expect(Array.from(ds.pairSide)).toEqual([N, N]);
+    expect(ds.pairSubsets).toEqual([]);
+    expect(datasetPairs(ds)).toEqual({ pairOf: ds.pairOf, side: ds.pairSide, pairCount: 0, subsetOf: undefined });
+  });
+
+  it('pairs without any subset give no subsetOf', () => {
+    const packer = new Packer();
+    const builder = new DatasetBuilder();
+    builder.append(packer.pack([p(1, '1', 'chosen'), p(1, '1', 'rejected')], [], 0, 0));
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
+    expect(ds.pairSubsets).toEqual([null]);
+    expect(datasetPairs(ds).subsetOf).toBeUndefined();
+  });
+
+  it('RewardBench files: pair ids, sides and subsets from the parser reach the dataset', async () => {
+    const packer = new Packer();
+    const builder = new DatasetBuilder();
+    for (const name of ['rewardbench-v1.jsonl', 'rewardbench2.jsonl']) {
+      const { rows } = await importAll(fixture(name));
+      builder.append(packer.pack(rows, [], 0, 0));
+    }
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
+    // v1: ids 42 and 43, chosen then rejected. v2: "rb2-1" 1 chosen + 3 rejected, "rb2-2" 2 chosen + 1 rejected.
+    expect(Array.from(ds.pairOf)).toEqual([0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3]);
+    expect(Array.from(ds.pairSide)).toEqual([C, R, C, R, C, R, R, R, C, C, R]);
+    expect(ds.pairSubsets).toEqual(['alpacaeval-easy', 'math-prm', 'Focus', 'Ties']);
   });
 });

@@ -1,4 +1,5 @@
 import type { ColumnMapping, Detection } from '../formats/types';
+import type { PreferencePairs } from '../stats/preference';
 import type { ParseIssue } from '../trajectory';
 import type { PackedBatch } from './packed';
 
@@ -30,6 +31,14 @@ export interface Dataset {
   steps: Float64Array;
   /** Whether any trajectory has a step. */
   hasSteps: boolean;
+  /** Trajectory → dense preference-pair index (first-seen order of pairId), −1 outside a pair. */
+  pairOf: Int32Array;
+  /** Trajectory → its side in the pair, a PairSide code (0 none, 1 chosen, 2 rejected). */
+  pairSide: Uint8Array;
+  /** One entry per pair (so its length is the number of pairs): the record's string `subset` (RewardBench), or null. */
+  pairSubsets: (string | null)[];
+  /** Whether any trajectory is in a preference pair (prompt / chosen / rejected data). */
+  hasPairs: boolean;
   /** The first characters of each completion. */
   previews: string[];
   issues: ParseIssue[];
@@ -39,7 +48,7 @@ export interface Dataset {
 }
 
 /** A growable typed array. */
-class Column<A extends Int32Array | Float64Array> {
+class Column<A extends Int32Array | Float64Array | Uint8Array> {
   private n = 0;
   constructor(
     private arr: A,
@@ -60,6 +69,7 @@ class Column<A extends Int32Array | Float64Array> {
 }
 const ints = () => new Column(new Int32Array(1024), (n) => new Int32Array(n));
 const floats = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
+const bytes = () => new Column(new Uint8Array(1024), (n) => new Uint8Array(n));
 
 /** Assembles a Dataset from the batches of one import, in order. */
 export class DatasetBuilder {
@@ -67,8 +77,11 @@ export class DatasetBuilder {
   private groupOf = ints();
   private charLengths = ints();
   private steps = floats();
+  private pairOf = ints();
+  private pairSide = bytes();
   private previews: string[] = [];
   private groupKeys: string[] = [];
+  private pairSubsets: (string | null)[] = [];
   private issues: ParseIssue[] = [];
   size = 0;
 
@@ -77,8 +90,11 @@ export class DatasetBuilder {
     this.groupOf.append(b.groupOf);
     this.charLengths.append(b.charLength);
     this.steps.append(b.step);
+    this.pairOf.append(b.pairOf);
+    this.pairSide.append(b.pairSide);
     for (const p of b.previews) this.previews.push(p);
     for (const g of b.newGroups) this.groupKeys.push(g);
+    for (const s of b.newPairs) this.pairSubsets.push(s);
     for (const i of b.issues) this.issues.push(i);
     this.size += b.line.length;
   }
@@ -102,8 +118,29 @@ export class DatasetBuilder {
       charLengths: this.charLengths.done(),
       steps,
       hasSteps: steps.some((x) => !Number.isNaN(x)),
+      pairOf: this.pairOf.done(),
+      pairSide: this.pairSide.done(),
+      pairSubsets: this.pairSubsets,
+      hasPairs: this.pairSubsets.length > 0,
       previews: this.previews,
       issues: this.issues,
     };
   }
+}
+
+/** The subset name given to pairs without one when other pairs of the data have a subset. */
+export const NO_SUBSET = '(no subset)';
+
+/**
+ * A dataset's pairs in the shape stats/preference `preferenceAccuracy` takes. `subsetOf` is there only when some
+ * pair has a subset; pairs without one are then grouped under NO_SUBSET, so that every pair is in the breakdown.
+ */
+export function datasetPairs(ds: Pick<Dataset, 'pairOf' | 'pairSide' | 'pairSubsets'>): PreferencePairs {
+  const named = ds.pairSubsets.some((s) => s !== null);
+  return {
+    pairOf: ds.pairOf,
+    side: ds.pairSide,
+    pairCount: ds.pairSubsets.length,
+    subsetOf: named ? ds.pairSubsets.map((s) => s ?? NO_SUBSET) : undefined,
+  };
 }

@@ -1,3 +1,4 @@
+import { PairSide } from '../stats/preference';
 import type { ParseIssue, Trajectory } from '../trajectory';
 
 /** Characters of each completion sent to the main thread for the table. */
@@ -22,14 +23,24 @@ export interface PackedBatch {
   previews: string[];
   /** Group keys first seen in this batch, in group-index order. */
   newGroups: string[];
+  /**
+   * Per trajectory: dense preference-pair index over the whole import (first-seen order of `pairId`, as
+   * stats/preference `preferencePairs` numbers them), −1 for a row outside a pair.
+   */
+  pairOf: Int32Array;
+  /** Per trajectory: its side in the pair as a PairSide code (0 none, 1 chosen, 2 rejected). */
+  pairSide: Uint8Array;
+  /** Pairs first seen in this batch, in pair-index order: the record's `subset` when it is a string (RewardBench), else null. */
+  newPairs: (string | null)[];
   issues: ParseIssue[];
   bytesRead: number;
   totalBytes: number;
 }
 
-/** Packs consecutive batches of one import, numbering groups densely in first-seen order. */
+/** Packs consecutive batches of one import, numbering groups and preference pairs densely in first-seen order. */
 export class Packer {
   private groups = new Map<string, number>();
+  private pairs = new Map<string, number>();
 
   pack(rows: readonly Trajectory[], issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
     const n = rows.length;
@@ -39,6 +50,9 @@ export class Packer {
     const step = new Float64Array(n);
     const previews = new Array<string>(n);
     const newGroups: string[] = [];
+    const pairOf = new Int32Array(n).fill(-1);
+    const pairSide = new Uint8Array(n);
+    const newPairs: (string | null)[] = [];
     for (let i = 0; i < n; i++) {
       const t = rows[i];
       line[i] = t.line;
@@ -52,12 +66,27 @@ export class Packer {
       charLength[i] = t.completion.length;
       step[i] = t.step ?? Number.NaN;
       previews[i] = t.completion.length > PREVIEW_CHARS ? t.completion.slice(0, PREVIEW_CHARS) : t.completion;
+      // A row is in a pair only with both a pair id and a side (the rule of preferencePairs): the pairs of one
+      // record always arrive in the same batch, but a pair id repeated on a later line joins the earlier pair.
+      const side = t.preference === 'chosen' ? PairSide.Chosen : t.preference === 'rejected' ? PairSide.Rejected : PairSide.None;
+      if (t.pairId !== undefined && side !== PairSide.None) {
+        let p = this.pairs.get(t.pairId);
+        if (p === undefined) {
+          p = this.pairs.size;
+          this.pairs.set(t.pairId, p);
+          // The subset of the pair's first record names the pair (RewardBench: every row of a pair has the same).
+          const subset = t.fields.subset;
+          newPairs.push(typeof subset === 'string' ? subset : null);
+        }
+        pairOf[i] = p;
+        pairSide[i] = side;
+      }
     }
-    return { line, groupOf, charLength, step, previews, newGroups, issues, bytesRead, totalBytes };
+    return { line, groupOf, charLength, step, previews, newGroups, pairOf, pairSide, newPairs, issues, bytesRead, totalBytes };
   }
 }
 
 /** The typed arrays of a batch, for postMessage's transfer list. */
 export function batchTransfer(b: PackedBatch): ArrayBuffer[] {
-  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer, b.step.buffer] as ArrayBuffer[];
+  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer, b.step.buffer, b.pairOf.buffer, b.pairSide.buffer] as ArrayBuffer[];
 }

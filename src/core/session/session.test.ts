@@ -246,3 +246,15 @@ describe('session files', () => {
     expect(readSessionFile(noData)).toMatchObject({ ok: false, message: 'the session file is damaged: its data is missing' });
   });
 });
+
+describe('diagnostics tabs in saved state', () => {
+  it('links and sessions may name the Preference and Best-of-N tabs; an unknown tab is refused with its place', () => {
+    for (const diagTab of ['preference', 'bestofn'] as const) {
+      const r = parseShared({ ...shared, ui: { ...shared.ui, diagTab } });
+      expect(r.ok && r.value.ui.diagTab).toBe(diagTab);
+    }
+    const bad = parseShared({ ...shared, ui: { ...shared.ui, diagTab: 'nope' } });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.message).toContain('ui.diagTab');
+  });
+});

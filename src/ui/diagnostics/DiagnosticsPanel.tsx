@@ -1,12 +1,17 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
+import type { Dataset } from '../../core/dataset/dataset';
+import type { LabelColumn } from '../../core/dataset/labelColumns';
 import { useStudio } from '../../store';
 import type { DiagTab } from '../../store/uiSlice';
+import { BestOfNTab } from './BestOfNTab';
 import { CollapseTab } from './CollapseTab';
 import { CompareTab } from './CompareTab';
 import { DistributionTab } from './DistributionTab';
 import { LabelTab } from './LabelTab';
 import { LengthTab } from './LengthTab';
+import { PreferenceTab } from './PreferenceTab';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
+import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
 import { useDataset } from './useRuns';
 
@@ -16,7 +21,17 @@ const TABS: { id: DiagTab; label: string }[] = [
   { id: 'collapse', label: 'Advantage collapse' },
   { id: 'label', label: 'Label check' },
   { id: 'compare', label: 'Compare runs' },
+  { id: 'preference', label: 'Preference' },
+  { id: 'bestofn', label: 'Best-of-N' },
 ];
+
+/** Whether a tab has something to show for this data; the others are listed always. */
+function applies(tab: DiagTab, ds: Dataset | null, labels: LabelColumn[] | null): boolean {
+  if (tab === 'preference') return ds?.hasPairs ?? false;
+  // Best-of-N needs groups of two or more and a trusted 0/1 label per rollout.
+  if (tab === 'bestofn') return !!ds && ds.groupSizes.some((n) => n >= 2) && !!labels?.some((c) => c.binary);
+  return true;
+}
 
 /** What the current run's reward does: one tab per diagnostic (DESIGN.md, "Diagnostics, defined"). */
 export function DiagnosticsPanel() {
@@ -28,11 +43,18 @@ export function DiagnosticsPanel() {
   const run = useDiagnosedRun();
   const modelShown = useStudio((s) => s.diagSource !== null);
   const ds = useDataset();
+  const labels = useLabelColumns(ds);
   const id = useId();
   const s = run?.summary;
   const sameData = runs.filter((r) => r.datasetId === datasetId);
+  // The open tab stays listed even when it does not apply (a session saved on other data): it says why it is empty.
+  const tabs = useMemo(() => TABS.filter((t) => t.id === tab || applies(t.id, ds, labels)), [tab, ds, labels]);
   let body;
-  if (!run || !ds) body = <p className="muted empty-chart">{modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
+  // Preference and Best-of-N take their scores from any source (useScoreSources: runs and models), not only the current run.
+  const ownSources = tab === 'preference' || tab === 'bestofn';
+  if (ds && tab === 'preference') body = <PreferenceTab ds={ds} />;
+  else if (ds && tab === 'bestofn') body = <BestOfNTab ds={ds} />;
+  else if (!run || !ds) body = <p className="muted empty-chart">{modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
   else if (tab === 'distribution') body = <DistributionTab run={run} />;
   else if (tab === 'length') body = <LengthTab run={run} ds={ds} />;
   else if (tab === 'collapse') body = <CollapseTab run={run} ds={ds} />;
@@ -42,7 +64,7 @@ export function DiagnosticsPanel() {
     <section className="panel diag-panel" aria-label="Diagnostics">
       <div className="toolbar">
         <div role="tablist" aria-label="Diagnostics" className="tabs">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <button
               key={t.id}
               type="button"
@@ -54,8 +76,8 @@ export function DiagnosticsPanel() {
               className={tab === t.id ? 'tab active' : 'tab'}
               onClick={() => setTab(t.id)}
               onKeyDown={(e) => {
-                const k = TABS.findIndex((x) => x.id === tab);
-                const next = e.key === 'ArrowRight' ? TABS[(k + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(k + TABS.length - 1) % TABS.length] : null;
+                const k = tabs.findIndex((x) => x.id === tab);
+                const next = e.key === 'ArrowRight' ? tabs[(k + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(k + tabs.length - 1) % tabs.length] : null;
                 if (next) {
                   setTab(next.id);
                   document.getElementById(`${id}-${next.id}`)?.focus();
@@ -66,7 +88,7 @@ export function DiagnosticsPanel() {
             </button>
           ))}
         </div>
-        <ScoreSourcePicker />
+        {ownSources ? null : <ScoreSourcePicker />}
         <span className="spacer" />
         {s ? (
           <span className="muted" data-testid="run-summary">

@@ -1,6 +1,5 @@
 import { useStudio } from '../../store';
-
-const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB');
+import { runLabel } from './runLabel';
 
 /** Every run is kept: pick one to see its results again, and bring its code back into the editor. */
 export function RunHistory() {
@@ -21,9 +20,7 @@ export function RunHistory() {
         <select aria-label="Run history" value={current?.id ?? ''} onChange={(e) => selectRun(Number(e.target.value))}>
           {[...mine].reverse().map((r) => (
             <option key={r.id} value={r.id}>
-              #{r.id} · {time(r.startedAt)} · mean {Number.isNaN(r.summary.mean) ? '—' : r.summary.mean.toFixed(3)} · {r.summary.ok} ok
-              {r.summary.errors + r.summary.timedOut ? ` · ${r.summary.errors + r.summary.timedOut} failed` : ''}
-              {r.cancelled ? ' · cancelled' : ''}
+              {runLabel(r)}
             </option>
           ))}
         </select>
