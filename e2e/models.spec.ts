@@ -21,6 +21,7 @@ import { openStudio, runAndWait, statusLine, typeReward, upload } from './helper
 const MODEL_DIR = fileURLToPath(new URL('../public/models/tiny-reward', import.meta.url));
 const DEMO = fileURLToPath(new URL('../public/demo/gsm8k-rollouts.jsonl', import.meta.url));
 const models = (page: Page) => page.getByRole('region', { name: 'Reward models' });
+const runHistory = (page: Page) => page.getByRole('combobox', { name: 'Run history' });
 const card = (page: Page) => page.getByRole('article', { name: 'Model tiny_reward' });
 
 let referenceMean = 0;
@@ -89,6 +90,7 @@ test('load the model folder: its facts, the provider, its scores in the diagnost
   await page.getByRole('combobox', { name: 'Scores shown' }).selectOption({ label: 'Reward run' });
   await typeReward(page, 'export default function reward(t, ctx) {\n  return 2 * ctx.models.tiny_reward + 1;\n}\n');
   await runAndWait(page, '800 scored');
+  await expect(runHistory(page).locator('option')).toHaveCount(2); // the new run has landed
   const mean = Number(/mean (-?[\d.]+)/.exec((await summary.textContent()) ?? '')![1]);
   expect(Math.abs(mean - (2 * referenceMean + 1))).toBeLessThan(2e-4);
 
@@ -144,4 +146,18 @@ test('preference accuracy of the reward model on a hand-made pair file', async (
   await page.getByRole('tab', { name: 'Preference' }).click();
   await page.getByRole('combobox', { name: 'Scores from' }).selectOption({ label: 'Model: tiny_reward' });
   await expect(page.getByTestId('preference-accuracy')).toContainText(`accuracy ${((correct / 7) * 100).toFixed(1)}% (95% CI`);
+});
+
+test('a Python reward (verl signature) reads the model score from extra_info["rollout_reward_scores"]', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openStudio(page);
+  await pickFolder(page, MODEL_DIR);
+  await expect(card(page).getByTestId('model-scores')).toContainText('800 scored', { timeout: 60_000 });
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(page, 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 2 * extra_info["rollout_reward_scores"]["tiny_reward"] + 1\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(runHistory(page).locator('option')).toHaveCount(2, { timeout: 90_000 }); // Pyodide loads first
+  await expect(page.getByTestId('run-summary')).toContainText('800 scored');
+  const mean = Number(/mean (-?[\d.]+)/.exec((await page.getByTestId('run-summary').textContent()) ?? '')![1]);
+  expect(Math.abs(mean - (2 * referenceMean + 1))).toBeLessThan(2e-4);
 });

@@ -66,6 +66,7 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
         interrupt: w?.interrupt,
         // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
         datasetKey: data.rows,
+        models: m.models ? { columns: m.models, offset: m.start } : undefined,
         onCall: w
           ? (row, count) => {
               w.rows[0] = count;

@@ -177,8 +177,8 @@ export async function runReward(): Promise<void> {
     timeLimitMs: s.timeLimitMs,
     // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
     tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
-    // Reward-model scores travel only to code that reads them.
-    models: /\bmodels\b/.test(code) ? modelColumns(ds.id) : undefined,
+    // Reward-model scores travel only to code that reads them (ctx.models; Python: model_scores, rollout_reward_scores).
+    models: /\bmodels\b|model_scores|rollout_reward_scores/.test(code) ? modelColumns(ds.id) : undefined,
     // The first progress report arrives before run() returns; only the latest run may report. At most ten
     // updates a second reach React: the pool reports after every task.
     onProgress: (p) => {

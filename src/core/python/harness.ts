@@ -581,9 +581,30 @@ def _run_verl(fn, rows, res, what, fn_line, sink, tick):
         j += 1
 
 
-def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32):
+def _with_models(kind, rows, models):
+    """Reward-model scores of each row, a dict {model name: score} (a model without a score for the row left out):
+    verl sees them in extra_info["rollout_reward_scores"], where verl's reward manager puts reward scores computed
+    during the rollout; TRL as the column "model_scores", one dict per completion. The dicts are this run's copies."""
+    names = list(models)
+    for j, r in enumerate(rows):
+        scores = {k: models[k][j] for k in names if models[k][j] is not None}
+        if kind in ("verl", "verl-batch"):
+            ei = r[3]
+            if isinstance(ei, dict):
+                held = ei.get("rollout_reward_scores")
+                if isinstance(held, dict):
+                    held.update(scores)
+                else:
+                    ei["rollout_reward_scores"] = scores
+        elif kind == "trl" and isinstance(r[2], dict):
+            r[2]["model_scores"] = scores
+    return rows
+
+
+def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None):
     """Call reward.<name> on rows [start, end) (the payload's, and those held for key); per-row results as JSON.
-    tick() is called before each call (runPython publishes the call's rows to the watchdog)."""
+    tick() is called before each call (runPython publishes the call's rows to the watchdog). models: JSON of
+    {model name: [score or null for each row of the range]}, given to the function as _with_models says."""
     if _module is None:
         raise RuntimeError("no reward code is loaded")
     if kind not in _KINDS:
@@ -594,6 +615,8 @@ def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32):
     call, collect = _KINDS[kind]
     recs = _records(payload, key, kind, start, end)
     rows = _arguments(recs, _FIELDS[kind])
+    if models:
+        rows = _with_models(kind, rows, json.loads(models))
     n = len(rows)
     size = 1 if kind == "verl" else max(1, int(batch or 1))
     fn_line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
@@ -636,7 +659,7 @@ export interface Harness {
    * runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
    * `tick` is called before each call into the user's function.
    */
-  run(kind: string, name: string, payload: Uint8Array, tick: (() => void) | undefined, key: number | undefined, start: number, end: number, batch: number): string;
+  run(kind: string, name: string, payload: Uint8Array, tick: (() => void) | undefined, key: number | undefined, start: number, end: number, batch: number, models?: string): string;
   /** The source last loaded with `load` successfully, or null. */
   loaded: string | null;
 }
@@ -659,7 +682,7 @@ export function harnessFor(py: PyodideAPI): Harness {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
     missing: (key, kind, start, end) => missing(key, kind, start, end) as string,
-    run: (kind, name, payload, tick, key, start, end, batch) => run(kind, name, payload, tick, key, start, end, batch) as string,
+    run: (kind, name, payload, tick, key, start, end, batch, models) => run(kind, name, payload, tick, key, start, end, batch, models) as string,
     loaded: null,
   };
   harnesses.set(py, h);

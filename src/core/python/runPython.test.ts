@@ -421,3 +421,42 @@ describe('datasetKey: rows kept in the interpreter across runs', () => {
     ]);
   });
 });
+
+describe('reward-model scores for Python rewards', () => {
+  // Rows 0..3; the model has no score for row 2 (NaN): that row's dict leaves the model out.
+  const models = { columns: { rm: Float64Array.from([0.5, -1, Number.NaN, 2]), other: Float64Array.from([1, 1, 1, 1]) }, offset: 0 };
+
+  it('verl: extra_info["rollout_reward_scores"] holds each model\'s score for the row', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    s = extra_info["rollout_reward_scores"]',
+      '    return s.get("rm", 100.0) + 10 * len(s)',
+    );
+    const r = run(code, 'compute_score', 'verl', ROWS, { models });
+    // rm + 10 × (number of models with a score): 0.5 + 20, −1 + 20, 100 + 10 (rm missing), 2 + 20
+    expect(Array.from(r.scores)).toEqual([20.5, 19, 110, 22]);
+  });
+
+  it('verl keeps rollout scores the data already has, and a run without models sees none of them', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    return float(len(extra_info["rollout_reward_scores"]))',
+    );
+    const rows = ROWS.map((t) => ({ ...t, fields: { ...t.fields, reward_scores: { judge: 1 } } }));
+    expect(Array.from(run(code, 'compute_score', 'verl', rows, { models }).scores)).toEqual([3, 3, 2, 3]);
+    expect(Array.from(run(code, 'compute_score', 'verl', rows).scores)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('TRL: the column model_scores, one dict per completion, in every batch', () => {
+    const code = lines('def reward(completions, model_scores, **kwargs):', '    return [s.get("rm", -9.0) * 2 for s in model_scores]');
+    const r = run(code, 'reward', 'trl', ROWS, { models, batchSize: 3 });
+    // 2 × rm; row 2 has no rm score → −9 × 2
+    expect(Array.from(r.scores)).toEqual([1, -2, -18, 4]);
+  });
+
+  it('the scores follow the range: rows 2..3 read offsets 2 and 3 of a column given from row 0', () => {
+    const code = lines('def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    return extra_info["rollout_reward_scores"].get("rm", 7.0)');
+    const r = runPython(py, code, { name: 'compute_score', kind: 'verl' }, (i) => ROWS[i], 2, 4, { models });
+    expect(Array.from(r.scores)).toEqual([7, 2]);
+  });
+});

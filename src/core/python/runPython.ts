@@ -86,6 +86,7 @@
  */
 import type { PyodideAPI } from 'pyodide';
 import { RowStatus } from '../reward/contract';
+import type { ModelColumns } from '../reward/context';
 import type { RangeResult, RowError } from '../reward/runRows';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor } from './harness';
@@ -130,6 +131,12 @@ export interface PythonRunOptions {
    * the reward. Lists and dicts are still handed to each call as fresh copies.
    */
   datasetKey?: object;
+  /**
+   * Reward-model scores (`columns[name][i - offset]` for row i): verl functions find them in
+   * `extra_info["rollout_reward_scores"]`, TRL functions in the column `model_scores` (one dict per completion).
+   * OpenRLHF's `reward_func(queries, prompts, labels)` has no place for them.
+   */
+  models?: ModelColumns;
 }
 
 /** The code does not load: a syntax error, an exception at import time, or the chosen function is missing. */
@@ -161,6 +168,16 @@ export function loadRewardModule(py: PyodideAPI, code: string): LoadOutcome {
   }
   h.loaded = code;
   return { ok: true, stdout: r.stdout };
+}
+
+/** The scores of rows [start, end) per model as JSON, NaN (no score) as null; undefined without models. */
+function modelsJson(m: ModelColumns | undefined, start: number, end: number): string | undefined {
+  if (!m || Object.keys(m.columns).length === 0) return undefined;
+  const out: Record<string, (number | null)[]> = {};
+  for (const [name, col] of Object.entries(m.columns)) {
+    out[name] = Array.from(col.subarray(start - m.offset, end - m.offset), (v) => (Number.isFinite(v) ? v : null));
+  }
+  return JSON.stringify(out);
 }
 
 /** The error message for an unavailable module (the same text the harness writes for rows). */
@@ -339,7 +356,7 @@ export function runPython(
   let raw: RawResult;
   clear();
   try {
-    raw = JSON.parse(h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch)) as RawResult;
+    raw = JSON.parse(h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch, modelsJson(opts.models, start, end))) as RawResult;
   } catch (e) {
     const message = pythonErrorMessage(e);
     if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));
