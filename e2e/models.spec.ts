@@ -161,3 +161,26 @@ test('a Python reward (verl signature) reads the model score from extra_info["ro
   const mean = Number(/mean (-?[\d.]+)/.exec((await page.getByTestId('run-summary').textContent()) ?? '')![1]);
   expect(Math.abs(mean - (2 * referenceMean + 1))).toBeLessThan(2e-4);
 });
+
+test('scoring shows progress and can be cancelled; scoring again takes the finished part from the cache', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openStudio(page);
+  // 8,000 rollouts of ~100 tokens: long enough to cancel in the middle.
+  const lines = Array.from({ length: 8_000 }, (_, i) => JSON.stringify({ prompt: `Question ${i >> 2}: how many apples?`, completion: `Step by step: ${Array.from({ length: 40 }, (_, k) => `${(i * 7 + k) % 97} apples`).join(', ')}. A: ${i % 9}` }));
+  await upload(page, 'many.jsonl', Buffer.from(lines.join('\n')));
+  await expect(statusLine(page)).toContainText('8,000 trajectories');
+  await models(page).getByRole('combobox', { name: 'Execution provider' }).selectOption('wasm');
+  await pickFolder(page, MODEL_DIR);
+  const progress = card(page).getByRole('progressbar', { name: 'Scoring with tiny_reward' });
+  await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 60_000 }).toBeGreaterThan(0);
+  await card(page).getByRole('button', { name: 'Cancel scoring' }).click();
+  const scores = card(page).getByTestId('model-scores');
+  await expect(scores).toContainText('cancelled', { timeout: 30_000 });
+  const done = Number(/^([\d,]+) scored/.exec((await scores.textContent()) ?? '')![1].replace(/,/g, ''));
+  expect(done).toBeGreaterThan(0);
+  expect(done).toBeLessThan(8_000);
+  // The rollouts scored before the cancel come from the cache; the model runs on the rest.
+  await card(page).getByRole('button', { name: 'Score rollouts' }).click();
+  await expect(scores).toContainText('8,000 scored', { timeout: 120_000 });
+  await expect(scores).toContainText(`${done.toLocaleString('en-US')} from cache · ${(8_000 - done).toLocaleString('en-US')} run in`);
+});

@@ -20,11 +20,28 @@ try {
   await page.getByRole('textbox', { name: 'Share link' }).waitFor();
   await page.getByRole('dialog').screenshot({ path: 'docs/share-dialog.png' });
   const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
   const other = await (await browser.newContext({ viewport: { width: 1500, height: 940 } })).newPage();
   await other.goto(link);
   await other.getByRole('note', { name: 'Code from elsewhere' }).waitFor();
   await other.waitForTimeout(1500);
   await other.screenshot({ path: 'docs/shared-link-opened.png', clip: { x: 0, y: 0, width: 1500, height: 520 } });
+  // A reward model: the folder picked, its card (provider, inputs, scores), and its score against length.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Load reward model folder' }).click()]);
+  await chooser.setFiles('public/models/tiny-reward');
+  await page.getByTestId('model-scores').waitFor({ timeout: 60_000 });
+  await page.getByRole('combobox', { name: 'Scores shown' }).selectOption({ label: 'Model: tiny_reward' });
+  await page.getByRole('tab', { name: 'Length' }).click();
+  await page.waitForTimeout(800);
+  await page.locator('.results').screenshot({ path: 'docs/reward-model.png' });
+  await page.getByRole('combobox', { name: 'Scores shown' }).selectOption({ label: 'Reward run' });
+  // Preference pairs: the Preference tab on the hand-made pair file of the browser tests.
+  const [upload] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
+  await upload.setFiles('e2e/fixtures/preference-pairs.jsonl');
+  await page.getByRole('tab', { name: 'Preference' }).click();
+  await page.getByTestId('preference-accuracy').waitFor();
+  await page.waitForTimeout(3000);
+  await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: 'docs/diagnostics-preference.png' });
 } finally {
   server.kill();
   await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);

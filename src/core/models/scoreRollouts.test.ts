@@ -145,3 +145,12 @@ describe('scoreRollouts', () => {
     expect(Math.abs(r.logits[1] - want)).toBeLessThan(1e-5);
   });
 });
+
+describe('labelColumn', () => {
+  it('takes one logit per row from row-major [rows, labels]', () => {
+    // rows: [1, 2], [3, 4], [5, NaN] → label 1: 2, 4, NaN; label 0: 1, 3, 5
+    const logits = Float32Array.from([1, 2, 3, 4, 5, Number.NaN]);
+    expect(Array.from(labelColumn(logits, 2, 1))).toEqual([2, 4, Number.NaN]);
+    expect(Array.from(labelColumn(logits, 2, 0))).toEqual([1, 3, 5]);
+  });
+});
