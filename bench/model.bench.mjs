@@ -9,10 +9,12 @@
 //   (planBatches with DEFAULT_BATCH_LIMITS, longest first; padBatch). Both runtimes get the same padded int64
 //   tensors: the page (tests-pages/ort-bench.ts via window.ortBench) receives them once and builds its tensors
 //   before timing. A pass = session.run over every batch plus reading the logits, timed inside each runtime.
-// - Threads: the page as the studio runs it (numThreads unset: onnxruntime-web picks min(4, cores / 2)), and pages
-//   with numThreads 1 and 2 (one page per count: the WASM module is initialised once per page); Node with its
-//   default intra-op pool (physical cores) and with intraOpNumThreads 1. Printed ratios: web / node throughput for
-//   the studio's setting against Node's default, like for like at 1 thread, and 2 WASM threads against Node's default.
+// - Threads: a page that runs the model as the studio does (runtime/modelSession createModelSession: its own thread
+//   setting, called through its infer), and pages with numThreads 1 and 2 and bare session.run (one page per count:
+//   the WASM module is initialised once per page; the explicit page with the studio's count is left out, the studio
+//   page stands for it); Node with its default intra-op pool (physical cores) and with intraOpNumThreads 1. Printed
+//   ratios: web / node throughput for the studio's setting against Node's default, like for like at 1 thread, and
+//   2 WASM threads against Node's default (when the studio's count is not 2).
 // - Batching gain: the same rollouts with batch size 1 (planBatches with maxRows 1: same order, no padding)
 //   against the dynamic batches, in both runtimes: dynamic / batch-1 throughput.
 // - Cached re-run: in a page, the studio's scoring path (core/models/scoreRollouts + runtime/modelSession +
@@ -26,10 +28,10 @@
 // Build and serving: the page needs the app's COOP/COEP headers (cross-origin isolation: threaded WASM), which
 // `vite preview` with this config sends, and must reach the 53 MB model, which must never go under public/ (it
 // would ship) nor into dist/ (other browser benches and tests use dist/ at the same time). So this bench builds its
-// own copy into $TMPDIR/rs-bench-dist (`vite build --outDir`, ~1 min; `--no-build` reuses one already there),
+// own copy into $TMPDIR/rs-bench-dist (`vite build --outDir`, ~30 s here; `--no-build` reuses one already there),
 // writes the large model into $TMPDIR/rs-bench-models/large (deterministic bytes), copies it to
 // <outDir>/bench-models/large/, and serves that copy on port 4181 (bench/browser.mjs uses 4180).
-// Usage: node bench/model.bench.mjs [--reps=5] [--no-build] [--tiny-only]
+// Usage: node bench/model.bench.mjs [--reps=5] [--no-build] [--tiny-only] [--max-tokens=16384] [--also-max-tokens=4096,2048]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { register } from 'node:module';
@@ -45,6 +47,8 @@ const flag = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.spl
 const NO_BUILD = process.argv.includes('--no-build');
 const TINY_ONLY = process.argv.includes('--tiny-only');
 const REPS = Number(flag('reps') ?? 5);
+// --max-tokens=N: time the dynamic batches with another token budget (the cached re-run keeps the studio's defaults);
+// --also-max-tokens=N,M: time batches with those budgets too, in the same rounds (to compare budgets within one run).
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(tmpdir(), 'rs-bench-dist');
 const LARGE_DIR = join(tmpdir(), 'rs-bench-models', 'large');
@@ -80,6 +84,8 @@ const { RolloutEncoder } = await import(src('src/core/models/encode.ts'));
 const { inspectModelFolder } = await import(src('src/core/models/modelFolder.ts'));
 const { DEFAULT_BATCH_LIMITS, padBatch, planBatches } = await import(src('src/core/models/batching.ts'));
 const { scoreRollouts } = await import(src('src/core/models/scoreRollouts.ts'));
+const LIMITS = flag('max-tokens') ? { ...DEFAULT_BATCH_LIMITS, maxTokens: Number(flag('max-tokens')) } : DEFAULT_BATCH_LIMITS;
+const ALSO = (flag('also-max-tokens') ?? '').split(',').filter(Boolean).map(Number);
 const { sha256HexOf } = await import(src('src/core/digest.ts'));
 
 const version = (pkg) => JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
@@ -122,7 +128,8 @@ async function prepare(m) {
   const ids = encoded.map((e) => e.ids);
   const lengths = ids.map((x) => x.length);
   const batchesOf = (plan) => plan.map((b) => padBatch(Array.from(b, (j) => ids[j]), { padId: encoder.padId }));
-  const dynamic = batchesOf(planBatches(lengths, DEFAULT_BATCH_LIMITS));
+  const dynamic = batchesOf(planBatches(lengths, LIMITS));
+  const also = Object.fromEntries(ALSO.map((t) => [`maxTokens ${t}`, batchesOf(planBatches(lengths, { ...LIMITS, maxTokens: t }))]));
   const single = batchesOf(planBatches(lengths, { maxTokens: Number.MAX_SAFE_INTEGER, maxRows: 1 }));
   const tokens = lengths.reduce((a, b) => a + b, 0);
   const padded = dynamic.reduce((a, b) => a + b.batch * b.sequence, 0);
@@ -131,7 +138,7 @@ async function prepare(m) {
     folder,
     encoder,
     encodeMs,
-    plans: { dynamic, single },
+    plans: { dynamic, single, ...also },
     facts: { maxLength: folder.maxLength, tokens, padded, truncated: encoded.filter((e) => e.truncated).length, longest: Math.max(...lengths), batches: dynamic.length },
   };
 }
@@ -184,23 +191,21 @@ async function openPage() {
   return page;
 }
 
+const webKey = (threads) => `web ${threads} thread${threads > 1 ? 's' : ''}`;
 const toNumbers = (b) => ({ inputIds: Array.from(b.inputIds, Number), attentionMask: Array.from(b.attentionMask, Number), batch: b.batch, sequence: b.sequence });
 
 try {
-  // Pages: the studio's setting (numThreads unset) and explicit 1 and 2 threads; the unset one is dropped when
-  // onnxruntime picked a count that an explicit page already has (then it is that page).
+  // Pages: the studio's own session (its thread setting) and explicit 1 and 2 threads; an explicit page with the
+  // studio's thread count is closed (the studio page is timed under that count instead).
   const pages = [];
-  for (const numThreads of [0, 1, 2]) {
+  for (const numThreads of ['studio', 1, 2]) {
     const page = await openPage();
     const l = await page.evaluate((r) => window.ortBench.load(r), { model: prepared[0].name, modelUrl: prepared[0].url + 'model.onnx', numThreads });
     if (!l.crossOriginIsolated) throw new Error('the bench page is not cross-origin isolated: no threaded WASM');
-    pages.push({ page, numThreads, threads: l.threads });
+    if (numThreads !== 'studio' && l.threads === pages[0].threads) await page.context().close();
+    else pages.push({ page, numThreads, threads: l.threads });
   }
   const studioThreads = pages[0].threads;
-  if (pages.slice(1).some((p) => p.threads === studioThreads)) {
-    await pages[0].page.context().close();
-    pages.shift();
-  }
   const webOf = (threads) => pages.find((p) => p.threads === threads);
 
   const results = {};
@@ -211,7 +216,7 @@ try {
         await p.page.evaluate(([name, b]) => window.ortBench.setBatches(name, b), [`${m.name}/${plan}`, batches.map(toNumbers)]);
       }
     }
-    m.feeds = { dynamic: nodeFeeds(m.plans.dynamic), single: nodeFeeds(m.plans.single) };
+    m.feeds = Object.fromEntries(Object.entries(m.plans).map(([k, v]) => [k, nodeFeeds(v)]));
     const nodeSessions = {
       default: await ort.InferenceSession.create(join(m.dir, 'model.onnx'), { executionProviders: ['cpu'], graphOptimizationLevel: 'all' }),
       1: await ort.InferenceSession.create(join(m.dir, 'model.onnx'), { executionProviders: ['cpu'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1 }),
@@ -220,7 +225,7 @@ try {
       { key: 'node default', run: (plan) => nodePass(nodeSessions.default, m.feeds[plan]) },
       { key: 'node 1 thread', run: (plan) => nodePass(nodeSessions[1], m.feeds[plan]) },
       ...pages.map((p) => ({
-        key: `web ${p.threads} thread${p.threads > 1 ? 's' : ''}`,
+        key: webKey(p.threads),
         run: async (plan) => {
           const c0 = await p.page.cpuMs();
           const r = await p.page.evaluate((q) => window.ortBench.time(q), { model: m.name, plan: `${m.name}/${plan}`, passes: 1 });
@@ -231,7 +236,7 @@ try {
     const ms = {};
     const cpu = {};
     let maxDiff = 0;
-    for (const plan of ['dynamic', 'single']) {
+    for (const plan of Object.keys(m.plans)) {
       const ref = (await configs[0].run(plan)).logits;
       for (const c of configs.slice(1)) {
         const { logits } = await c.run(plan); // warm-up, and every runtime's logits against Node's
@@ -253,7 +258,7 @@ try {
   }
 
   // Cached re-run: the studio's scoring path twice (cache cleared, then all hits), in a fresh page (fresh
-  // IndexedDB) with the studio's thread setting, and in Node with an in-memory cache.
+  // IndexedDB) with the studio's own session (its thread setting), and in Node with an in-memory cache.
   const SCORE_REPS = Math.max(3, Math.min(REPS, 5));
   const scorePage = await openPage();
   const cachedRuns = {};
@@ -285,10 +290,11 @@ try {
   const rps = (msv) => N / (msv / 1000);
   const fmtR = (x) => `${x.toFixed(2)}×`;
   const nodeDefault = 'node default';
-  const studioKey = `web ${studioThreads} thread${studioThreads > 1 ? 's' : ''}`;
+  const studioKey = webKey(studioThreads);
   console.log(`\nReward-model inference, ${N} GSM8K demo rollouts (pair mode), onnxruntime-web ${version('onnxruntime-web')} WASM in ${browser.version()} vs onnxruntime-node ${version('onnxruntime-node')} (CPU EP), Node ${process.versions.node}`);
+  console.log(`dynamic batches: planBatches with maxTokens ${LIMITS.maxTokens}, maxRows ${LIMITS.maxRows}${LIMITS === DEFAULT_BATCH_LIMITS ? ' (DEFAULT_BATCH_LIMITS)' : ' (--max-tokens; DEFAULT_BATCH_LIMITS is ' + DEFAULT_BATCH_LIMITS.maxTokens + ')'}`);
   console.log(`machine: ${availableParallelism()} cores, load average ${loadStart} at the start, ${load()} at the end; medians of ${REPS} rounds`);
-  console.log(`web threads: the studio's setting (numThreads unset) → onnxruntime-web picked ${studioThreads}; pages with ${pages.map((p) => p.threads).join(', ')} thread(s); Node default = onnxruntime's intra-op pool (physical cores)`);
+  console.log(`web threads: the studio's session (createModelSession) runs ${studioThreads} WASM thread${studioThreads > 1 ? 's' : ''} here ("${studioKey}" is that session, through its infer); pages with ${pages.map((p) => p.threads).join(', ')} thread(s); Node default = onnxruntime's intra-op pool (physical cores)`);
   for (const m of prepared) {
     const { ms, cpu, maxDiff } = results[m.name];
     const med = (key, plan) => median(ms[key][plan]);
@@ -300,20 +306,25 @@ try {
       const cd = median(cpu[key].dynamic);
       const cs = median(cpu[key].single);
       console.log(
-        `  ${key.padEnd(14)} dynamic ${d.toFixed(0).padStart(6)} ms = ${rps(d).toFixed(0).padStart(6)} rollouts/s [${ms[key].dynamic.map((x) => x.toFixed(0)).join(', ')}] (CPU ${cd.toFixed(0)} ms)` +
+        `  ${(key === studioKey ? `${key} (studio)` : key).padEnd(23)} dynamic ${d.toFixed(0).padStart(6)} ms = ${rps(d).toFixed(0).padStart(6)} rollouts/s [${ms[key].dynamic.map((x) => x.toFixed(0)).join(', ')}] (CPU ${cd.toFixed(0)} ms)` +
           ` · batch 1 ${s.toFixed(0).padStart(6)} ms = ${rps(s).toFixed(0).padStart(6)} rollouts/s [${ms[key].single.map((x) => x.toFixed(0)).join(', ')}] (CPU ${cs.toFixed(0)} ms)` +
           ` · batching gain ${fmtR(s / d)} (CPU ${fmtR(cs / cd)})`,
       );
+      for (const plan of Object.keys(m.plans).filter((p) => p.startsWith('maxTokens '))) {
+        const a = med(key, plan);
+        const ca = median(cpu[key][plan]);
+        console.log(`  ${''.padEnd(23)} ${plan} (${m.plans[plan].length} batches): ${a.toFixed(0)} ms = ${rps(a).toFixed(0)} rollouts/s [${ms[key][plan].map((x) => x.toFixed(0)).join(', ')}] (CPU ${ca.toFixed(0)} ms) · gain over batch 1 ${fmtR(s / a)} (CPU ${fmtR(cs / ca)}) · over maxTokens ${LIMITS.maxTokens} ${fmtR(d / a)} (CPU ${fmtR(cd / ca)})`);
+      }
     }
     const ratio = (web, node) => fmtR(med(node, 'dynamic') / med(web, 'dynamic'));
-    console.log(`  web / node throughput, dynamic batches: studio setting (${studioThreads} thread${studioThreads > 1 ? 's' : ''}) vs Node default ${ratio(studioKey, nodeDefault)} · 1 thread vs 1 thread ${ratio('web 1 thread', 'node 1 thread')}${webOf(2) ? ` · 2 threads vs Node default ${ratio('web 2 threads', nodeDefault)}` : ''}   (target ≥ 0.5×)`);
+    console.log(`  web / node throughput, dynamic batches: studio setting (${studioThreads} thread${studioThreads > 1 ? 's' : ''}) vs Node default ${ratio(studioKey, nodeDefault)} · 1 thread vs 1 thread ${ratio('web 1 thread', 'node 1 thread')}${webOf(2) && studioThreads !== 2 ? ` · 2 threads vs Node default ${ratio('web 2 threads', nodeDefault)}` : ''}   (target ≥ 0.5×)`);
     console.log(`  web / node CPU-time ratio at 1 thread (less sensitive to other processes on the machine): dynamic ${fmtR(median(cpu['node 1 thread'].dynamic) / median(cpu['web 1 thread'].dynamic))} · batch 1 ${fmtR(median(cpu['node 1 thread'].single) / median(cpu['web 1 thread'].single))}`);
     const { web, node } = cachedRuns[m.name];
     const wu = median(web.uncached.map((r) => r.ms));
     const wc = median(web.cached.map((r) => r.ms));
     const nu = median(node.uncached);
     const nc = median(node.cached);
-    console.log(`  cached re-run, browser (scoreRollouts + IndexedDB cache, ${web.threads} thread): uncached ${wu.toFixed(0)} ms [${web.uncached.map((r) => r.ms.toFixed(0)).join(', ')}] · all ${N} from cache ${wc.toFixed(0)} ms [${web.cached.map((r) => r.ms.toFixed(0)).join(', ')}] → ${fmtR(wc / wu)} the uncached time (${(wu / wc).toFixed(1)}× faster)`);
+    console.log(`  cached re-run, browser (scoreRollouts + IndexedDB cache, ${web.threads} WASM thread${web.threads > 1 ? 's' : ''}): uncached ${wu.toFixed(0)} ms [${web.uncached.map((r) => r.ms.toFixed(0)).join(', ')}] · all ${N} from cache ${wc.toFixed(0)} ms [${web.cached.map((r) => r.ms.toFixed(0)).join(', ')}] → ${fmtR(wc / wu)} the uncached time (${(wu / wc).toFixed(1)}× faster)`);
     console.log(`  cached re-run, Node (scoreRollouts + in-memory cache):          uncached ${nu.toFixed(0)} ms · from cache ${nc.toFixed(0)} ms → ${fmtR(nc / nu)} the uncached time`);
   }
   console.log('\nWebGPU: not timed (headless Chromium here has only a software adapter, SwiftShader: not a speed figure).');

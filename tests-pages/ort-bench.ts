@@ -4,7 +4,9 @@
  * - `load` + `setBatches` + `time`: a reward model in onnxruntime-web on the WASM execution provider, the session
  *   created once per page, timed with performance.now over `session.run` on batches built in Node (the same padded
  *   int64 tensors that onnxruntime-node is timed on). ort.env.wasm.numThreads applies to the page's first session
- *   only (onnxruntime initialises its WASM module once per realm): one page per thread count.
+ *   only (onnxruntime initialises its WASM module once per realm): one page per thread count. `numThreads: 'studio'`
+ *   runs the model as the studio does instead: created by runtime/modelSession `createModelSession` (its thread
+ *   setting, its session options) and called through its `infer` (tensors built from the same int64 arrays).
  * - `score`: the studio's scoring path on this page's main thread (core/models/scoreRollouts with the studio's
  *   IndexedDB score cache runtime/modelCache and session wrapper runtime/modelSession, as workers/model.worker.ts
  *   calls them) over the demo rollouts, uncached and then again with every score in the cache.
@@ -14,6 +16,7 @@
 import type * as Ort from 'onnxruntime-web';
 import { loadAll } from '../src/core/dataset/loadAll';
 import { sha256HexOf } from '../src/core/digest';
+import type { TokenBatch } from '../src/core/models/batching';
 import { RolloutEncoder } from '../src/core/models/encode';
 import { inspectModelFolder, type PickedFile } from '../src/core/models/modelFolder';
 import { scoreRollouts } from '../src/core/models/scoreRollouts';
@@ -25,12 +28,15 @@ export interface BenchLoadRequest {
   /** A name for the session in later calls. */
   model: string;
   modelUrl: string;
-  /** ort.env.wasm.numThreads for this page; 0 lets onnxruntime pick. Must be the same for every load in a page. */
-  numThreads: number;
+  /**
+   * ort.env.wasm.numThreads for this page (0 lets onnxruntime pick), or 'studio': the studio's own session
+   * (createModelSession). Must be the same for every load in a page.
+   */
+  numThreads: number | 'studio';
 }
 
 export interface BenchLoadResult {
-  /** WASM threads onnxruntime runs with (after the first session: what it picked when asked for 0). */
+  /** WASM threads onnxruntime runs with (after the first session: what it or the studio picked). */
   threads: number | undefined;
   crossOriginIsolated: boolean;
   loadMs: number;
@@ -63,6 +69,7 @@ export interface BenchScoreRequest {
   /** Folder URL with model.onnx, config.json, tokenizer.json, tokenizer_config.json (a trailing slash). */
   modelDir: string;
   rolloutsUrl: string;
+  /** Before createModelSession sets the studio's own: 0 leaves it to the studio. */
   numThreads: number;
   repeats: number;
 }
@@ -86,15 +93,17 @@ export interface BenchScoreResult {
 }
 
 let ortP: Promise<{ ort: typeof Ort; wasmUrl: string }> | null = null;
-let pageThreads: number | null = null;
-const sessions = new Map<string, Ort.InferenceSession>();
-const plans = new Map<string, Record<string, Ort.Tensor>[]>();
+let pageThreads: number | 'studio' | null = null;
+/** One batch → its logits: a bare session.run, or the studio's ModelSession.infer. */
+type Runner = (feeds: Record<string, Ort.Tensor>, batch: TokenBatch) => Promise<ArrayLike<number>>;
+const sessions = new Map<string, { run: Runner; release(): Promise<void> }>();
+const plans = new Map<string, { feeds: Record<string, Ort.Tensor>; batch: TokenBatch }[]>();
 
-async function ortFor(numThreads: number) {
+async function ortFor(numThreads: number | 'studio') {
   if (pageThreads !== null && pageThreads !== numThreads) throw new Error(`this page's WASM runs with numThreads ${pageThreads}: open another page for ${numThreads}`);
   pageThreads = numThreads;
   ortP ??= loadOrt('wasm').then((r) => {
-    if (numThreads > 0) r.ort.env.wasm.numThreads = numThreads;
+    if (typeof numThreads === 'number' && numThreads > 0) r.ort.env.wasm.numThreads = numThreads;
     return r;
   });
   return ortP;
@@ -105,8 +114,14 @@ export async function load(req: BenchLoadRequest): Promise<BenchLoadResult> {
   const t0 = performance.now();
   const model = new Uint8Array(await (await fetch(req.modelUrl)).arrayBuffer());
   await sessions.get(req.model)?.release();
-  // Options as the studio's worker creates its session (runtime/modelSession.ts).
-  sessions.set(req.model, await ort.InferenceSession.create(model, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }));
+  if (req.numThreads === 'studio') {
+    const s = await createModelSession('wasm', { onnx: model });
+    sessions.set(req.model, { run: (_, batch) => s.infer(batch), release: () => s.release() });
+  } else {
+    // Options as the studio creates its session (runtime/modelSession.ts).
+    const s = await ort.InferenceSession.create(model, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    sessions.set(req.model, { run: async (feeds) => (await s.run(feeds)).logits.data as Float32Array, release: () => s.release() });
+  }
   return { threads: ort.env.wasm.numThreads, crossOriginIsolated: self.crossOriginIsolated, loadMs: performance.now() - t0, wasmUrl };
 }
 
@@ -116,10 +131,8 @@ export async function setBatches(name: string, batches: BenchBatch[]): Promise<n
     name,
     batches.map((b) => {
       const dims = [b.batch, b.sequence];
-      return {
-        input_ids: new ort.Tensor('int64', BigInt64Array.from(b.inputIds, BigInt), dims),
-        attention_mask: new ort.Tensor('int64', BigInt64Array.from(b.attentionMask, BigInt), dims),
-      };
+      const batch: TokenBatch = { inputIds: BigInt64Array.from(b.inputIds, BigInt), attentionMask: BigInt64Array.from(b.attentionMask, BigInt), batch: b.batch, sequence: b.sequence };
+      return { batch, feeds: { input_ids: new ort.Tensor('int64', batch.inputIds, dims), attention_mask: new ort.Tensor('int64', batch.attentionMask, dims) } };
     }),
   );
   return batches.length;
@@ -127,16 +140,15 @@ export async function setBatches(name: string, batches: BenchBatch[]): Promise<n
 
 export async function time(req: BenchTimeRequest): Promise<BenchTimeResult> {
   const session = sessions.get(req.model);
-  const feeds = plans.get(req.plan);
-  if (!session || !feeds) throw new Error(`load ${req.model} and set batches ${req.plan} first`);
+  const batches = plans.get(req.plan);
+  if (!session || !batches) throw new Error(`load ${req.model} and set batches ${req.plan} first`);
   const ms: number[] = [];
   let logits: number[] = [];
   for (let p = 0; p < req.passes; p++) {
     const out: number[] = [];
     const t0 = performance.now();
-    for (const f of feeds) {
-      const r = await session.run(f);
-      const data = r.logits.data as Float32Array;
+    for (const b of batches) {
+      const data = await session.run(b.feeds, b.batch);
       for (let i = 0; i < data.length; i++) out.push(data[i]);
     }
     ms.push(performance.now() - t0);
