@@ -34,12 +34,11 @@
 // Usage: node bench/model.bench.mjs [--reps=5] [--no-build] [--tiny-only] [--max-tokens=16384] [--also-max-tokens=4096,2048]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
-import { register } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { launch, median, shutDown, startPreview } from './browser.mjs';
+import { importTs } from './tsImport.mjs';
 import { LARGE, writeModelFolder } from '../scripts/make-tiny-reward-model.mjs';
 
 // Flags only: bench/run.mjs hands every bench the same positional arguments (rows, reps), which mean other things here.
@@ -57,36 +56,14 @@ const ORIGIN = `http://localhost:${PORT}`;
 const DEMO = join(ROOT, 'public/demo/gsm8k-rollouts.jsonl');
 const MODEL_FILES = ['model.onnx', 'config.json', 'tokenizer.json', 'tokenizer_config.json'];
 
-// The studio's encoder, batching and scoring are TypeScript (src/core): strip the types on the fly with sucrase
-// (a dependency), as bench/python.bench.mjs does.
-const loader = `
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-const { transform } = createRequire(${JSON.stringify(resolve(ROOT, 'package.json'))})('sucrase');
-export async function resolve(spec, ctx, next) {
-  if (ctx.parentURL?.endsWith('.ts') && spec.startsWith('.') && !/\\.[cm]?[jt]s$/.test(spec)) {
-    for (const ext of ['.ts', '/index.ts']) {
-      try { return await next(spec + ext, ctx); } catch { /* not this one */ }
-    }
-  }
-  return next(spec, ctx);
-}
-export async function load(url, ctx, next) {
-  if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, ctx);
-  const src = await readFile(new URL(url), 'utf8');
-  const { code } = transform(src, { transforms: ['typescript'], disableESTransforms: true, filePath: url });
-  return { format: 'module', source: code, shortCircuit: true };
-}`;
-register('data:text/javascript,' + encodeURIComponent(loader), import.meta.url);
-const src = (p) => pathToFileURL(resolve(ROOT, p)).href;
-const { loadAll } = await import(src('src/core/dataset/loadAll.ts'));
-const { RolloutEncoder } = await import(src('src/core/models/encode.ts'));
-const { inspectModelFolder } = await import(src('src/core/models/modelFolder.ts'));
-const { DEFAULT_BATCH_LIMITS, padBatch, planBatches } = await import(src('src/core/models/batching.ts'));
-const { scoreRollouts } = await import(src('src/core/models/scoreRollouts.ts'));
+const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
+const { RolloutEncoder } = await importTs('src/core/models/encode.ts');
+const { inspectModelFolder } = await importTs('src/core/models/modelFolder.ts');
+const { DEFAULT_BATCH_LIMITS, padBatch, planBatches } = await importTs('src/core/models/batching.ts');
+const { scoreRollouts } = await importTs('src/core/models/scoreRollouts.ts');
 const LIMITS = flag('max-tokens') ? { ...DEFAULT_BATCH_LIMITS, maxTokens: Number(flag('max-tokens')) } : DEFAULT_BATCH_LIMITS;
 const ALSO = (flag('also-max-tokens') ?? '').split(',').filter(Boolean).map(Number);
-const { sha256HexOf } = await import(src('src/core/digest.ts'));
+const { sha256HexOf } = await importTs('src/core/digest.ts');
 
 const version = (pkg) => JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');

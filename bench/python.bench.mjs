@@ -16,11 +16,10 @@
 // Usage: node bench/python.bench.mjs [rows] [reps] [--no-cli]   (--no-cli: skip the end-to-end CLI runs)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openAsBlob, statSync, writeFileSync } from 'node:fs';
-import { register } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { writeRollouts } from './rollouts.mjs';
+import { importTs } from './tsImport.mjs';
 
 const args = process.argv.slice(2).filter((a) => a !== '--no-cli');
 const NO_CLI = process.argv.includes('--no-cli');
@@ -41,34 +40,13 @@ for _ds, _s, _gt, _ei in _calls:
 _ms = (time.perf_counter() - _t) * 1000
 `;
 
-// runPython and the import are TypeScript (src/core): strip the types on the fly with sucrase (a dependency).
-const loader = `
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-const { transform } = createRequire(${JSON.stringify(resolve(ROOT, 'package.json'))})('sucrase');
-export async function resolve(spec, ctx, next) {
-  if (ctx.parentURL?.endsWith('.ts') && spec.startsWith('.') && !/\\.[cm]?[jt]s$/.test(spec)) {
-    for (const ext of ['.ts', '/index.ts']) {
-      try { return await next(spec + ext, ctx); } catch { /* not this one */ }
-    }
-  }
-  return next(spec, ctx);
-}
-export async function load(url, ctx, next) {
-  if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, ctx);
-  const src = await readFile(new URL(url), 'utf8');
-  const { code } = transform(src, { transforms: ['typescript'], disableESTransforms: true, filePath: url });
-  return { format: 'module', source: code, shortCircuit: true };
-}`;
-register('data:text/javascript,' + encodeURIComponent(loader), import.meta.url);
 
-const src = (p) => pathToFileURL(resolve(ROOT, p)).href;
-const { loadAll } = await import(src('src/core/dataset/loadAll.ts'));
-const { runPython, rowPayload } = await import(src('src/core/python/runPython.ts'));
-const { harnessFor } = await import(src('src/core/python/harness.ts'));
+const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
+const { runPython, rowPayload } = await importTs('src/core/python/runPython.ts');
+const { harnessFor } = await importTs('src/core/python/harness.ts');
 // The GSM8K demo reward in Python (src/core/python/gsm8k.test.ts checks it gives the TypeScript default reward's
 // scores); its verl convention, compute_score, is the one timed.
-const { GSM8K_PY: REWARD_PY } = await import(src('src/core/python/testing/gsm8k.ts'));
+const { GSM8K_PY: REWARD_PY } = await importTs('src/core/python/testing/gsm8k.ts');
 const { loadPyodide } = await import('pyodide');
 
 mkdirSync(resolve(ROOT, 'bench/out'), { recursive: true });
@@ -178,7 +156,7 @@ const breakdown = {};
     breakdown[key] = median(ms);
     return r;
   };
-  const { MarshalWriter } = await import(src('src/core/python/marshal.ts'));
+  const { MarshalWriter } = await importTs('src/core/python/marshal.ts');
   const fields = ['data_source', 'solution_str', 'ground_truth', 'extra_info'];
   const ranges = [];
   for (let s = 0; s < rows.length; s += TASK) ranges.push([s, Math.min(rows.length, s + TASK)]);

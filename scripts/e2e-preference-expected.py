@@ -13,26 +13,17 @@ Percentages are printed as the studio shows them: one decimal, half away from ze
 Run: python3 scripts/e2e-preference-expected.py
 """
 import itertools
+import os
 import json
+import sys
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import numpy as np
 
-M32 = 0xFFFFFFFF
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_io import mulberry32  # noqa: E402  (scripts/fixture_io.py)
 
-
-def mulberry32(seed):
-    a = seed & M32
-
-    def rnd():
-        nonlocal a
-        a = (a + 0x6D2B79F5) & M32
-        t = ((a ^ (a >> 15)) * (a | 1)) & M32
-        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & M32)) & M32) ^ t
-        return ((t ^ (t >> 14)) & M32) / 4294967296
-
-    return rnd
 
 
 def pct(v):

@@ -1,4 +1,5 @@
-"""Writing test fixtures as JSON: numpy values made plain, non-finite floats as null (JSON has no NaN)."""
+"""Writing test fixtures as JSON: numpy values made plain, non-finite floats as null (JSON has no NaN); and the
+studio's seeded PRNG (src/core/stats/preference.ts mulberry32), bit for bit."""
 import json
 import math
 import os
@@ -36,3 +37,20 @@ def write(name, obj):
         json.dump(enc(obj), f, allow_nan=False, separators=(',', ':'))
         f.write('\n')
     print(f'wrote {os.path.relpath(path)} ({os.path.getsize(path)} bytes)')
+
+
+M32 = 0xFFFFFFFF
+
+
+def mulberry32(seed):
+    """Tommy Ettinger's mulberry32 with 32-bit wrap-around, as src/core/stats/preference.ts writes it."""
+    a = seed & M32
+
+    def rnd():
+        nonlocal a
+        a = (a + 0x6D2B79F5) & M32
+        t = ((a ^ (a >> 15)) * (a | 1)) & M32
+        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & M32)) & M32) ^ t
+        return ((t ^ (t >> 14)) & M32) / 4294967296
+
+    return rnd

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from fixture_io import enc, write  # noqa: E402  (scripts/fixture_io.py)
+from fixture_io import enc, mulberry32, write  # noqa: E402  (scripts/fixture_io.py)
 NAN = float('nan')
 OK = 1  # RowStatus.Ok
 CHOSEN, REJECTED = 1, 2  # PairSide
@@ -30,22 +30,6 @@ CHOSEN, REJECTED = 1, 2  # PairSide
 
 
 
-# ───────────────────────────── PRNG ─────────────────────────────
-
-M32 = 0xFFFFFFFF
-
-
-def mulberry32(seed):
-    a = seed & M32
-
-    def rnd():
-        nonlocal a
-        a = (a + 0x6D2B79F5) & M32
-        t = ((a ^ (a >> 15)) * (a | 1)) & M32
-        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & M32)) & M32) ^ t
-        return ((t ^ (t >> 14)) & M32) / 4294967296
-
-    return rnd
 
 
 # ───────────────────────────── preference accuracy ─────────────────────────────

@@ -38,7 +38,10 @@ try {
   // Preference pairs: the Preference tab on the hand-made pair file of the browser tests.
   const [upload] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await upload.setFiles('e2e/fixtures/preference-pairs.jsonl');
+  // The loaded model scores the new rollouts by itself; the tab shows its accuracy on the pairs.
+  await page.getByTestId('model-scores').getByText('14 scored').waitFor({ timeout: 60_000 });
   await page.getByRole('tab', { name: 'Preference' }).click();
+  await page.getByRole('combobox', { name: 'Scores from' }).selectOption({ label: 'Model: tiny_reward' });
   await page.getByTestId('preference-accuracy').waitFor();
   await page.waitForTimeout(3000);
   await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: 'docs/diagnostics-preference.png' });
