@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { expect, test, type Page } from '@playwright/test';
 import { loadAll } from '../src/core/dataset/loadAll.ts';
-import { loadTinyRewardWeights, padBatch, tinyRewardLogits } from '../src/core/models/tinyReference.ts';
+import { padBatch } from '../src/core/models/batching.ts';
+import { loadTinyRewardWeights, tinyRewardLogits } from '../src/core/models/tinyReference.ts';
 import { longestFirst } from '../src/core/models/encode.ts';
 import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { expect, test, type Page } from '@playwright/test';
 import * as ort from 'onnxruntime-node';
-import { padBatch, type TokenBatch } from '../src/core/models/tinyReference.ts';
+import { padBatch, type TokenBatch } from '../src/core/models/batching.ts';
 import type { ParityRequest, ParityResult, Provider } from '../tests-pages/ort-parity.ts';
 
 /**

@@ -3,7 +3,6 @@
  * when the data changes), cancel, relabel, remove, and check WebGPU against WASM. They tie the model workers
  * (runtime/modelWorkerClient) to the store (store/modelsSlice); components call these and read the store.
  */
-import type { Dataset } from '../core/dataset/dataset';
 import type { EncoderSpec, InputMode } from '../core/models/encode';
 import { inspectModelFolder, type ModelFolder, type OnnxVariant, type PickedFile } from '../core/models/modelFolder';
 import { labelColumn } from '../core/models/scoreRollouts';
@@ -11,7 +10,7 @@ import { RowStatus } from '../core/reward/contract';
 import { useStudio } from '../store';
 import type { ModelEntry, ModelScores } from '../store/modelsSlice';
 import { getDataset } from './datasetRegistry';
-import { ModelWorkerClient, type ScoreJob } from './modelWorkerClient';
+import { ModelWorkerClient, type LoadOutcome, type ScoreJob } from './modelWorkerClient';
 import { providerLabel, type Provider } from './ortLoader';
 
 interface Handle {
@@ -58,16 +57,21 @@ function encoderSpec(folder: ModelFolder): EncoderSpec {
   return { tokenizerJson: folder.tokenizerJson, tokenizerConfig: folder.tokenizerConfig, chatTemplate: folder.chatTemplate, maxLength: folder.maxLength, config: folder.config };
 }
 
-/** Start a worker on `provider` with the model; on `auto`, WebGPU first and WASM when WebGPU cannot run it. */
-async function startWorker(id: string, files: File[], folder: ModelFolder, variant: OnnxVariant): Promise<ModelWorkerClient | null> {
+/** Hand the picked variant (its .onnx, any external weights next to it) and the tokenizer to a worker. */
+function loadInto(client: ModelWorkerClient, files: File[], folder: ModelFolder, variant: OnnxVariant): Promise<LoadOutcome> {
   const onnx = files.find((f) => pathOf(f) === variant.path)!;
   const external = externalDataFor(files, variant);
+  return client.load(onnx, encoderSpec(folder), external.length ? external : undefined);
+}
+
+/** Start a worker on `provider` with the model; on `auto`, WebGPU first and WASM when WebGPU cannot run it. */
+async function startWorker(id: string, files: File[], folder: ModelFolder, variant: OnnxVariant): Promise<ModelWorkerClient | null> {
   const choice = store().providerChoice;
   const order: Provider[] = choice === 'wasm' ? ['wasm'] : choice === 'webgpu' ? ['webgpu'] : ['webgpu', 'wasm'];
   let fallback: string | null = null;
   for (const provider of order) {
     const client = new ModelWorkerClient(provider);
-    const r = await client.load(onnx, encoderSpec(folder), external.length ? external : undefined);
+    const r = await loadInto(client, files, folder, variant);
     if (r.ok) {
       const { ok: _, ...info } = r;
       patch(id, { status: 'ready', info, providerLabel: providerLabel(r.provider, r.adapter, r.threads), fallback, message: null });
@@ -234,9 +238,7 @@ export async function checkProviders(id: string, sample = 32): Promise<void> {
   const rows = sampleRows(ds.size, sample);
   const other = new ModelWorkerClient(h.client.provider === 'webgpu' ? 'wasm' : 'webgpu');
   try {
-    const onnx = h.files.find((f) => pathOf(f) === m.variant.path)!;
-    const external = externalDataFor(h.files, m.variant);
-    const loaded = await other.load(onnx, encoderSpec(h.folder), external.length ? external : undefined);
+    const loaded = await loadInto(other, h.files, h.folder, m.variant);
     if (!loaded.ok) {
       const why = other.provider === 'webgpu' ? `WebGPU is not available here (${loaded.message}): there is nothing to compare WASM with.` : `WASM could not load the model: ${loaded.message}`;
       patch(id, { check: { state: 'failed', message: why } });
@@ -246,7 +248,8 @@ export async function checkProviders(id: string, sample = 32): Promise<void> {
     if (e1 || e2) throw new Error((e1 ?? e2)!);
     const req = { datasetId: ds.id, mode: m.mode, numLabels: m.labels.length, useCache: false, rows };
     const [a, b] = await Promise.all([h.client.score(req).done, other.score(req).done]);
-    if (!a.ok || !b.ok) throw new Error((!a.ok ? a.message : !b.ok ? b.message : '') as string);
+    if (!a.ok) throw new Error(a.message);
+    if (!b.ok) throw new Error(b.message);
     let maxDiff = 0;
     let compared = 0;
     for (let i = 0; i < rows.length; i++) {
@@ -256,9 +259,8 @@ export async function checkProviders(id: string, sample = 32): Promise<void> {
       maxDiff = Math.max(maxDiff, Math.abs(x - y));
       compared++;
     }
-    const labelOf = (c: ModelWorkerClient, info: { provider: Provider; adapter?: Parameters<typeof providerLabel>[1]; threads?: number }) => (c.provider === info.provider ? providerLabel(info.provider, info.adapter, info.threads) : '');
-    const mine = m.info ? labelOf(h.client, m.info) : h.client.provider;
-    const theirs = labelOf(other, loaded);
+    const mine = m.providerLabel ?? h.client.provider;
+    const theirs = providerLabel(loaded.provider, loaded.adapter, loaded.threads);
     patch(id, {
       check: { state: 'done', rows: compared, maxDiff, webgpu: h.client.provider === 'webgpu' ? mine : theirs, wasm: h.client.provider === 'wasm' ? mine : theirs },
     });
@@ -274,7 +276,6 @@ let lastDataset: string | null = null;
 useStudio.subscribe((s) => {
   if (s.datasetId === lastDataset) return;
   lastDataset = s.datasetId;
-  const ds: Dataset | undefined = getDataset(s.datasetId) ?? undefined;
-  if (!ds) return;
+  if (!getDataset(s.datasetId)) return;
   for (const id of handles.keys()) void scoreModel(id);
 });

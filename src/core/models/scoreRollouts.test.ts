@@ -5,10 +5,10 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
-import type { TokenBatch } from './batching';
+import { padBatch, type TokenBatch } from './batching';
 import { RolloutEncoder } from './encode';
 import { cacheKey, labelColumn, scoreRollouts, type CachedScore, type ScoreCache } from './scoreRollouts';
-import { loadTinyRewardWeights, padBatch, tinyRewardLogits } from './tinyReference';
+import { loadTinyRewardWeights, tinyRewardLogits } from './tinyReference';
 
 /** The scoring driver on the demo reward model in onnxruntime-node, against the plain-JS reference forward pass. */
 

@@ -5,7 +5,8 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectModelFolder } from './modelFolder.ts';
-import { loadTinyRewardWeights, padBatch, tinyRewardLogits, type TokenBatch } from './tinyReference.ts';
+import { padBatch, type TokenBatch } from './batching.ts';
+import { loadTinyRewardWeights, tinyRewardLogits } from './tinyReference.ts';
 
 /** The demo reward model (scripts/make-tiny-reward-model.mjs) in onnxruntime-node against the plain-JS reference. */
 

@@ -175,7 +175,6 @@ export function loadTinyRewardWeights(onnxBytes: Uint8Array): TinyRewardWeights 
   };
 }
 
-export { padBatch, type TokenBatch } from './batching';
 /** The model's `logits` ([batch, 1], flattened) computed in plain JS. */
 export function tinyRewardLogits(w: TinyRewardWeights, x: TokenBatch): Float64Array {
   const { batch, sequence: S } = x;

@@ -152,8 +152,8 @@ function ModelCard({ m }: { m: ModelEntry }) {
 }
 
 function ScoreLine({ s }: { s: NonNullable<ModelEntry['scores']> }) {
-  let ok = 0;
-  for (let i = 0; i < s.status.length; i++) if (s.status[i] === 1) ok++;
+  // Every scored row came either from the cache or from the model.
+  const ok = s.cachedCount + s.inferredCount;
   const failed = s.errors.size;
   return (
     <p className="muted" data-testid="model-scores">
