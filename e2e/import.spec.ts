@@ -194,3 +194,27 @@ test('a long import shows progress and can be cancelled; the old data stays', as
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   await expect(page.getByRole('alert', { name: 'Import error' })).toHaveCount(0);
 });
+
+test('a large JSONL is read in pieces by several workers: the same rows, groups and bad lines; rows of a later piece open and are found', async ({ page }) => {
+  // Pieces of at least 4 KiB (the studio's default is 16 MB), so that this 30 KB file is read in pieces.
+  await page.goto('/?pieceBytes=4096');
+  await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
+  const lines = Array.from({ length: 300 }, (_, k) =>
+    JSON.stringify({ prompt: `Question ${Math.floor(k / 3)}: how many?`, completion: `I think ${k}${k === 280 ? ' zebra' : ''}. A: ${k % 7}`, uid: `q${Math.floor(k / 3)}`, step: Math.floor(k / 100) }),
+  );
+  lines[20] = '{"prompt": "cut off", "completion": ';
+  lines[250] = 'not json at all';
+  await upload(page, 'pieces.jsonl', Buffer.from(lines.join('\n') + '\n'));
+  await expect(statusLine(page)).toContainText('298 trajectories · 100 groups');
+  expect(page.workers().some((w) => w.url().includes('import-piece'))).toBe(true);
+  await page.getByRole('button', { name: /2 lines could not be read/ }).click();
+  const list = page.getByRole('region', { name: 'Skipped lines' });
+  await expect(list.getByText('line 21', { exact: true })).toBeVisible();
+  await expect(list.getByText('line 251', { exact: true })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search text' }).fill('zebra');
+  await expect(page.getByTestId('shown-count')).toHaveText('1 shown');
+  await page.getByRole('row').filter({ hasText: 'zebra' }).click();
+  const detail = page.getByRole('complementary', { name: 'Rollout detail' });
+  await expect(detail.getByRole('listitem', { name: 'assistant turn' })).toContainText('I think 280 zebra. A: 0');
+  await expect(detail.getByRole('listitem', { name: 'user turn' })).toContainText('Question 93: how many?');
+});

@@ -1,37 +1,54 @@
 /// <reference lib="webworker" />
 import { labelColumns } from '../src/core/dataset/labelColumns';
-import { batchTransfer, Packer } from '../src/core/dataset/packed';
+import { importPacked } from '../src/core/dataset/importPacked';
+import { batchTransfer } from '../src/core/dataset/packed';
+import { RowStoreBuilder, type RowStore } from '../src/core/dataset/rowStore';
 import { searchTrajectories } from '../src/core/dataset/search';
-import { importStream } from '../src/core/formats';
+import type { Detection } from '../src/core/formats/types';
 import { ImportError } from '../src/core/formats/types';
 import { preferenceAccuracy } from '../src/core/stats/preference';
-import type { Trajectory } from '../src/core/trajectory';
 import type { DataReply, DataRequest } from '../src/runtime/importProtocol';
+import { pieceWorkers } from '../src/runtime/pieceWorkers';
 import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
 const running = new Map<number, AbortController>();
 /** The last successful import: what queries are answered from. */
-let committed: { key: number; rows: Trajectory[] } | null = null;
+let committed: { key: number; store: RowStore } | null = null;
 const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
-const rowsOf = (key: number) => (committed?.key === key ? committed.rows : null);
+const storeOf = (key: number) => (committed?.key === key ? committed.store : null);
+/** Every row of a dataset (read again from the file the first time, for a JSONL import), or null when it is gone. */
+const rowsOf = async (key: number) => (await storeOf(key)?.all()) ?? null;
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 self.onmessage = async (ev: MessageEvent<DataRequest>) => {
   const m = ev.data;
   if (m.kind === 'cancel') return void running.get(m.jobId)?.abort();
   if (m.kind === 'get') {
-    const rows = rowsOf(m.key);
-    return post({ kind: 'rows', reqId: m.reqId, rows: rows ? m.indices.map((i) => rows[i]).filter(Boolean) : null });
+    const store = storeOf(m.key);
+    try {
+      return post({ kind: 'rows', reqId: m.reqId, rows: store ? await store.get(m.indices) : null });
+    } catch (e) {
+      return post({ kind: 'rows', reqId: m.reqId, rows: null, error: messageOf(e) });
+    }
   }
   if (m.kind === 'search') {
-    const rows = rowsOf(m.key);
-    const hits = rows ? searchTrajectories(rows, m.needle) : null;
-    return post({ kind: 'hits', reqId: m.reqId, hits }, hits ? [hits.buffer] : []);
+    try {
+      const rows = await rowsOf(m.key);
+      const hits = rows ? searchTrajectories(rows, m.needle) : null;
+      return post({ kind: 'hits', reqId: m.reqId, hits }, hits ? [hits.buffer] : []);
+    } catch (e) {
+      return post({ kind: 'hits', reqId: m.reqId, hits: null, error: messageOf(e) });
+    }
   }
   if (m.kind === 'labels') {
-    const rows = rowsOf(m.key);
-    const columns = rows ? labelColumns(rows) : null;
-    return post({ kind: 'labels', reqId: m.reqId, columns }, columns ? columns.map((c) => c.values.buffer as ArrayBuffer) : []);
+    try {
+      const rows = await rowsOf(m.key);
+      const columns = rows ? labelColumns(rows) : null;
+      return post({ kind: 'labels', reqId: m.reqId, columns }, columns ? columns.map((c) => c.values.buffer as ArrayBuffer) : []);
+    } catch (e) {
+      return post({ kind: 'labels', reqId: m.reqId, columns: null, error: messageOf(e) });
+    }
   }
   if (m.kind === 'preference') {
     try {
@@ -41,9 +58,9 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     }
   }
   if (m.kind === 'tokens') {
-    const rows = rowsOf(m.key);
-    if (!rows) return post({ kind: 'tokens', reqId: m.reqId, counts: null });
     try {
+      const rows = await rowsOf(m.key);
+      if (!rows) return post({ kind: 'tokens', reqId: m.reqId, counts: null });
       const count = await loadTokenCounter(m.tokenizer);
       const counts = new Int32Array(rows.length);
       let last = performance.now();
@@ -57,26 +74,30 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
       }
       return post({ kind: 'tokens', reqId: m.reqId, counts }, [counts.buffer]);
     } catch (e) {
-      return post({ kind: 'tokens', reqId: m.reqId, counts: null, error: e instanceof Error ? e.message : String(e) });
+      return post({ kind: 'tokens', reqId: m.reqId, counts: null, error: messageOf(e) });
     }
   }
   const abort = new AbortController();
   running.set(m.jobId, abort);
-  const packer = new Packer();
-  const rows: Trajectory[] = [];
+  const source = { name: m.name, blob: m.blob };
+  const kept = new RowStoreBuilder();
+  let detection: Detection | null = null;
   try {
-    for await (const e of importStream({ name: m.name, blob: m.blob }, { ...m.opts, signal: abort.signal })) {
-      if (e.type === 'meta') post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
-      else if (e.type === 'rows') {
-        for (const r of e.rows) rows.push(r);
-        const batch = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
-        post({ kind: 'batch', jobId: m.jobId, batch }, batchTransfer(batch));
+    const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes));
+    for await (const e of events) {
+      if (e.kind === 'meta') {
+        detection = e.detection;
+        post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
+      } else {
+        kept.add(e.batch.line.slice(), e.spans, e.rows);
+        post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
       }
     }
-    committed = { key: m.jobId, rows };
+    if (!detection) throw new Error('the import ended without deciding a format');
+    committed = { key: m.jobId, store: kept.finish(source, { format: detection.format, mapping: m.opts.mapping }) };
     post({ kind: 'done', jobId: m.jobId });
   } catch (e) {
-    const error = e instanceof ImportError ? { code: e.code, message: e.message, detail: e.detail } : { code: 'internal' as const, message: e instanceof Error ? e.message : String(e) };
+    const error = e instanceof ImportError ? { code: e.code, message: e.message, detail: e.detail } : { code: 'internal' as const, message: messageOf(e) };
     post({ kind: 'failed', jobId: m.jobId, error });
   } finally {
     running.delete(m.jobId);

@@ -67,31 +67,53 @@ export function startImport(blob: Blob, name: string, opts: Omit<ImportOptions, 
       }
     });
   });
-  send({ kind: 'import', jobId, blob, name, opts });
+  send({ kind: 'import', jobId, blob, name, opts, minPieceBytes: pieceBytesAsked() });
   return { done, cancel: () => send({ kind: 'cancel', jobId }) };
+}
+
+/**
+ * `?pieceBytes=N` in the page address: the smallest piece of a parallel import (default 16 MB), so that tests and
+ * benchmarks can have small files read in pieces, or large ones not.
+ */
+function pieceBytesAsked(): number | undefined {
+  const asked = typeof location !== 'undefined' ? Number(new URLSearchParams(location.search).get('pieceBytes')) : NaN;
+  return Number.isFinite(asked) && asked >= 1 ? Math.floor(asked) : undefined;
 }
 
 function request<T>(build: (reqId: number) => DataRequest, pick: (m: DataReply) => T): Promise<T> {
   const reqId = nextRequest++;
-  return new Promise<T>((resolve) => {
-    requests.set(reqId, (m) => resolve(pick(m)));
+  return new Promise<T>((resolve, reject) => {
+    requests.set(reqId, (m) => {
+      try {
+        resolve(pick(m));
+      } catch (e) {
+        reject(e);
+      }
+    });
     send(build(reqId));
   });
 }
 
+/** A reply's value; rejects with the worker's reason when it could not read the rows (the file changed on disk). */
+function answer<T>(m: DataReply, kind: DataReply['kind'], value: (m: DataReply) => T | null): T | null {
+  if (m.kind !== kind) return null;
+  if ('error' in m && typeof m.error === 'string') throw new Error(m.error);
+  return value(m);
+}
+
 /** Whole trajectories, from the data worker (null when that dataset is no longer there). */
 export function fetchTrajectories(ds: Dataset, indices: number[]): Promise<Trajectory[] | null> {
-  return request((reqId) => ({ kind: 'get', reqId, key: ds.key, indices }), (m) => (m.kind === 'rows' ? m.rows : null));
+  return request((reqId) => ({ kind: 'get', reqId, key: ds.key, indices }), (m) => answer(m, 'rows', (r) => (r.kind === 'rows' ? r.rows : null)));
 }
 
 /** Rows whose prompt, completion or any field contains `needle` (case-insensitive). */
 export function searchRows(ds: Dataset, needle: string): Promise<Int32Array | null> {
-  return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => (m.kind === 'hits' ? m.hits : null));
+  return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => answer(m, 'hits', (r) => (r.kind === 'hits' ? r.hits : null)));
 }
 
 /** Columns of the source records usable as a trusted label (booleans and numbers). */
 export function fetchLabelColumns(ds: Dataset): Promise<LabelColumn[] | null> {
-  return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => (m.kind === 'labels' ? m.columns : null));
+  return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => answer(m, 'labels', (r) => (r.kind === 'labels' ? r.columns : null)));
 }
 
 /** Token count of every completion with this tokenizer (the data worker loads the tokenizer once); `onProgress` hears rows done. */

@@ -17,7 +17,8 @@ export interface ImportFailure {
  * (its `jobId` is the dataset's key) to answer queries for whole rollouts and text search.
  */
 export type DataRequest =
-  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'> }
+  /** `minPieceBytes`: the smallest piece of a parallel import (default pieceWorkers' MIN_PIECE_BYTES; tests set less). */
+  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'>; minPieceBytes?: number }
   | { kind: 'cancel'; jobId: number }
   | { kind: 'get'; reqId: number; key: number; indices: number[] }
   | { kind: 'search'; reqId: number; key: number; needle: string }
@@ -34,9 +35,10 @@ export type DataReply =
   | { kind: 'batch'; jobId: number; batch: PackedBatch }
   | { kind: 'done'; jobId: number }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
-  | { kind: 'rows'; reqId: number; rows: Trajectory[] | null }
-  | { kind: 'hits'; reqId: number; hits: Int32Array | null }
-  | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
+  /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
+  | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }
+  | { kind: 'hits'; reqId: number; hits: Int32Array | null; error?: string }
+  | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null; error?: string }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string };

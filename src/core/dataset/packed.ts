@@ -32,6 +32,8 @@ export interface PackedBatch {
   pairSide: Uint8Array;
   /** Pairs first seen in this batch, in pair-index order: the record's `subset` when it is a string (RewardBench), else null. */
   newPairs: (string | null)[];
+  /** The pair ids of `newPairs`, only from a Packer made with `{ pairKeys: true }` (a piece of a parallel import). */
+  newPairKeys?: string[];
   issues: ParseIssue[];
   bytesRead: number;
   totalBytes: number;
@@ -41,6 +43,49 @@ export interface PackedBatch {
 export class Packer {
   private groups = new Map<string, number>();
   private pairs = new Map<string, number>();
+
+  constructor(private readonly opts: { pairKeys?: boolean } = {}) {}
+
+  /**
+   * Take in a batch packed by another Packer over a later piece of the same file (its own numbering, lines counted
+   * from the piece's start, made with `{ pairKeys: true }`), after every batch before it: renumber its groups and
+   * pairs into this import's numbering (first-seen order over the whole file) and shift its lines by `lineOffset`.
+   * The batch is changed in place and returned.
+   */
+  adopt(b: PackedBatch, lineOffset: number, local: PieceNumbering): PackedBatch {
+    const newGroups: string[] = [];
+    for (const key of b.newGroups) {
+      let g = this.groups.get(key);
+      if (g === undefined) {
+        g = this.groups.size;
+        this.groups.set(key, g);
+        newGroups.push(key);
+      }
+      local.groups.push(g);
+    }
+    const newPairs: (string | null)[] = [];
+    const keys = b.newPairKeys ?? [];
+    if (keys.length !== b.newPairs.length) throw new Error('Packer.adopt: the batch was packed without pair keys');
+    for (let k = 0; k < keys.length; k++) {
+      let p = this.pairs.get(keys[k]);
+      if (p === undefined) {
+        p = this.pairs.size;
+        this.pairs.set(keys[k], p);
+        newPairs.push(b.newPairs[k]);
+      }
+      local.pairs.push(p);
+    }
+    for (let i = 0; i < b.line.length; i++) {
+      b.line[i] += lineOffset;
+      b.groupOf[i] = local.groups[b.groupOf[i]];
+      if (b.pairOf[i] >= 0) b.pairOf[i] = local.pairs[b.pairOf[i]];
+    }
+    for (const issue of b.issues) issue.line += lineOffset;
+    b.newGroups = newGroups;
+    b.newPairs = newPairs;
+    delete b.newPairKeys;
+    return b;
+  }
 
   pack(rows: readonly Trajectory[], issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
     const n = rows.length;
@@ -53,6 +98,7 @@ export class Packer {
     const pairOf = new Int32Array(n).fill(-1);
     const pairSide = new Uint8Array(n);
     const newPairs: (string | null)[] = [];
+    const newPairKeys: string[] | undefined = this.opts.pairKeys ? [] : undefined;
     for (let i = 0; i < n; i++) {
       const t = rows[i];
       line[i] = t.line;
@@ -77,13 +123,22 @@ export class Packer {
           // The subset of the pair's first record names the pair (RewardBench: every row of a pair has the same).
           const subset = t.fields.subset;
           newPairs.push(typeof subset === 'string' ? subset : null);
+          newPairKeys?.push(t.pairId);
         }
         pairOf[i] = p;
         pairSide[i] = side;
       }
     }
-    return { line, groupOf, charLength, step, previews, newGroups, pairOf, pairSide, newPairs, issues, bytesRead, totalBytes };
+    const batch: PackedBatch = { line, groupOf, charLength, step, previews, newGroups, pairOf, pairSide, newPairs, issues, bytesRead, totalBytes };
+    if (newPairKeys) batch.newPairKeys = newPairKeys;
+    return batch;
   }
+}
+
+/** A piece's own group and pair numbers → this import's, filled by `Packer.adopt` batch after batch. */
+export interface PieceNumbering {
+  groups: number[];
+  pairs: number[];
 }
 
 /** The typed arrays of a batch, for postMessage's transfer list. */

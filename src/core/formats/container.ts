@@ -14,7 +14,7 @@ import type { RecordBatch } from './record-batch';
 import { ImportError } from './types';
 import { ByteReader, sliceStream } from './byte-reader';
 import { SNIFF_BYTES, sniffBytes } from './sniff';
-import { textChunks } from './text-chunks';
+import { textChunks, textChunksWithBytes } from './text-chunks';
 import { readJsonl, type TextReadContext } from './read-jsonl';
 import { jsonBatches } from './read-json';
 import { readCsv } from './read-csv';
@@ -25,16 +25,31 @@ export interface OpenedFile {
   container: ContainerKind;
   gzip: boolean;
   batches: AsyncGenerator<RecordBatch>;
+  /** Whether the batches carry byte spans (plain JSONL read as a stream: `RecordBatch.spans`). */
+  spans: boolean;
+  /** JSONL: the number of physical lines, once the batches have ended. */
+  lineCount?: () => number | undefined;
+}
+
+export interface OpenOptions {
+  signal?: AbortSignal;
+  /**
+   * The bytes are a piece of a JSONL file cut at a line boundary (a parallel import's later part): read them as
+   * JSONL with byte spans, without sniffing (the piece may start with a malformed or blank line).
+   */
+  jsonlPiece?: boolean;
 }
 
 /** How much decoded text is inspected to decide JSONL vs one JSON document. */
 const FIRST_LINE_BYTES = 64 * 1024;
 const MAX_GZIP_LAYERS = 3;
 
-export async function openFile(source: ByteSource, signal?: AbortSignal): Promise<OpenedFile> {
+export async function openFile(source: ByteSource, opts: OpenOptions = {}): Promise<OpenedFile> {
   const { name, blob } = source;
+  const { signal } = opts;
   const raw = new ByteReader(sliceStream(blob));
   let reader = raw;
+  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed }, false);
   try {
     let gzip = false;
     let layers = 0;
@@ -57,13 +72,13 @@ export async function openFile(source: ByteSource, signal?: AbortSignal): Promis
         case 'binary':
           throw binary(name, sniff.hint);
         case 'parquet':
-          return { container: 'parquet', gzip, batches: parquet(source, reader, gzip, signal) };
+          return { container: 'parquet', gzip, batches: parquet(source, reader, gzip, signal), spans: false };
         case 'text': {
           const ctx: TextReadContext = { name, signal, bytesRead: () => raw.consumed };
           if (sniff.first === '[') return openBracketFile(reader, ctx, gzip, blob.size);
           if (sniff.first === '{') return openBraceFile(reader, ctx, gzip, blob.size);
           const delimiter = /\.tsv(\.gz)?$/i.test(name) ? '\t' : undefined;
-          return { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }) };
+          return { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }), spans: false };
         }
       }
     }
@@ -88,16 +103,22 @@ async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boo
   const head = new TextDecoder().decode(bytes.subarray(0, FIRST_LINE_BYTES));
   const nl = head.indexOf('\n');
   const firstLine = nl < 0 ? '' : head.slice(0, nl).trim();
-  if (nl < 0 || firstLine.endsWith('}') || parses(firstLine)) {
-    return { container: 'jsonl', gzip, batches: readJsonl(textChunks(reader), ctx) };
-  }
+  if (nl < 0 || firstLine.endsWith('}') || parses(firstLine)) return jsonlStream(reader, ctx, gzip);
   const text = await readText(reader);
   try {
     const document: unknown = JSON.parse(text);
-    return { container: 'json', gzip, batches: documentBatches(document, size) };
+    return { container: 'json', gzip, batches: documentBatches(document, size), spans: false };
   } catch {
-    return { container: 'jsonl', gzip, batches: readJsonl(once(text), ctx) };
+    return { container: 'jsonl', gzip, batches: readJsonl(once(text), ctx), spans: false };
   }
+}
+
+/** JSONL read as a stream; with byte spans unless the bytes are decompressed (spans must point into the file). */
+function jsonlStream(reader: ByteReader, ctx: TextReadContext, gzip: boolean): OpenedFile {
+  let lines: number | undefined;
+  const counted: TextReadContext = { ...ctx, onEnd: (n) => (lines = n) };
+  const batches = gzip ? readJsonl(textChunks(reader), counted) : readJsonl(textChunksWithBytes(reader), counted);
+  return { container: 'jsonl', gzip, batches, spans: !gzip, lineCount: () => lines };
 }
 
 async function openBracketFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
@@ -108,10 +129,10 @@ async function openBracketFile(reader: ByteReader, ctx: TextReadContext, gzip: b
     document = JSON.parse(text);
   } catch (e) {
     const nl = text.indexOf('\n');
-    if (nl >= 0 && parses(text.slice(0, nl))) return { container: 'jsonl', gzip, batches: readJsonl(once(text), ctx) };
+    if (nl >= 0 && parses(text.slice(0, nl))) return { container: 'jsonl', gzip, batches: readJsonl(once(text), ctx), spans: false };
     throw new ImportError('unreadable', `${ctx.name} starts with "[" but is not valid JSON (${(e as Error).message}).`);
   }
-  return { container: 'json', gzip, batches: documentBatches(document, size) };
+  return { container: 'json', gzip, batches: documentBatches(document, size), spans: false };
 }
 
 async function* documentBatches(document: unknown, size: number): AsyncGenerator<RecordBatch> {

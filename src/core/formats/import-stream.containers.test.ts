@@ -149,7 +149,7 @@ describe('importStream: streaming', () => {
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
     expect(batches.at(-1)).toMatchObject({ bytesRead: text.length, totalBytes: text.length });
     expect(events[0].type).toBe('meta');
-    expect(events.at(-1)).toEqual({ type: 'done', rowCount: 5, issueCount: 0 });
+    expect(events.at(-1)).toEqual({ type: 'done', rowCount: 5, issueCount: 0, lineCount: 5 });
   });
 
   it('preference records fill batches exactly, splitting a pair across two batches when needed', async () => {

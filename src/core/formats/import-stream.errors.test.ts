@@ -19,7 +19,7 @@ describe('importStream: malformed lines', () => {
     expect(issues[2].reason).toMatch(/Unexpected token|not valid JSON/);
     expect(issues[3]).toEqual({ line: 7, reason: 'completion: missing' });
     expect(issues[4]).toEqual({ line: 9, reason: 'expected a JSON object, got string' });
-    expect(done).toEqual({ type: 'done', rowCount: 4, issueCount: 5 });
+    expect(done).toEqual({ type: 'done', rowCount: 4, issueCount: 5, lineCount: 10 }); // 9 newlines and a last line without one
     expect(detection.reason).toBe('has prompt/completion (4 of 5 sampled records)');
   });
 

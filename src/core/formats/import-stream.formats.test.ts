@@ -14,7 +14,7 @@ describe('importStream: record formats', () => {
       gzip: false,
     });
     expect(issues).toEqual([]);
-    expect(done).toEqual({ type: 'done', rowCount: 3, issueCount: 0 });
+    expect(done).toEqual({ type: 'done', rowCount: 3, issueCount: 0, lineCount: 3 });
     expect(rows[0]).toStrictEqual({
       id: '1',
       index: 0,

@@ -31,7 +31,8 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
   const batchSize = opts.batchSize !== undefined && opts.batchSize >= 1 ? Math.floor(opts.batchSize) : DEFAULT_BATCH_SIZE;
   const totalBytes = source.blob.size;
   throwIfCancelled(signal, name);
-  const opened = await openFile(source, signal);
+  if (opts.jsonlPiece && !opts.format) throw new Error('importStream: a JSONL piece needs its format');
+  const opened = await openFile(source, { signal, jsonlPiece: opts.jsonlPiece });
   const batches = opened.batches;
   try {
     // 1. Read until the detection sample is full (or the file ends).
@@ -43,7 +44,7 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       early.push(next.value);
       for (const r of next.value.records) if (sample.length < DETECTION_SAMPLE) sample.push(r);
     }
-    if (sample.length === 0) throw noRows(name, opened.container, early.flatMap((b) => b.issues));
+    if (sample.length === 0 && !opts.jsonlPiece && !opts.allowEmpty) throw noRows(name, opened.container, early.flatMap((b) => b.issues));
 
     // 2. Decide the format.
     const columns = columnsOf(sample);
@@ -64,12 +65,14 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       columns,
       gzip: opened.gzip,
     };
-    yield { type: 'meta', detection };
+    yield { type: 'meta', detection, sampled: sample.length, spans: opened.spans };
 
     // 3. Normalize every record, emitting batches.
     const normalize = NORMALIZERS[format];
     const ctx = { line: 0, mapping: opts.mapping };
     let rows: Trajectory[] = [];
+    /** Byte spans of `rows` (start, end per row), when the reader gives them. */
+    let spans: number[] = [];
     let issues: ParseIssue[] = [];
     const firstIssues: ParseIssue[] = [];
     let rowCount = 0;
@@ -81,20 +84,25 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
     };
     const take = (bytesRead: number): ImportEvent => {
       let out = rows;
+      let outSpans = spans;
       if (rows.length > batchSize) {
         out = rows.slice(0, batchSize);
         rows = rows.slice(batchSize);
+        outSpans = spans.slice(0, 2 * batchSize);
+        spans = spans.slice(2 * batchSize);
       } else {
         rows = [];
+        spans = [];
       }
       const event: ImportEvent = { type: 'rows', rows: out, issues, bytesRead, totalBytes };
+      if (opened.spans) event.spans = Float64Array.from(outSpans);
       issues = [];
       return event;
     };
 
     /** Normalize a batch; reading issues and normalization issues are reported in line order. */
     const process = (batch: RecordBatch) => {
-      const { records, lines, issues: readIssues } = batch;
+      const { records, lines, issues: readIssues, spans: recordSpans } = batch;
       let j = 0;
       for (let i = 0; i < records.length; i++) {
         const line = lines[i];
@@ -110,6 +118,7 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
         for (const t of produced) {
           t.index = rowCount++;
           rows.push(t);
+          if (recordSpans !== undefined) spans.push(recordSpans[2 * i], recordSpans[2 * i + 1]);
         }
       }
       while (j < readIssues.length) addIssue(readIssues[j++]);
@@ -129,10 +138,11 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       }
     }
 
-    if (rowCount === 0) throw noRows(name, opened.container, firstIssues, issueCount);
+    if (rowCount === 0 && !opts.jsonlPiece && !opts.allowEmpty) throw noRows(name, opened.container, firstIssues, issueCount);
     throwIfCancelled(signal, name);
     if (rows.length > 0 || issues.length > 0) yield take(totalBytes);
-    yield { type: 'done', rowCount, issueCount };
+    const lineCount = opened.lineCount?.();
+    yield lineCount === undefined ? { type: 'done', rowCount, issueCount } : { type: 'done', rowCount, issueCount, lineCount };
   } finally {
     await batches.return(undefined);
   }
@@ -145,7 +155,7 @@ function columnsOf(sample: Record<string, unknown>[]): string[] {
   return [...seen];
 }
 
-function noRows(name: string, container: ContainerKind, issues: ParseIssue[], count = issues.length): ImportError {
+export function noRows(name: string, container: ContainerKind, issues: ParseIssue[], count = issues.length): ImportError {
   const unit = container === 'jsonl' || container === 'csv' ? 'line' : 'row';
   const first = issues[0];
   const message =

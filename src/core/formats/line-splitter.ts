@@ -5,7 +5,8 @@
  * Line numbers are 1-based and count every physical line, blank ones too.
  */
 
-export type LineSink = (line: string, lineNumber: number) => void;
+/** `newline`: the index of the line's ending "\n" in the chunk just pushed, −1 for a last line flushed by `end`. */
+export type LineSink = (line: string, lineNumber: number, newline: number) => void;
 
 export class LineSplitter {
   private pieces: string[] = [];
@@ -25,10 +26,10 @@ export class LineSplitter {
       first = this.pieces.join('');
       this.pieces = [];
     }
-    this.emit(first);
+    this.emit(first, nl);
     let start = nl + 1;
     while ((nl = chunk.indexOf('\n', start)) !== -1) {
-      this.emit(chunk.slice(start, nl));
+      this.emit(chunk.slice(start, nl), nl);
       start = nl + 1;
     }
     if (start < chunk.length) this.pieces.push(chunk.slice(start));
@@ -39,12 +40,17 @@ export class LineSplitter {
     if (this.pieces.length === 0) return;
     const last = this.pieces.join('');
     this.pieces = [];
-    this.emit(last);
+    this.emit(last, -1);
   }
 
-  private emit(line: string): void {
+  /** Physical lines emitted so far. */
+  get lineCount(): number {
+    return this.nextLine - 1;
+  }
+
+  private emit(line: string, newline: number): void {
     const n = this.nextLine++;
     const len = line.length;
-    this.sink(len > 0 && line.charCodeAt(len - 1) === 13 ? line.slice(0, len - 1) : line, n);
+    this.sink(len > 0 && line.charCodeAt(len - 1) === 13 ? line.slice(0, len - 1) : line, n, newline);
   }
 }

@@ -2,8 +2,12 @@
  * JSONL: one JSON object per line, read as a stream. Blank lines are skipped; a line that is not valid JSON, or
  * not an object, becomes a ParseIssue with its 1-based line number, and every other line still loads. One batch is
  * yielded per input chunk (per-line work is one `JSON.parse` and a type check).
+ *
+ * Given chunks with their bytes (`TextChunk`), each record also gets the byte span of its line in the stream
+ * (`RecordBatch.spans`), so that the line can be read again from the file alone.
  */
 import type { RecordBatch } from './record-batch';
+import type { TextChunk } from './text-chunks';
 import { throwIfCancelled } from './cancel';
 import { LineSplitter } from './line-splitter';
 import { typeName } from './record-error';
@@ -13,44 +17,75 @@ export interface TextReadContext {
   signal?: AbortSignal;
   /** Bytes of the original file consumed so far. */
   bytesRead: () => number;
+  /** Told the number of physical lines when the text has been read to its end. */
+  onEnd?: (lineCount: number) => void;
 }
 
-export async function* readJsonl(chunks: AsyncIterable<string>, ctx: TextReadContext): AsyncGenerator<RecordBatch> {
+export async function* readJsonl(chunks: AsyncIterable<string> | AsyncIterable<TextChunk>, ctx: TextReadContext): AsyncGenerator<RecordBatch> {
   let batch = newBatch();
-  const splitter = new LineSplitter((line, n) => parseLine(line, n, batch));
-  for await (const chunk of chunks) {
+  /** Byte spans: where the current line starts, and the chunk being split. */
+  let lineStart = 0;
+  let streamEnd = 0;
+  let chunk: TextChunk | undefined;
+  /** In a chunk that is not one-to-one: where to look for the next 0x0A byte. */
+  let byteCursor = 0;
+  const splitter = new LineSplitter((line, n, newline) => {
+    let end = streamEnd;
+    if (chunk !== undefined && newline >= 0) {
+      if (chunk.oneToOne) end = chunk.start + newline;
+      else {
+        const at = chunk.bytes.indexOf(10, byteCursor);
+        byteCursor = at + 1;
+        end = chunk.start + at;
+      }
+    }
+    if (parseLine(line, n, batch) && chunk !== undefined) batch.spans!.push(lineStart, end);
+    lineStart = end + 1;
+  });
+  for await (const c of chunks) {
     throwIfCancelled(ctx.signal, ctx.name);
-    splitter.push(chunk);
+    if (typeof c === 'string') splitter.push(c);
+    else {
+      if (batch.spans === undefined) batch.spans = [];
+      if (chunk === undefined) lineStart = c.start; // after a byte-order mark
+      chunk = c;
+      byteCursor = 0;
+      streamEnd = c.start + c.bytes.length;
+      splitter.push(c.text);
+    }
     if (batch.records.length > 0 || batch.issues.length > 0) {
       batch.bytesRead = ctx.bytesRead();
       yield batch;
-      batch = newBatch();
+      batch = newBatch(chunk !== undefined);
     }
   }
   splitter.end();
+  ctx.onEnd?.(splitter.lineCount);
   batch.bytesRead = ctx.bytesRead();
   if (batch.records.length > 0 || batch.issues.length > 0) yield batch;
 }
 
-function parseLine(line: string, n: number, batch: RecordBatch): void {
-  if (line.length === 0) return;
+/** Parse one line into the batch; true when it became a record. */
+function parseLine(line: string, n: number, batch: RecordBatch): boolean {
+  if (line.length === 0) return false;
   const c = line.charCodeAt(0);
-  if ((c === 32 || c === 9 || c === 13) && line.trim() === '') return;
+  if ((c === 32 || c === 9 || c === 13) && line.trim() === '') return false;
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (e) {
     batch.issues.push({ line: n, reason: e instanceof Error ? e.message : String(e) });
-    return;
+    return false;
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     batch.records.push(value as Record<string, unknown>);
     batch.lines.push(n);
-  } else {
-    batch.issues.push({ line: n, reason: `expected a JSON object, got ${typeName(value)}` });
+    return true;
   }
+  batch.issues.push({ line: n, reason: `expected a JSON object, got ${typeName(value)}` });
+  return false;
 }
 
-function newBatch(): RecordBatch {
-  return { records: [], lines: [], issues: [], bytesRead: 0 };
+function newBatch(spans = false): RecordBatch {
+  return spans ? { records: [], lines: [], issues: [], bytesRead: 0, spans: [] } : { records: [], lines: [], issues: [], bytesRead: 0 };
 }

@@ -10,4 +10,9 @@ export interface RecordBatch {
   issues: ParseIssue[];
   /** Bytes of the original file consumed so far. */
   bytesRead: number;
+  /**
+   * Plain JSONL only: `spans[2i]`, `spans[2i + 1]` are the byte offsets in the file where the line of `records[i]`
+   * starts and where its newline is (or the file ends), so the record can be read again by itself.
+   */
+  spans?: number[];
 }

@@ -40,6 +40,13 @@ export interface ImportOptions {
   /** Rows per emitted batch (default 2000). */
   batchSize?: number;
   signal?: AbortSignal;
+  /**
+   * The file is a piece of a JSONL file cut at a line boundary (a parallel import reads the later pieces in other
+   * workers): no sniffing, `format` must be given, and a piece without rows ends normally instead of failing.
+   */
+  jsonlPiece?: boolean;
+  /** End normally when no record gives a row (a parallel import counts the rows of all its pieces itself). */
+  allowEmpty?: boolean;
 }
 
 /** What detection decided, with a human reason ("has prompt/chosen/rejected"). */
@@ -56,9 +63,15 @@ export interface Detection {
 
 /** Events streamed by `importStream`. */
 export type ImportEvent =
-  | { type: 'meta'; detection: Detection }
-  | { type: 'rows'; rows: Trajectory[]; issues: ParseIssue[]; bytesRead: number; totalBytes: number }
-  | { type: 'done'; rowCount: number; issueCount: number };
+  /** `sampled`: records the detection looked at; `spans`: whether the rows events carry byte spans. */
+  | { type: 'meta'; detection: Detection; sampled: number; spans: boolean }
+  /**
+   * `spans` (plain JSONL): for row i, `spans[2i]`..`spans[2i + 1]` is the byte range of its source line in the file
+   * (the rows of one record share it).
+   */
+  | { type: 'rows'; rows: Trajectory[]; issues: ParseIssue[]; bytesRead: number; totalBytes: number; spans?: Float64Array }
+  /** `lineCount`: physical lines read (JSONL). */
+  | { type: 'done'; rowCount: number; issueCount: number; lineCount?: number };
 
 /** Why an import failed as a whole (the previous dataset stays loaded). */
 export type ImportErrorCode = 'empty' | 'binary' | 'no-rows' | 'needs-mapping' | 'cancelled' | 'unreadable';

@@ -15,15 +15,23 @@ export function TableFilters({ shown }: { shown: number }) {
   const subset = useStudio((s) => s.subset);
   const setSubset = useStudio((s) => s.setSubset);
   const [text, setText] = useState('');
+  const [searchError, setSearchError] = useState<string | null>(null);
   // Debounced text search, answered by the data worker (which holds the trajectories); the latest query wins.
   useEffect(() => {
     let live = true;
     const needle = text.trim();
     const ds = getDataset(datasetId);
     const t = setTimeout(async () => {
+      setSearchError(null);
       if (!needle || !ds) return setSearch('', null);
-      const hits = await searchRows(ds, needle);
-      if (live) setSearch(needle, hits ?? new Int32Array(0));
+      try {
+        const hits = await searchRows(ds, needle);
+        if (live) setSearch(needle, hits ?? new Int32Array(0));
+      } catch (e) {
+        if (!live) return;
+        setSearch(needle, new Int32Array(0));
+        setSearchError(`Search failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }, 150);
     return () => {
       live = false;
@@ -37,6 +45,11 @@ export function TableFilters({ shown }: { shown: number }) {
         {shown.toLocaleString('en-US')} shown
       </span>
       <input type="search" aria-label="Search text" placeholder="Search text in any field" value={text} onChange={(e) => setText(e.target.value)} />
+      {searchError ? (
+        <span role="alert" className="error-text">
+          {searchError}
+        </span>
+      ) : null}
       <label>
         Group{' '}
         <input

@@ -24,7 +24,8 @@ export function RolloutDetail() {
   const view = useRowView();
   const ds = getDataset(datasetId);
   const pos = selected === null ? -1 : view.indexOf(selected);
-  const t = useTrajectory(ds, selected);
+  const got = useTrajectory(ds, selected);
+  const t = got?.t;
 
   useEffect(() => {
     if (selected === null) return;
@@ -117,6 +118,8 @@ export function RolloutDetail() {
               <pre>{JSON.stringify(t.fields, null, 2)}</pre>
             </details>
           </>
+        ) : got?.error ? (
+          <p role="alert">Could not read this rollout: {got.error}</p>
         ) : (
           <p className="muted">Loading…</p>
         )}

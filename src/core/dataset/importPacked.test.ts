@@ -1,0 +1,189 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { ImportError, type ByteSource, type ImportOptions } from '../formats/types';
+import { importPacked, planPieces, runPieceHere, type PackedEvent, type Parallelism } from './importPacked';
+import { Packer, type PackedBatch } from './packed';
+
+const source = (text: string | Uint8Array, name = 'data.jsonl'): ByteSource => ({ name, blob: new Blob([text as BlobPart]) });
+const jsonl = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
+
+/** Pieces run in this thread (the data worker runs them in workers: same code, `runPieceHere` instead of postMessage). */
+const inPieces = (pieces: number, minPieceBytes = 1): Parallelism & { started: number } => {
+  const par = {
+    pieces,
+    minPieceBytes,
+    started: 0,
+    run: (...args: Parameters<Parallelism['run']>) => {
+      par.started++;
+      return runPieceHere(...args);
+    },
+  };
+  return par;
+};
+
+/** Everything an import gives, concatenated over its batches (what the main thread's DatasetBuilder assembles). */
+async function collect(src: ByteSource, par?: Parallelism, opts: ImportOptions = {}) {
+  const out = {
+    detection: null as unknown,
+    line: [] as number[],
+    groupOf: [] as number[],
+    charLength: [] as number[],
+    step: [] as number[],
+    previews: [] as string[],
+    groups: [] as string[],
+    pairOf: [] as number[],
+    pairSide: [] as number[],
+    pairs: [] as (string | null)[],
+    issues: [] as { line: number; reason: string }[],
+    spans: [] as number[],
+    progress: [] as number[],
+  };
+  for await (const e of importPacked(src, opts, par) as AsyncGenerator<PackedEvent>) {
+    if (e.kind === 'meta') out.detection = e.detection;
+    else {
+      const b = e.batch;
+      out.line.push(...b.line);
+      out.groupOf.push(...b.groupOf);
+      out.charLength.push(...b.charLength);
+      out.step.push(...b.step);
+      out.previews.push(...b.previews);
+      out.groups.push(...b.newGroups);
+      out.pairOf.push(...b.pairOf);
+      out.pairSide.push(...b.pairSide);
+      out.pairs.push(...b.newPairs);
+      out.issues.push(...b.issues);
+      out.spans.push(...(e.spans ?? []));
+      out.progress.push(b.bytesRead);
+      expect(b.newPairKeys).toBeUndefined();
+    }
+  }
+  return out;
+}
+
+/** GRPO-style rows: groups of 3 by `uid`, with a step, unicode, and a malformed line every 97 lines. */
+function grpoText(n: number, eol = '\n'): string {
+  const rows: unknown[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 97 === 50) rows.push('{"prompt": broken');
+    rows.push({ prompt: `Question ${Math.floor(i / 3)}: ${'why '.repeat(i % 5)}?`, completion: `réponse ${i} ${'日本'.repeat(i % 9)}\nA: ${i % 10}`, uid: `q${Math.floor(i / 3)}`, step: Math.floor(i / 100) });
+  }
+  return jsonl(rows, eol);
+}
+
+describe('planPieces', () => {
+  it('cuts after the first newline at or past each even share of the bytes', async () => {
+    // 40 bytes: lines of 10 bytes ({"k":123}\n). Three pieces: planned cuts at 13 and 26 → the newlines at 19 and 29.
+    const blob = new Blob(['{"k":123}\n'.repeat(4)]);
+    expect(await planPieces(blob, 3, 1)).toEqual([0, 20, 30, 40]);
+    expect(await planPieces(blob, 2, 1)).toEqual([0, 30, 40]); // planned 20 is the start of a line: cut at the next newline
+    expect(await planPieces(blob, 2, 21)).toBeNull(); // two pieces of at least 21 bytes do not fit in 40
+    expect(await planPieces(blob, 1, 1)).toBeNull();
+  });
+
+  it('reads in one piece what is not plain JSONL', async () => {
+    const lines = '{"k":123}\n'.repeat(8);
+    expect(await planPieces(new Blob([gzipSync(lines)]), 2, 1)).toBeNull();
+    expect(await planPieces(new Blob(['[' + lines.replace(/\n/g, ',') + '1]']), 2, 1)).toBeNull();
+    expect(await planPieces(new Blob(['prompt,completion\n' + 'a,b\n'.repeat(20)]), 2, 1)).toBeNull();
+    expect(await planPieces(new Blob(['\ufeff \n' + lines]), 2, 1)).not.toBeNull(); // BOM and blank line first: still JSONL
+    expect(await planPieces(new Blob(['{"k":"' + 'x'.repeat(100) + '"}']), 2, 1)).toBeNull(); // no newline to cut at
+  });
+});
+
+describe('importPacked in pieces', () => {
+  it('gives exactly what a sequential import gives (groups and lines across cuts, issues, unicode, spans)', async () => {
+    for (const eol of ['\n', '\r\n']) {
+      const src = source(grpoText(600, eol));
+      const one = await collect(src);
+      for (const pieces of [2, 3, 4]) {
+        const par = inPieces(pieces);
+        const many = await collect(src, par);
+        expect(par.started).toBe(pieces - 1);
+        const { progress: p1, ...a } = one;
+        const { progress: p2, ...b } = many;
+        expect(b).toEqual(a);
+        expect(p2.at(-1)).toBe(src.blob.size);
+        expect(p1.at(-1)).toBe(src.blob.size);
+      }
+      expect(one.issues.map((i) => i.line)).toEqual([51, 149, 247, 345, 443, 541]);
+      expect(one.groups.length).toBe(200);
+    }
+  });
+
+  it('numbers preference pairs across pieces as one import does, a pair id repeated in a later piece included', async () => {
+    const rows: unknown[] = [];
+    for (let i = 0; i < 300; i++) rows.push({ id: `p${i % 120}`, prompt: `q${i % 40}`, chosen: `good ${i}`, rejected: `bad ${i}`, subset: i % 2 ? 'math' : 'chat' });
+    const src = source(jsonl(rows));
+    const one = await collect(src);
+    const many = await collect(src, inPieces(3));
+    expect(many.pairOf).toEqual(one.pairOf);
+    expect(many.pairs).toEqual(one.pairs);
+    expect(one.pairs.length).toBe(120);
+    expect(many.pairSide).toEqual(one.pairSide);
+    expect(many.groupOf).toEqual(one.groupOf);
+  });
+
+  it('falls back to one piece when the first piece cannot decide alone', async () => {
+    // A pretty-printed JSON document starting with "{": one record, container json.
+    const pretty = JSON.stringify({ prompt: 'p', completion: 'c', pad: 'x'.repeat(200) }, null, 2);
+    const a = await collect(source(pretty, 'doc.json'), inPieces(2));
+    expect(a.detection).toMatchObject({ container: 'json' });
+    expect(a.line).toEqual([1]);
+    // Fewer records than format detection samples in the first piece (long lines): the sequential import decides.
+    const long = jsonl(Array.from({ length: 60 }, (_, i) => ({ prompt: `p${i}`, completion: 'c'.repeat(i < 30 ? 5000 : 10) })));
+    const par = inPieces(2);
+    const b = await collect(source(long), par);
+    expect(par.started).toBe(0);
+    expect(b.line.length).toBe(60);
+  });
+
+  it('fails with no usable rows when no piece gives a row, listing the first issues', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => ({ prompt: `p${i}`, text: 'no completion column' }));
+    const err = await collect(source(jsonl(rows)), inPieces(2), { format: 'trl-standard' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).code).toBe('no-rows');
+    expect((err as ImportError).message).toBe('No usable rows in data.jsonl: 200 lines failed (first: line 1: completion: missing).');
+    expect((err as ImportError).detail?.issues?.length).toBe(20);
+  });
+
+  it('stops every piece when cancelled', async () => {
+    const src = source(grpoText(3000));
+    const abort = new AbortController();
+    const seen: number[] = [];
+    const run = (async () => {
+      for await (const e of importPacked(src, { signal: abort.signal, batchSize: 100 }, inPieces(3))) {
+        if (e.kind === 'batch') {
+          seen.push(e.batch.line.length);
+          abort.abort();
+        }
+      }
+    })();
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).code).toBe('cancelled');
+    expect(seen.length).toBe(1);
+  });
+});
+
+describe('Packer.adopt', () => {
+  it('renumbers a later piece into the first-seen order of the whole file (worked by hand)', () => {
+    const t = (line: number, group: string, pairId?: string, side?: 'chosen' | 'rejected') =>
+      ({ id: String(line), index: -1, line, group, prompt: '', completion: 'c', messages: [], fields: {}, ...(pairId ? { pairId, preference: side } : {}) }) as never;
+    const whole = new Packer();
+    whole.pack([t(1, 'a', 'x', 'chosen'), t(1, 'a', 'x', 'rejected'), t(2, 'b')], [], 0, 0);
+    // The piece starts at file line 3 (lineOffset 2); its own numbering: c=0, a=1; pairs y=0, x=1.
+    const piece = new Packer({ pairKeys: true });
+    const b: PackedBatch = piece.pack([t(1, 'c', 'y', 'chosen'), t(1, 'c', 'y', 'rejected'), t(2, 'a', 'x', 'chosen')], [{ line: 3, reason: 'bad' }], 0, 0);
+    expect([...b.groupOf]).toEqual([0, 0, 1]);
+    expect(b.newPairKeys).toEqual(['y', 'x']);
+    const numbering = { groups: [], pairs: [] };
+    whole.adopt(b, 2, numbering);
+    expect([...b.line]).toEqual([3, 3, 4]);
+    expect([...b.groupOf]).toEqual([2, 2, 0]); // c is new (2), a was group 0
+    expect(b.newGroups).toEqual(['c']);
+    expect([...b.pairOf]).toEqual([1, 1, 0]); // y is new (1), x was pair 0
+    expect(b.newPairs).toEqual([null]);
+    expect(b.issues).toEqual([{ line: 5, reason: 'bad' }]);
+    expect(numbering).toEqual({ groups: [2, 0], pairs: [1, 0] });
+  });
+});

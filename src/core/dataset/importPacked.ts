@@ -1,0 +1,247 @@
+/**
+ * An import as the data worker runs it: `importStream`'s trajectories packed into typed-array batches for the main
+ * thread (`Packer`), the file read in pieces by several workers at once when it is a large plain JSONL file.
+ *
+ * Parallel import. The file is cut at newlines into `pieces` byte ranges of at least `minPieceBytes`. This worker
+ * reads the first piece with the usual sniffing and format detection; as soon as that has decided the format (its
+ * `meta`), the later pieces start in other workers (`Parallelism.run`) with that format forced, and are read while
+ * the first one is. Each piece numbers its own groups, pairs and lines; their batches are taken in file order and
+ * renumbered into the import's numbering (`Packer.adopt`), so the batches that come out are the ones a sequential
+ * import gives, with the same group and pair numbers, lines, issues and spans.
+ *
+ * The file is read sequentially instead when it is small, gzip-compressed or does not start with `{`, or when the
+ * first piece turns out not to be JSONL read as a stream (`meta.spans` false: e.g. one pretty-printed JSON
+ * document), holds fewer records than format detection samples, or fails before deciding its format.
+ */
+import { DETECTION_SAMPLE, importStream, noRows } from '../formats/import-stream';
+import type { ByteSource, ColumnMapping, Detection, FormatId, ImportEvent, ImportOptions } from '../formats/types';
+import { ImportError } from '../formats/types';
+import type { ParseIssue, Trajectory } from '../trajectory';
+import { Packer, type PackedBatch, type PieceNumbering } from './packed';
+
+export type PackedEvent =
+  | { kind: 'meta'; detection: Detection }
+  /**
+   * `spans`: the byte range of each row's source line (plain JSONL), from which the row can be read again;
+   * `rows`: the trajectories themselves, when there are no spans.
+   */
+  | { kind: 'batch'; batch: PackedBatch; spans?: Float64Array; rows?: Trajectory[] };
+
+/** What one piece of a parallel import gives: batches in its own numbering (spans are file offsets), then its end. */
+export type PieceEvent = { kind: 'batch'; batch: PackedBatch; spans: Float64Array } | { kind: 'end'; lineCount: number };
+
+export interface PieceRange {
+  start: number;
+  end: number;
+}
+
+export interface PieceOptions {
+  format: FormatId;
+  mapping?: ColumnMapping;
+  batchSize?: number;
+}
+
+/** A piece being read: its events in order, and how many of its bytes it has read so far (for progress). */
+export interface PieceRun {
+  events: AsyncIterable<PieceEvent>;
+  bytesRead(): number;
+}
+
+export interface Parallelism {
+  /** How many pieces at most (one per worker, this one included). */
+  pieces: number;
+  /** No piece is smaller than this. */
+  minPieceBytes: number;
+  /** Start reading a later piece (in a worker). It must stop when `signal` aborts. */
+  run(source: ByteSource, range: PieceRange, opts: PieceOptions, signal: AbortSignal): PieceRun;
+}
+
+/** How far past a planned cut a newline is looked for before giving up on that cut. */
+const CUT_WINDOW = 1 << 20;
+
+/**
+ * Byte offsets that cut a plain JSONL file into pieces at newlines: `[0, c1, …, size]`, or null when the file should
+ * be read in one piece (too small, gzip, not starting with `{`, or no newline near a planned cut).
+ */
+export async function planPieces(blob: Blob, pieces: number, minPieceBytes: number): Promise<number[] | null> {
+  const n = Math.min(Math.floor(pieces), Math.floor(blob.size / Math.max(1, minPieceBytes)));
+  if (n < 2) return null;
+  const head = new Uint8Array(await blob.slice(0, 64).arrayBuffer());
+  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+  if (head[i] !== 0x7b) return null; // '{': JSONL (gzip, Parquet, CSV and JSON arrays start otherwise)
+  const cuts = [0];
+  for (let k = 1; k < n; k++) {
+    const at = Math.floor((blob.size * k) / n);
+    if (at <= cuts[cuts.length - 1]) continue;
+    const near = new Uint8Array(await blob.slice(at, at + CUT_WINDOW).arrayBuffer());
+    const nl = near.indexOf(0x0a);
+    if (nl < 0) continue;
+    const cut = at + nl + 1;
+    if (cut < blob.size) cuts.push(cut);
+  }
+  if (cuts.length < 2) return null;
+  cuts.push(blob.size);
+  return cuts;
+}
+
+/** Import a file as packed batches, in pieces when `par` is given and the file allows it (see the file comment). */
+export async function* importPacked(source: ByteSource, opts: ImportOptions, par?: Parallelism): AsyncGenerator<PackedEvent> {
+  const cuts = par ? await planPieces(source.blob, par.pieces, par.minPieceBytes) : null;
+  if (cuts && par && (yield* importInPieces(source, opts, par, cuts)) === 'done') return;
+  const packer = new Packer();
+  for await (const e of importStream(source, opts)) {
+    if (e.type === 'meta') yield { kind: 'meta', detection: e.detection };
+    else if (e.type === 'rows') {
+      const batch = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
+      yield e.spans ? { kind: 'batch', batch, spans: e.spans } : { kind: 'batch', batch, rows: e.rows };
+    }
+  }
+}
+
+async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Parallelism, cuts: number[]): AsyncGenerator<PackedEvent, 'done' | 'sequential'> {
+  const { name, blob } = source;
+  const first = importStream({ name, blob: blob.slice(0, cuts[1]) }, { ...opts, allowEmpty: true });
+  let head: IteratorResult<ImportEvent>;
+  try {
+    head = await first.next();
+  } catch (e) {
+    if (e instanceof ImportError && e.code === 'cancelled') throw e;
+    return 'sequential'; // the whole file gives the error (or the rows) a sequential import gives
+  }
+  const meta = !head.done && head.value.type === 'meta' ? head.value : undefined;
+  if (!meta || !meta.spans || meta.sampled < DETECTION_SAMPLE) {
+    await first.return(undefined);
+    return 'sequential';
+  }
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  opts.signal?.addEventListener('abort', stop);
+  const pieceOpts: PieceOptions = { format: meta.detection.format, mapping: opts.mapping, batchSize: opts.batchSize };
+  const runs = cuts.slice(1, -1).map((start, k) => par.run(source, { start, end: cuts[k + 2] }, pieceOpts, abort.signal));
+  /** Bytes read by the pieces after piece `k` (0 = the first, this worker's). */
+  const readAfter = (k: number) => runs.slice(k).reduce((sum, r) => sum + r.bytesRead(), 0);
+  let rowCount = 0;
+  let issueCount = 0;
+  const firstIssues: ParseIssue[] = [];
+  const count = (b: PackedBatch) => {
+    rowCount += b.line.length;
+    issueCount += b.issues.length;
+    for (const issue of b.issues) if (firstIssues.length < 20) firstIssues.push(issue);
+  };
+  try {
+    yield { kind: 'meta', detection: meta.detection };
+    const packer = new Packer();
+    let lineOffset = 0;
+    for await (const e of first) {
+      if (e.type === 'rows') {
+        const batch = packer.pack(e.rows, e.issues, e.bytesRead + readAfter(0), blob.size);
+        count(batch);
+        yield { kind: 'batch', batch, spans: e.spans };
+      } else if (e.type === 'done') lineOffset = e.lineCount ?? 0;
+    }
+    for (let k = 0; k < runs.length; k++) {
+      const numbering: PieceNumbering = { groups: [], pairs: [] };
+      let lines = -1;
+      for await (const e of runs[k].events) {
+        if (e.kind === 'end') {
+          lines = e.lineCount;
+          break;
+        }
+        const batch = packer.adopt(e.batch, lineOffset, numbering);
+        batch.bytesRead = cuts[k + 1] + batch.bytesRead + readAfter(k + 1);
+        batch.totalBytes = blob.size;
+        count(batch);
+        yield { kind: 'batch', batch, spans: e.spans };
+      }
+      if (lines < 0) throw new Error(`piece ${k + 2} of ${name} ended without its line count`);
+      lineOffset += lines;
+    }
+    if (rowCount === 0) throw noRows(name, 'jsonl', firstIssues, issueCount);
+    return 'done';
+  } finally {
+    opts.signal?.removeEventListener('abort', stop);
+    abort.abort(); // ends pieces still running when this stops early (an error, a cancel)
+  }
+}
+
+/** Read one piece (this is what a piece worker runs): batches packed in the piece's own numbering, then its end. */
+export async function* importPiece(source: ByteSource, range: PieceRange, opts: PieceOptions & { signal?: AbortSignal }): AsyncGenerator<PieceEvent> {
+  const packer = new Packer({ pairKeys: true });
+  const piece: ByteSource = { name: source.name, blob: source.blob.slice(range.start, range.end) };
+  let lineCount = 0;
+  for await (const e of importStream(piece, { ...opts, jsonlPiece: true })) {
+    if (e.type === 'rows') {
+      const spans = e.spans ?? new Float64Array(0);
+      for (let i = 0; i < spans.length; i++) spans[i] += range.start;
+      yield { kind: 'batch', batch: packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes), spans };
+    } else if (e.type === 'done') lineCount = e.lineCount ?? 0;
+  }
+  yield { kind: 'end', lineCount };
+}
+
+/** Run a piece in this thread, concurrently with the caller (tests, and where workers cannot be started). */
+export function runPieceHere(source: ByteSource, range: PieceRange, opts: PieceOptions, signal: AbortSignal): PieceRun {
+  const queue = new EventQueue<PieceEvent>();
+  let read = 0;
+  void (async () => {
+    try {
+      for await (const e of importPiece(source, range, { ...opts, signal })) {
+        if (e.kind === 'batch') read = e.batch.bytesRead;
+        queue.push(e);
+      }
+      queue.end();
+    } catch (e) {
+      queue.fail(e);
+    }
+  })();
+  return { events: queue, bytesRead: () => read };
+}
+
+/** An async-iterable queue: a producer pushes events (or ends or fails it), one consumer takes them in order. */
+export class EventQueue<T> implements AsyncIterable<T> {
+  private items: T[] = [];
+  private ended = false;
+  private error: { e: unknown } | null = null;
+  private wake: (() => void) | null = null;
+
+  push(item: T): void {
+    this.items.push(item);
+    this.notify();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  fail(e: unknown): void {
+    if (!this.error) this.error = { e };
+    this.notify();
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    let i = 0;
+    for (;;) {
+      if (this.error) throw this.error.e;
+      if (i < this.items.length) {
+        const item = this.items[i];
+        this.items[i++] = undefined as T; // do not keep what was taken
+        if (i > 1024 && i * 2 > this.items.length) {
+          this.items = this.items.slice(i);
+          i = 0;
+        }
+        yield item;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}

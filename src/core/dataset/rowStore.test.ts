@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { ByteSource } from '../formats/types';
+import { importPacked, runPieceHere } from './importPacked';
+import { loadAll } from './loadAll';
+import { RowStoreBuilder, rowsInMemory } from './rowStore';
+
+const source = (text: string | Uint8Array, name = 'data.jsonl'): ByteSource => ({ name, blob: new Blob([text as BlobPart]) });
+
+/** Import as the data worker does (in pieces when `pieces` > 1) and build its RowStore. */
+async function storeOf(src: ByteSource, pieces = 1) {
+  const kept = new RowStoreBuilder();
+  let format = null as never;
+  const par = pieces > 1 ? { pieces, minPieceBytes: 1, run: runPieceHere } : undefined;
+  for await (const e of importPacked(src, {}, par)) {
+    if (e.kind === 'meta') format = e.detection.format as never;
+    else kept.add(e.batch.line.slice(), e.spans, e.rows);
+  }
+  return kept.finish(src, { format });
+}
+
+const lines = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
+
+describe('RowStore', () => {
+  it('reads any row of a JSONL import back from its line, equal to what a whole import gives', async () => {
+    const rows: unknown[] = [];
+    for (let i = 0; i < 400; i++) {
+      if (i % 50 === 7) rows.push('not json', '');
+      rows.push({ prompt: `Q${i % 40} ${'ça'.repeat(i % 3)}`, completion: `${'日本語 '.repeat(i % 4)}A: ${i}`, uid: `g${i % 40}`, step: i % 5, extra: { nested: [i, 'x'] } });
+    }
+    for (const eol of ['\n', '\r\n']) {
+      const src = source(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(lines(rows, eol))]));
+      const whole = (await loadAll(src)).rows;
+      for (const pieces of [1, 3]) {
+        const store = await storeOf(src, pieces);
+        expect(store.size).toBe(400);
+        const picks = [0, 1, 57, 199, 200, 398, 399];
+        expect(await store.get(picks)).toEqual(picks.map((i) => whole[i]));
+        expect(await store.get([400, -1])).toEqual([]);
+        expect(await store.all()).toEqual(whole);
+        expect(await store.get([5])).toEqual([whole[5]]); // after all(): from memory
+      }
+    }
+  });
+
+  it('reads back the several rows of one preference record', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => ({ id: `p${i}`, prompt: `q${i}`, chosen: ['a', 'b', 'c'].slice(0, 1 + (i % 3)), rejected: [`r${i}`] }));
+    const src = source(lines(rows));
+    const whole = (await loadAll(src)).rows;
+    const store = await storeOf(src, 2);
+    expect(store.size).toBe(whole.length);
+    const picks = whole.map((_, i) => i).filter((i) => i % 7 === 3 || i === whole.length - 1);
+    const got = await store.get(picks);
+    expect(got).toEqual(picks.map((i) => whole[i]));
+    expect(got.map((t) => t.id)).toEqual(picks.map((i) => whole[i].id)); // e.g. "1:chosen:0", "2:rejected:0"
+  });
+
+  it('keeps the rows of imports without line spans (gzip, CSV, JSON)', async () => {
+    const src = source('prompt,completion\nhello,world\nhi,there\n', 'data.csv');
+    const store = await storeOf(src);
+    const whole = (await loadAll(src)).rows;
+    expect(await store.get([1])).toEqual([whole[1]]);
+    expect(await store.all()).toEqual(whole);
+  });
+
+  it('says so when the file changed since the import', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({ prompt: 'p', completion: `c${i}` }));
+    const store = await storeOf(source(lines(rows)));
+    const changed = { name: 'data.jsonl', blob: new Blob([lines(rows.slice(0, 4))]) };
+    const other = await (async () => {
+      const kept = new RowStoreBuilder();
+      for await (const e of importPacked(source(lines(rows)), {})) if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
+      return kept.finish(changed, { format: 'trl-standard' });
+    })();
+    await expect(other.all()).rejects.toThrow('data.jsonl gives 4 rows now, 10 when it was imported: has the file changed?');
+    await expect(other.get([8])).rejects.toThrow(); // its line is past the end of the shorter file
+    expect((await store.get([9]))[0].completion).toBe('c9');
+  });
+
+  it('rowsInMemory answers from the array', async () => {
+    const rows = (await loadAll(source(lines([{ prompt: 'a', completion: 'b' }])))).rows;
+    const store = rowsInMemory(rows);
+    expect(store.size).toBe(1);
+    expect(await store.get([0, 3])).toEqual([rows[0]]);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The trajectories of the current dataset, as the data worker keeps them to answer the detail view, text search,
+ * label columns and token counts.
+ *
+ * For a plain JSONL file the worker keeps no trajectories during the import: only where each row's line is in the
+ * file (its byte span) and which of the record's rows it is. Keeping a hundred thousand parsed objects alive while
+ * parsing made the import pay for them in garbage collection over and over (about as much as the parse itself).
+ * A row is read again from its line when it is asked for (`get`: a detail view reads a few); the first request for
+ * every row (`all`: search, label columns, token counts) reads the file again once and keeps what it read.
+ * Other files (gzip, CSV, Parquet, JSON documents) keep their trajectories from the import.
+ */
+import { loadAll } from './loadAll';
+import { NORMALIZERS } from '../formats/normalize';
+import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
+import type { Trajectory } from '../trajectory';
+
+export interface RowStore {
+  readonly size: number;
+  /** The trajectories at these indices, in that order. */
+  get(indices: readonly number[]): Promise<Trajectory[]>;
+  /** Every trajectory, in order. */
+  all(): Promise<Trajectory[]>;
+}
+
+/** A store over trajectories already in memory. */
+export function rowsInMemory(rows: Trajectory[]): RowStore {
+  return {
+    size: rows.length,
+    get: async (indices) => indices.map((i) => rows[i]).filter((t) => t !== undefined),
+    all: async () => rows,
+  };
+}
+
+export interface LineIndex {
+  /** Per row: byte offsets of the start of its source line and of its end (newline or end of file). */
+  spans: Float64Array;
+  /** Per row: its 1-based source line. */
+  lines: Int32Array;
+}
+
+/** A store that reads rows back from their JSONL lines in the file. */
+export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }, index: LineIndex): RowStore {
+  const { spans, lines } = index;
+  const size = lines.length;
+  // Which of its record's trajectories a row is (preference records give several, on consecutive rows).
+  const part = new Int32Array(size);
+  for (let i = 1; i < size; i++) part[i] = lines[i] === lines[i - 1] ? part[i - 1] + 1 : 0;
+  const normalize = NORMALIZERS[read.format];
+  let everything: Promise<Trajectory[]> | null = null;
+
+  const readRow = async (i: number): Promise<Trajectory> => {
+    const text = await source.blob.slice(spans[2 * i], spans[2 * i + 1]).text();
+    const t = normalize(JSON.parse(text) as Record<string, unknown>, { line: lines[i], mapping: read.mapping })[part[i]];
+    if (t === undefined) throw new Error(`line ${lines[i]} of ${source.name} no longer gives row ${i + 1}: has the file changed?`);
+    t.index = i;
+    return t;
+  };
+
+  return {
+    size,
+    async get(indices) {
+      if (everything) {
+        const rows = await everything;
+        return indices.map((i) => rows[i]).filter((t) => t !== undefined);
+      }
+      return Promise.all(indices.filter((i) => i >= 0 && i < size).map(readRow));
+    },
+    all() {
+      everything ??= loadAll(source, { format: read.format, mapping: read.mapping }).then(({ rows }) => {
+        if (rows.length !== size) throw new Error(`${source.name} gives ${rows.length} rows now, ${size} when it was imported: has the file changed?`);
+        return rows;
+      });
+      return everything;
+    },
+  };
+}
+
+/** Collects what an import's batches leave for its RowStore: trajectories, or line spans when every batch has them. */
+export class RowStoreBuilder {
+  private rows: Trajectory[] = [];
+  private spans: Float64Array[] = [];
+  private lines: Int32Array[] = [];
+  private withoutSpans = false;
+
+  add(lines: Int32Array, spans: Float64Array | undefined, rows: Trajectory[] | undefined): void {
+    if (spans && !this.withoutSpans) {
+      this.spans.push(spans);
+      this.lines.push(lines);
+    } else if (rows) {
+      this.withoutSpans = true;
+      for (const r of rows) this.rows.push(r);
+    } else if (lines.length > 0) {
+      throw new Error('RowStoreBuilder: a batch has neither spans nor rows');
+    }
+  }
+
+  finish(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }): RowStore {
+    if (this.withoutSpans) {
+      if (this.spans.some((s) => s.length > 0)) throw new Error('RowStoreBuilder: an import mixed spans and rows');
+      return rowsInMemory(this.rows);
+    }
+    return rowsFromLines(source, read, { spans: concat(this.spans, Float64Array), lines: concat(this.lines, Int32Array) });
+  }
+}
+
+function concat<A extends Float64Array | Int32Array>(parts: A[], Make: { new (n: number): A }): A {
+  const out = new Make(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

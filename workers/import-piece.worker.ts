@@ -1,0 +1,23 @@
+/// <reference lib="webworker" />
+// Reads one later piece of a large JSONL file for a parallel import (src/core/dataset/importPacked.ts): the data
+// worker starts it, gives it the file, the byte range and the format, and takes its packed batches in order.
+import { batchTransfer } from '../src/core/dataset/packed';
+import { importPiece } from '../src/core/dataset/importPacked';
+import { ImportError } from '../src/core/formats/types';
+import type { PieceReply, PieceRequest } from '../src/runtime/pieceWorkers';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+self.onmessage = async (ev: MessageEvent<PieceRequest>) => {
+  const { id, blob, name, range, opts } = ev.data;
+  const post = (m: PieceReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+  try {
+    for await (const e of importPiece({ name, blob }, range, opts)) {
+      if (e.kind === 'batch') post({ id, event: e }, [...batchTransfer(e.batch), e.spans.buffer as ArrayBuffer]);
+      else post({ id, event: e });
+    }
+  } catch (e) {
+    const error = e instanceof ImportError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: e instanceof Error ? e.message : String(e) };
+    post({ id, error });
+  }
+};
