@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { labelColumns } from '../src/core/dataset/labelColumns';
+import type { LabelColumn } from '../src/core/dataset/labelColumns';
 import { importPacked } from '../src/core/dataset/importPacked';
 import { batchTransfer } from '../src/core/dataset/packed';
 import { RowStoreBuilder, type RowStore } from '../src/core/dataset/rowStore';
@@ -14,7 +14,7 @@ import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
 declare const self: DedicatedWorkerGlobalScope;
 const running = new Map<number, AbortController>();
 /** The last successful import: what queries are answered from. */
-let committed: { key: number; store: RowStore } | null = null;
+let committed: { key: number; store: RowStore; labels: LabelColumn[] } | null = null;
 const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 const storeOf = (key: number) => (committed?.key === key ? committed.store : null);
 /** Every row of a dataset (read again from the file the first time, for a JSONL import), or null when it is gone. */
@@ -42,13 +42,8 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     }
   }
   if (m.kind === 'labels') {
-    try {
-      const rows = await rowsOf(m.key);
-      const columns = rows ? labelColumns(rows) : null;
-      return post({ kind: 'labels', reqId: m.reqId, columns }, columns ? columns.map((c) => c.values.buffer as ArrayBuffer) : []);
-    } catch (e) {
-      return post({ kind: 'labels', reqId: m.reqId, columns: null, error: messageOf(e) });
-    }
+    // Collected during the import (copied to the page, not transferred: they stay here for the next request).
+    return post({ kind: 'labels', reqId: m.reqId, columns: committed?.key === m.key ? committed.labels : null });
   }
   if (m.kind === 'preference') {
     try {
@@ -82,19 +77,22 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
   const source = { name: m.name, blob: m.blob };
   const kept = new RowStoreBuilder();
   let detection: Detection | null = null;
+  let labels: LabelColumn[] = [];
   try {
     const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes));
     for await (const e of events) {
       if (e.kind === 'meta') {
         detection = e.detection;
         post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
+      } else if (e.kind === 'labels') {
+        labels = e.columns;
       } else {
         kept.add(e.batch.line.slice(), e.spans, e.rows);
         post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
       }
     }
     if (!detection) throw new Error('the import ended without deciding a format');
-    committed = { key: m.jobId, store: kept.finish(source, { format: detection.format, mapping: m.opts.mapping }) };
+    committed = { key: m.jobId, store: kept.finish(source, { format: detection.format, mapping: m.opts.mapping }), labels };
     post({ kind: 'done', jobId: m.jobId });
   } catch (e) {
     const error = e instanceof ImportError ? { code: e.code, message: e.message, detail: e.detail } : { code: 'internal' as const, message: messageOf(e) };

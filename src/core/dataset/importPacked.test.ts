@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ImportError, type ByteSource, type ImportOptions } from '../formats/types';
+import { labelColumns, type LabelColumn } from './labelColumns';
+import { loadAll } from './loadAll';
 import { importPacked, planPieces, runPieceHere, type PackedEvent, type Parallelism } from './importPacked';
 import { Packer, type PackedBatch } from './packed';
 
@@ -37,9 +39,11 @@ async function collect(src: ByteSource, par?: Parallelism, opts: ImportOptions =
     issues: [] as { line: number; reason: string }[],
     spans: [] as number[],
     progress: [] as number[],
+    labels: null as LabelColumn[] | null,
   };
   for await (const e of importPacked(src, opts, par) as AsyncGenerator<PackedEvent>) {
     if (e.kind === 'meta') out.detection = e.detection;
+    else if (e.kind === 'labels') out.labels = e.columns;
     else {
       const b = e.batch;
       out.line.push(...b.line);
@@ -65,7 +69,9 @@ function grpoText(n: number, eol = '\n'): string {
   const rows: unknown[] = [];
   for (let i = 0; i < n; i++) {
     if (i % 97 === 50) rows.push('{"prompt": broken');
-    rows.push({ prompt: `Question ${Math.floor(i / 3)}: ${'why '.repeat(i % 5)}?`, completion: `réponse ${i} ${'日本'.repeat(i % 9)}\nA: ${i % 10}`, uid: `q${Math.floor(i / 3)}`, step: Math.floor(i / 100) });
+    // Label-like fields: `correct` from row 10 on, `score` numbers, `mixed` a number until row 450, then a string.
+    const labels = { ...(i >= 10 ? { correct: i % 4 === 0 } : {}), score: i / 8, mixed: i < 450 ? i : 'text' };
+    rows.push({ prompt: `Question ${Math.floor(i / 3)}: ${'why '.repeat(i % 5)}?`, completion: `réponse ${i} ${'日本'.repeat(i % 9)}\nA: ${i % 10}`, uid: `q${Math.floor(i / 3)}`, step: Math.floor(i / 100), ...labels });
   }
   return jsonl(rows, eol);
 }
@@ -107,6 +113,13 @@ describe('importPacked in pieces', () => {
       }
       expect(one.issues.map((i) => i.line)).toEqual([51, 149, 247, 345, 443, 541]);
       expect(one.groups.length).toBe(200);
+      // The label columns collected while reading are labelColumns() of all the rows.
+      expect(one.labels).toEqual(labelColumns((await loadAll(src)).rows));
+      expect(one.labels?.map((c) => [c.name, c.binary])).toEqual([
+        ['score', false],
+        ['correct', true],
+      ]);
+      expect(one.labels?.[1].values.slice(8, 13)).toEqual(new Float64Array([Number.NaN, Number.NaN, 0, 0, 1]));
     }
   });
 

@@ -17,6 +17,7 @@ import { DETECTION_SAMPLE, importStream, noRows } from '../formats/import-stream
 import type { ByteSource, ColumnMapping, Detection, FormatId, ImportEvent, ImportOptions } from '../formats/types';
 import { ImportError } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
+import { LabelCollector, type LabelColumn, type LabelPartial } from './labelColumns';
 import { Packer, type PackedBatch, type PieceNumbering } from './packed';
 
 export type PackedEvent =
@@ -25,10 +26,12 @@ export type PackedEvent =
    * `spans`: the byte range of each row's source line (plain JSONL), from which the row can be read again;
    * `rows`: the trajectories themselves, when there are no spans.
    */
-  | { kind: 'batch'; batch: PackedBatch; spans?: Float64Array; rows?: Trajectory[] };
+  | { kind: 'batch'; batch: PackedBatch; spans?: Float64Array; rows?: Trajectory[] }
+  /** Last: the columns usable as labels (`labelColumns` of every row), collected while reading. */
+  | { kind: 'labels'; columns: LabelColumn[] };
 
 /** What one piece of a parallel import gives: batches in its own numbering (spans are file offsets), then its end. */
-export type PieceEvent = { kind: 'batch'; batch: PackedBatch; spans: Float64Array } | { kind: 'end'; lineCount: number };
+export type PieceEvent = { kind: 'batch'; batch: PackedBatch; spans: Float64Array } | { kind: 'end'; lineCount: number; labels: LabelPartial };
 
 export interface PieceRange {
   start: number;
@@ -90,13 +93,16 @@ export async function* importPacked(source: ByteSource, opts: ImportOptions, par
   const cuts = par ? await planPieces(source.blob, par.pieces, par.minPieceBytes) : null;
   if (cuts && par && (yield* importInPieces(source, opts, par, cuts)) === 'done') return;
   const packer = new Packer();
+  const labels = new LabelCollector();
   for await (const e of importStream(source, opts)) {
     if (e.type === 'meta') yield { kind: 'meta', detection: e.detection };
     else if (e.type === 'rows') {
+      labels.add(e.rows);
       const batch = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
       yield e.spans ? { kind: 'batch', batch, spans: e.spans } : { kind: 'batch', batch, rows: e.rows };
     }
   }
+  yield { kind: 'labels', columns: labels.finish() };
 }
 
 async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Parallelism, cuts: number[]): AsyncGenerator<PackedEvent, 'done' | 'sequential'> {
@@ -132,9 +138,11 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
   try {
     yield { kind: 'meta', detection: meta.detection };
     const packer = new Packer();
+    const labels = new LabelCollector();
     let lineOffset = 0;
     for await (const e of first) {
       if (e.type === 'rows') {
+        labels.add(e.rows);
         const batch = packer.pack(e.rows, e.issues, e.bytesRead + readAfter(0), blob.size);
         count(batch);
         yield { kind: 'batch', batch, spans: e.spans };
@@ -146,6 +154,7 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
       for await (const e of runs[k].events) {
         if (e.kind === 'end') {
           lines = e.lineCount;
+          labels.merge(e.labels);
           break;
         }
         const batch = packer.adopt(e.batch, lineOffset, numbering);
@@ -158,6 +167,7 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
       lineOffset += lines;
     }
     if (rowCount === 0) throw noRows(name, 'jsonl', firstIssues, issueCount);
+    yield { kind: 'labels', columns: labels.finish() };
     return 'done';
   } finally {
     opts.signal?.removeEventListener('abort', stop);
@@ -168,16 +178,18 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
 /** Read one piece (this is what a piece worker runs): batches packed in the piece's own numbering, then its end. */
 export async function* importPiece(source: ByteSource, range: PieceRange, opts: PieceOptions & { signal?: AbortSignal }): AsyncGenerator<PieceEvent> {
   const packer = new Packer({ pairKeys: true });
+  const labels = new LabelCollector();
   const piece: ByteSource = { name: source.name, blob: source.blob.slice(range.start, range.end) };
   let lineCount = 0;
   for await (const e of importStream(piece, { ...opts, jsonlPiece: true })) {
     if (e.type === 'rows') {
+      labels.add(e.rows);
       const spans = e.spans ?? new Float64Array(0);
       for (let i = 0; i < spans.length; i++) spans[i] += range.start;
       yield { kind: 'batch', batch: packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes), spans };
     } else if (e.type === 'done') lineCount = e.lineCount ?? 0;
   }
-  yield { kind: 'end', lineCount };
+  yield { kind: 'end', lineCount, labels: labels.partial() };
 }
 
 /** Run a piece in this thread, concurrently with the caller (tests, and where workers cannot be started). */

@@ -24,22 +24,106 @@ function toNumber(v: unknown): number {
  * Structural fields (step, ids) are left out.
  */
 export function labelColumns(rows: readonly Trajectory[], max = 12): LabelColumn[] {
-  const ok = new Map<string, boolean>();
-  for (const t of rows) {
-    for (const [k, v] of Object.entries(t.fields)) {
-      if (v === null || v === undefined || ok.get(k) === false) continue;
-      ok.set(k, typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)));
+  const c = new LabelCollector();
+  c.add(rows);
+  return c.finish(max);
+}
+
+/** What a LabelCollector has seen of one field. */
+interface FieldSeen {
+  /** Every present value so far is a boolean or a finite number. */
+  ok: boolean;
+  binary: boolean;
+  /** Per row from the first one: the value as a number, NaN where absent (only while `ok`). */
+  values: Float64Array;
+}
+
+/** The label columns of one stretch of rows, in a form that travels between workers (see LabelCollector.merge). */
+export interface LabelPartial {
+  rows: number;
+  /** Fields in first-seen order; `values` is null once a field had a value that is not a label. */
+  fields: { name: string; binary: boolean; values: Float64Array | null }[];
+}
+
+/**
+ * Builds `labelColumns` batch by batch while a file is imported, so that the columns are there without keeping the
+ * trajectories; the collectors of a parallel import's pieces are merged in file order.
+ */
+export class LabelCollector {
+  private seen = new Map<string, FieldSeen>();
+  private rows = 0;
+
+  add(rows: readonly Trajectory[]): void {
+    const base = this.rows;
+    this.rows += rows.length;
+    for (let i = 0; i < rows.length; i++) {
+      const fields = rows[i].fields;
+      for (const k in fields) {
+        const v = fields[k];
+        if (v === null || v === undefined) continue;
+        let f = this.seen.get(k);
+        if (f === undefined) {
+          f = { ok: true, binary: true, values: new Float64Array(0) };
+          this.seen.set(k, f);
+        }
+        if (!f.ok) continue;
+        if (typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) {
+          f.ok = false;
+          f.values = new Float64Array(0);
+          continue;
+        }
+        const x = toNumber(v);
+        if (x !== 0 && x !== 1) f.binary = false;
+        f.values = this.room(f.values, base + i + 1);
+        f.values[base + i] = x;
+      }
     }
   }
-  const names = [...ok].filter(([k, good]) => good && !STRUCTURAL.has(k.toLowerCase())).map(([k]) => k).slice(0, max);
-  return names.map((name) => {
-    const values = new Float64Array(rows.length);
-    let binary = true;
-    for (let i = 0; i < rows.length; i++) {
-      const x = toNumber(rows[i].fields[name]);
-      values[i] = x;
-      if (!Number.isNaN(x) && x !== 0 && x !== 1) binary = false;
+
+  /** Append the partial of the rows that follow this collector's. */
+  merge(p: LabelPartial): void {
+    const base = this.rows;
+    this.rows += p.rows;
+    for (const { name, binary, values } of p.fields) {
+      let f = this.seen.get(name);
+      if (f === undefined) {
+        f = { ok: true, binary: true, values: new Float64Array(0) };
+        this.seen.set(name, f);
+      }
+      if (!f.ok) continue;
+      if (values === null) {
+        f.ok = false;
+        f.values = new Float64Array(0);
+        continue;
+      }
+      f.binary &&= binary;
+      f.values = this.room(f.values, base + values.length);
+      f.values.set(values, base);
     }
-    return { name, values, binary };
-  });
+  }
+
+  partial(): LabelPartial {
+    return { rows: this.rows, fields: [...this.seen].map(([name, f]) => ({ name, binary: f.binary, values: f.ok ? this.padded(f.values) : null })) };
+  }
+
+  finish(max = 12): LabelColumn[] {
+    const names = [...this.seen].filter(([k, f]) => f.ok && !STRUCTURAL.has(k.toLowerCase())).slice(0, max);
+    return names.map(([name, f]) => ({ name, values: this.padded(f.values), binary: f.binary }));
+  }
+
+  /** `values` with room for `n` rows (NaN where nothing was written), growing by doubling. */
+  private room(values: Float64Array, n: number): Float64Array {
+    if (n <= values.length) return values;
+    const bigger = new Float64Array(Math.max(n, Math.min(2 * values.length, this.rows), 16)).fill(Number.NaN);
+    bigger.set(values);
+    return bigger;
+  }
+
+  /** Exactly one value per row seen. */
+  private padded(values: Float64Array): Float64Array {
+    if (values.length === this.rows) return values;
+    const out = new Float64Array(this.rows).fill(Number.NaN);
+    out.set(values.subarray(0, Math.min(values.length, this.rows)));
+    return out;
+  }
 }

@@ -13,7 +13,7 @@ async function storeOf(src: ByteSource, pieces = 1) {
   const par = pieces > 1 ? { pieces, minPieceBytes: 1, run: runPieceHere } : undefined;
   for await (const e of importPacked(src, {}, par)) {
     if (e.kind === 'meta') format = e.detection.format as never;
-    else kept.add(e.batch.line.slice(), e.spans, e.rows);
+    else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
   }
   return kept.finish(src, { format });
 }
