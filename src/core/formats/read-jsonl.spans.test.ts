@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { streamOf } from './fixtures/load-fixture';
 import { ByteReader } from './byte-reader';
 import { readJsonl } from './read-jsonl';
 import type { RecordBatch } from './record-batch';
 import { textChunksWithBytes } from './text-chunks';
-
-/** A stream handing out the bytes in chunks of the given sizes (cycled), to put chunk boundaries anywhere. */
-function streamOf(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
-  let offset = 0;
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (offset >= bytes.length) return c.close();
-      const n = sizes[i++ % sizes.length];
-      c.enqueue(bytes.slice(offset, offset + n));
-      offset += n;
-    },
-  });
-}
 
 async function read(bytes: Uint8Array, sizes: number[]): Promise<{ records: unknown[]; lines: number[]; spans: number[]; issues: number[]; lineCount: number }> {
   const out = { records: [] as unknown[], lines: [] as number[], spans: [] as number[], issues: [] as number[], lineCount: -1 };

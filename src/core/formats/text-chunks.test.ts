@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { streamOf } from './fixtures/load-fixture';
 import { ByteReader } from './byte-reader';
 import { completeLength, textChunks } from './text-chunks';
-
-function streamOf(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
-  let offset = 0;
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (offset >= bytes.length) return c.close();
-      const n = sizes[i++ % sizes.length];
-      c.enqueue(bytes.slice(offset, offset + n));
-      offset += n;
-    },
-  });
-}
 
 async function decodeAll(bytes: Uint8Array, sizes: number[]): Promise<string> {
   let out = '';
