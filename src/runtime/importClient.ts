@@ -94,26 +94,25 @@ function request<T>(build: (reqId: number) => DataRequest, pick: (m: DataReply) 
   });
 }
 
-/** A reply's value; rejects with the worker's reason when it could not read the rows (the file changed on disk). */
-function answer<T>(m: DataReply, kind: DataReply['kind'], value: (m: DataReply) => T | null): T | null {
-  if (m.kind !== kind) return null;
-  if ('error' in m && typeof m.error === 'string') throw new Error(m.error);
-  return value(m);
+/** A reply's value, or its error thrown: the worker could not read the rows (the file changed on disk). */
+function orThrow<T>(m: { error?: string }, value: T): T {
+  if (m.error !== undefined) throw new Error(m.error);
+  return value;
 }
 
 /** Whole trajectories, from the data worker (null when that dataset is no longer there). */
 export function fetchTrajectories(ds: Dataset, indices: number[]): Promise<Trajectory[] | null> {
-  return request((reqId) => ({ kind: 'get', reqId, key: ds.key, indices }), (m) => answer(m, 'rows', (r) => (r.kind === 'rows' ? r.rows : null)));
+  return request((reqId) => ({ kind: 'get', reqId, key: ds.key, indices }), (m) => (m.kind === 'rows' ? orThrow(m, m.rows) : null));
 }
 
 /** Rows whose prompt, completion or any field contains `needle` (case-insensitive). */
 export function searchRows(ds: Dataset, needle: string): Promise<Int32Array | null> {
-  return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => answer(m, 'hits', (r) => (r.kind === 'hits' ? r.hits : null)));
+  return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => (m.kind === 'hits' ? orThrow(m, m.hits) : null));
 }
 
-/** Columns of the source records usable as a trusted label (booleans and numbers). */
+/** Columns of the source records usable as a trusted label (booleans and numbers), collected during the import. */
 export function fetchLabelColumns(ds: Dataset): Promise<LabelColumn[] | null> {
-  return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => answer(m, 'labels', (r) => (r.kind === 'labels' ? r.columns : null)));
+  return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => (m.kind === 'labels' ? m.columns : null));
 }
 
 /** Token count of every completion with this tokenizer (the data worker loads the tokenizer once); `onProgress` hears rows done. */

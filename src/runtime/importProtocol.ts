@@ -38,7 +38,7 @@ export type DataReply =
   /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }
   | { kind: 'hits'; reqId: number; hits: Int32Array | null; error?: string }
-  | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null; error?: string }
+  | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string };

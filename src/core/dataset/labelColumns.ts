@@ -38,6 +38,12 @@ interface FieldSeen {
   values: Float64Array;
 }
 
+/** A field had a value that is not a label: it is no column, and its values are let go. */
+function reject(f: FieldSeen): void {
+  f.ok = false;
+  f.values = new Float64Array(0);
+}
+
 /** The label columns of one stretch of rows, in a form that travels between workers (see LabelCollector.merge). */
 export interface LabelPartial {
   rows: number;
@@ -61,15 +67,10 @@ export class LabelCollector {
       for (const k in fields) {
         const v = fields[k];
         if (v === null || v === undefined) continue;
-        let f = this.seen.get(k);
-        if (f === undefined) {
-          f = { ok: true, binary: true, values: new Float64Array(0) };
-          this.seen.set(k, f);
-        }
+        const f = this.field(k);
         if (!f.ok) continue;
         if (typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) {
-          f.ok = false;
-          f.values = new Float64Array(0);
+          reject(f);
           continue;
         }
         const x = toNumber(v);
@@ -85,15 +86,10 @@ export class LabelCollector {
     const base = this.rows;
     this.rows += p.rows;
     for (const { name, binary, values } of p.fields) {
-      let f = this.seen.get(name);
-      if (f === undefined) {
-        f = { ok: true, binary: true, values: new Float64Array(0) };
-        this.seen.set(name, f);
-      }
+      const f = this.field(name);
       if (!f.ok) continue;
       if (values === null) {
-        f.ok = false;
-        f.values = new Float64Array(0);
+        reject(f);
         continue;
       }
       f.binary &&= binary;
@@ -109,6 +105,16 @@ export class LabelCollector {
   finish(max = 12): LabelColumn[] {
     const names = [...this.seen].filter(([k, f]) => f.ok && !STRUCTURAL.has(k.toLowerCase())).slice(0, max);
     return names.map(([name, f]) => ({ name, values: this.padded(f.values), binary: f.binary }));
+  }
+
+  /** What has been seen of a field, a new entry (in first-seen order) the first time. */
+  private field(name: string): FieldSeen {
+    let f = this.seen.get(name);
+    if (f === undefined) {
+      f = { ok: true, binary: true, values: new Float64Array(0) };
+      this.seen.set(name, f);
+    }
+    return f;
   }
 
   /** `values` with room for `n` rows (NaN where nothing was written), growing by doubling. */

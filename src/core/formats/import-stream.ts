@@ -33,6 +33,7 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
   throwIfCancelled(signal, name);
   if (opts.jsonlPiece && !opts.format) throw new Error('importStream: a JSONL piece needs its format');
   const opened = await openFile(source, { signal, jsonlPiece: opts.jsonlPiece });
+  const allowEmpty = opts.allowEmpty || opts.jsonlPiece;
   const batches = opened.batches;
   try {
     // 1. Read until the detection sample is full (or the file ends).
@@ -44,7 +45,7 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       early.push(next.value);
       for (const r of next.value.records) if (sample.length < DETECTION_SAMPLE) sample.push(r);
     }
-    if (sample.length === 0 && !opts.jsonlPiece && !opts.allowEmpty) throw noRows(name, opened.container, early.flatMap((b) => b.issues));
+    if (sample.length === 0 && !allowEmpty) throw noRows(name, opened.container, early.flatMap((b) => b.issues));
 
     // 2. Decide the format.
     const columns = columnsOf(sample);
@@ -138,7 +139,7 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       }
     }
 
-    if (rowCount === 0 && !opts.jsonlPiece && !opts.allowEmpty) throw noRows(name, opened.container, firstIssues, issueCount);
+    if (rowCount === 0 && !allowEmpty) throw noRows(name, opened.container, firstIssues, issueCount);
     throwIfCancelled(signal, name);
     if (rows.length > 0 || issues.length > 0) yield take(totalBytes);
     const lineCount = opened.lineCount?.();

@@ -17,16 +17,8 @@ export function useLabelColumns(ds: Dataset | null): LabelColumn[] | null {
     if (!ds) return;
     let p = labelCache.get(ds.id);
     if (!p) {
-      const id = ds.id;
-      // A file that can no longer be read offers no label columns (and is asked again next time).
-      p = fetchLabelColumns(ds).then(
-        (c) => c ?? [],
-        () => {
-          labelCache.delete(id);
-          return [];
-        },
-      );
-      labelCache.set(id, p);
+      p = fetchLabelColumns(ds).then((c) => c ?? []);
+      labelCache.set(ds.id, p);
     }
     let live = true;
     void p.then((c) => live && setCols({ id: ds.id, cols: c }));
