@@ -48,9 +48,19 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   const normalize = NORMALIZERS[read.format];
   let everything: Promise<Trajectory[]> | null = null;
 
+  // The browser's own words for a file that changed on disk ("could not be read, typically due to permission
+  // problems…") do not say what to do: name the file and the way out.
+  const unreadable = (e: unknown) =>
+    new Error(`${source.name} could not be read again (${e instanceof Error ? e.message : String(e)}). It may have changed or moved since it was imported: import it again.`);
+
   const readRow = async (i: number): Promise<Trajectory> => {
-    const text = await source.blob.slice(spans[2 * i], spans[2 * i + 1]).text();
-    const t = normalize(JSON.parse(text) as Record<string, unknown>, { line: lines[i], mapping: read.mapping })[part[i]];
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(await source.blob.slice(spans[2 * i], spans[2 * i + 1]).text()) as Record<string, unknown>;
+    } catch (e) {
+      throw unreadable(e);
+    }
+    const t = normalize(record, { line: lines[i], mapping: read.mapping })[part[i]];
     if (t === undefined) throw new Error(`line ${lines[i]} of ${source.name} no longer gives row ${i + 1}: has the file changed?`);
     t.index = i;
     return t;
@@ -66,10 +76,20 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
       return Promise.all(indices.filter((i) => i >= 0 && i < size).map(readRow));
     },
     all() {
-      everything ??= loadAll(source, { format: read.format, mapping: read.mapping }).then(({ rows }) => {
-        if (rows.length !== size) throw new Error(`${source.name} gives ${rows.length} rows now, ${size} when it was imported: has the file changed?`);
-        return rows;
-      });
+      everything ??= loadAll(source, { format: read.format, mapping: read.mapping })
+        .then(
+          ({ rows }) => {
+            if (rows.length !== size) throw new Error(`${source.name} gives ${rows.length} rows now, ${size} when it was imported: has the file changed?`);
+            return rows;
+          },
+          (e: unknown) => {
+            throw unreadable(e);
+          },
+        )
+        .catch((e: unknown) => {
+          everything = null; // a failed read is not kept: the next request tries again
+          throw e;
+        });
       return everything;
     },
   };
