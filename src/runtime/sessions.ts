@@ -471,27 +471,30 @@ export async function startStudio(): Promise<void> {
   window.addEventListener('hashchange', () => {
     const h = location.hash;
     if (!h.startsWith('#s=')) return;
-    history.replaceState(null, '', location.pathname + location.search);
-    void openLink(h.slice(3));
+    void openLink(h.slice(3)).finally(() => history.replaceState(null, '', location.pathname + location.search));
   });
   const hash = location.hash;
   const params = new URLSearchParams(location.search);
   const dataUrl = params.get('data');
-  if (hash.startsWith('#s=') || dataUrl) {
-    // The link has done its job once opened: a reload reopens the saved session instead of opening it again.
+  // The link has done its job once opened and saved: a reload then reopens the saved session instead of opening the
+  // link again. Not before: a reload while the link's data is still being put in place and saved opens the link again.
+  const dropLink = () => {
+    if (!hash.startsWith('#s=') && !dataUrl) return;
     params.delete('data');
     const rest = params.toString();
     history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : ''));
-  }
-  if (hash.startsWith('#s=') && (await openLink(hash.slice(3)))) return;
+  };
+  if (hash.startsWith('#s=') && (await openLink(hash.slice(3)).finally(dropLink))) return;
   if (dataUrl) {
     // A new session with the user's own code (kept as it is in the editor), on the URL's data.
     beginSession(newId(), decodeURIComponent(dataUrl.split('/').pop() || 'Data from a URL'));
     createdAt.set(useStudio.getState().sessionId!, Date.now());
     if (!(await openUrlData(dataUrl))) await loadDemo({ run: true });
     await saveNow(); // at once: a reload straight after opening must find this session
+    dropLink();
     return;
   }
+  dropLink();
   let last: SessionDoc | null = null;
   try {
     const id = currentIdFromStorage();
