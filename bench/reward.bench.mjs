@@ -4,11 +4,11 @@
 // - Edit → Run → histogram updated: wall time from pressing Run to the new summary on screen.
 // Usage: npx vite build && node bench/reward.bench.mjs [rows] [reps]
 import { mkdirSync } from 'node:fs';
-import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
+import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
-const REPS = Number(process.argv[3] ?? 7);
+const REPS = Number(process.argv[3] ?? 11);
 const FMT = ROWS.toLocaleString('en-US');
 
 // Two regex-based rewards: the demo's answer check (one anchored regex per rollout), and a length-penalised answer
@@ -124,18 +124,25 @@ async function bareLoops(page, reward) {
 try {
   const pages = { 1: await openWith(1), 2: await openWith(2) };
   for (const [name, reward] of Object.entries(REWARDS)) {
+    for (const workers of [1, 2]) {
+      await paste(pages[workers], reward);
+      await timedRun(pages[workers]); // warm-up: compiles in every worker
+    }
+    // Runs alternate between the two pages (1 worker, 2 workers; the order swapped every round), so both see the
+    // same machine: on these shared cores the speed drifts within a minute.
+    const runs = { 1: { pool: [], wall: [] }, 2: { pool: [], wall: [] } };
+    const cpu = cpuSample();
+    for (let r = 0; r < REPS; r++) {
+      for (const workers of r % 2 ? [2, 1] : [1, 2]) {
+        const t = await timedRun(pages[workers]);
+        runs[workers].pool.push(t.pool);
+        runs[workers].wall.push(t.wall);
+      }
+    }
+    console.log(`${name}: CPU time taken by the hypervisor (steal) during these runs: ${stealSince(cpu)}`);
     const results = {};
     for (const workers of [1, 2]) {
-      const page = pages[workers];
-      await paste(page, reward);
-      await timedRun(page); // warm-up: compiles in every worker
-      const pool = [];
-      const wall = [];
-      for (let r = 0; r < REPS; r++) {
-        const t = await timedRun(page);
-        pool.push(t.pool);
-        wall.push(t.wall);
-      }
+      const { pool, wall } = runs[workers];
       results[workers] = { pool: median(pool), wall: median(wall) };
       console.log(`${name}, pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`);
     }

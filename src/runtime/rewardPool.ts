@@ -3,6 +3,7 @@ import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { SignatureScan } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
+import { DEPTH, TaskQueue, type Task } from './taskQueue';
 import { WATCH_BYTES, watchViews, type PythonCall, type RewardReply, type RewardRequest } from './rewardProtocol';
 
 /** The typed-array results of one run over a dataset. */
@@ -45,12 +46,6 @@ export interface RunHandle {
   cancel(): void;
 }
 
-interface Task {
-  id: number;
-  start: number;
-  end: number;
-}
-
 interface Slot {
   worker: Worker;
   watch: ReturnType<typeof watchViews> | null;
@@ -63,19 +58,12 @@ interface Slot {
   ready: Promise<string | null>;
   onLoaded: ((m: RewardReply) => void) | null;
   /**
-   * Tasks sent to this worker, oldest first: the one running and the next, already queued in the worker so it
-   * never waits for the main thread between tasks.
+   * Tasks sent to this worker, oldest first: the one running and up to DEPTH - 1 more, already queued in the worker
+   * so it never waits for the main thread between tasks.
    */
   tasks: Task[];
   onReply: ((m: RewardReply) => void) | null;
 }
-
-let nextTask = 1;
-/**
- * Tasks queued per worker: enough that a worker keeps busy while the main thread is away (a render, a GC) for tens
- * of milliseconds, few enough that a replaced worker re-queues little.
- */
-const DEPTH = 8;
 
 /** One worker per core, at least 2; `?workers=N` in the page address sets it (1–32), e.g. to compare in a benchmark. */
 export function defaultPoolSize(): number {
@@ -176,10 +164,7 @@ export class RewardPool {
     };
     const outputs: { start: number; text: string }[] = [];
     while (this.slots.length < this.size) this.slots.push(this.spawn());
-    // About eight tasks per worker: few messages for the main thread to answer, enough to balance the load.
-    const taskSize = Math.max(16, Math.min(20_000, Math.ceil(n / (this.size * 8))));
-    const queue: Task[] = [];
-    for (let s = 0; s < n; s += taskSize) queue.push({ id: nextTask++, start: s, end: Math.min(n, s + taskSize) });
+    const queue = new TaskQueue(n, this.size);
     const t0 = performance.now();
     let doneRows = 0;
     let finished = false;
@@ -229,9 +214,11 @@ export class RewardPool {
       };
     };
     const dispatch = () => {
-      for (const slot of this.slots) {
-        while (slot.tasks.length < DEPTH && queue.length > 0) {
-          const task = queue.shift()!;
+      // One task per worker per pass, so the first (largest) tasks go to every worker alike.
+      for (let pass = 0; pass < DEPTH && !queue.empty; pass++) {
+        for (const slot of this.slots) {
+          if (slot.tasks.length >= DEPTH || queue.empty) continue;
+          const task = queue.take();
           slot.tasks.push(task);
           void this.ensureData(slot, ds).then((failure) => {
             if (finished || !slot.tasks.includes(task)) return;
@@ -241,7 +228,7 @@ export class RewardPool {
           });
         }
       }
-      if (queue.length === 0 && this.slots.every((s) => s.tasks.length === 0)) finish({ kind: 'done', result, elapsedMs: performance.now() - t0 });
+      if (queue.empty && this.slots.every((s) => s.tasks.length === 0)) finish({ kind: 'done', result, elapsedMs: performance.now() - t0 });
     };
     const replace = (slot: Slot, stuckRow: number) => {
       const [task, ...waiting] = slot.tasks;
@@ -253,10 +240,10 @@ export class RewardPool {
       result.errors.set(stuckRow, { row: stuckRow, message: `timed out after ${limit} ms` });
       doneRows += 1;
       // Rows of the task before the stuck one were lost with the worker: queue them again, the rest of the task,
-      // and the task that was waiting behind it.
-      for (const w of waiting.reverse()) queue.unshift({ id: nextTask++, start: w.start, end: w.end });
-      if (stuckRow + 1 < task.end) queue.unshift({ id: nextTask++, start: stuckRow + 1, end: task.end });
-      if (stuckRow > task.start) queue.unshift({ id: nextTask++, start: task.start, end: stuckRow });
+      // and the tasks that were waiting behind it, ahead of the rows not handed out yet.
+      for (const w of waiting.reverse()) queue.giveBack(w.start, w.end);
+      queue.giveBack(stuckRow + 1, task.end);
+      queue.giveBack(task.start, stuckRow);
       progress();
       dispatch();
     };
