@@ -54,6 +54,12 @@ describe('values in marshal format arrive in Python as json.loads of their JSON'
       'é ü ß — 中文 🎉',
       'lone \uD800 high',
       'lone \uDC00 low',
+      // Around the 64-character cut between the byte-by-byte ASCII copy and encodeInto.
+      'a'.repeat(63),
+      'a'.repeat(64),
+      'a'.repeat(62) + 'é',
+      'a'.repeat(100) + '\uDC00',
+      'é'.repeat(70),
       '\uDBFF',
       'tab\tnew\nline "q" \\ \u0000 nul',
       [],

@@ -8,6 +8,8 @@
  */
 
 const enc = new TextEncoder();
+/** Strings shorter than this are tried as ASCII first (keys, labels, numbers as text). */
+const SHORT = 64;
 const hasWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = (s: string): boolean => (hasWellFormed ? (s as unknown as { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(s));
@@ -38,9 +40,15 @@ export function jsonValue(v: unknown): unknown {
 export const isContainer = (v: unknown): boolean => typeof v === 'object' && v !== null;
 
 export class MarshalWriter {
-  buf = new Uint8Array(1 << 16);
-  view = new DataView(this.buf.buffer);
+  buf: Uint8Array;
+  view: DataView;
   pos = 0;
+
+  /** `scratch`: a buffer to write into (a previous writer's `buf`, whose bytes are no longer needed), else a new one. */
+  constructor(scratch?: Uint8Array) {
+    this.buf = scratch ?? new Uint8Array(1 << 16);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -84,16 +92,27 @@ export class MarshalWriter {
     this.ensure(5 + s.length * 3);
     const at = this.pos;
     this.pos += 5;
-    let written: number;
-    if (wellFormed(s)) {
-      written = enc.encodeInto(s, this.buf.subarray(this.pos)).written;
-    } else {
-      written = this.wtf8(s);
-    }
+    // encodeInto writes a lone surrogate as U+FFFD: a string that did not encode to one byte per character (so it
+    // is not ASCII) and is not well-formed is written again, keeping its surrogates. ASCII text is scanned once.
+    let written = s.length < SHORT ? this.ascii(s) : -1;
+    if (written < 0) written = enc.encodeInto(s, this.buf.subarray(this.pos)).written;
+    if (written !== s.length && !wellFormed(s)) written = this.wtf8(s);
     // ASCII ('a') when every character took one byte, else UTF-8 ('u').
     this.buf[at] = written === s.length ? 0x61 : 0x75;
     this.view.setInt32(at + 1, written, true);
     this.pos += written;
+  }
+
+  /** A short string copied byte by byte when it is ASCII (cheaper than a call to encodeInto); -1 when it is not. */
+  private ascii(s: string): number {
+    const b = this.buf;
+    const p = this.pos;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return -1;
+      b[p + i] = c;
+    }
+    return s.length;
   }
 
   /** UTF-8 with lone surrogates as 3-byte sequences (what Python's "surrogatepass" reads back). */

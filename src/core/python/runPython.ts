@@ -285,6 +285,10 @@ function writeRow(w: MarshalWriter, names: readonly string[], payload: Record<st
   w.endBytes(at);
 }
 
+/** The marshal buffer of the last range, reused by the next (growing a fresh one range after range cost more than writing). */
+let scratch: Uint8Array | null = null;
+const SCRATCH_LIMIT = 64 * 1024 * 1024;
+
 const datasetKeys = new WeakMap<object, number>();
 let nextDatasetKey = 1;
 
@@ -330,7 +334,8 @@ export function runPython(
   }
   const names = ROW_FIELDS[choice.kind];
   const count = spans.reduce((a, [from, to]) => a + to - from, 0);
-  const w = new MarshalWriter();
+  const w = new MarshalWriter(scratch ?? undefined);
+  scratch = null; // a nested call (none today) would get its own buffer
   w.seq('(', 2);
   w.seq('[', count);
   for (const [from, to] of spans) for (let i = from; i < to; i++) w.number(i);
@@ -363,6 +368,8 @@ export function runPython(
     throw new Error(`the Python harness failed: ${message}`);
   } finally {
     clear();
+    // The harness copied the payload into Python: its buffer is the next range's (up to 64 MB kept).
+    if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
   }
   return toRangeResult(raw, start, end - start, opts.timeLimitMs, loadStdout);
 }
