@@ -67,8 +67,14 @@ test('Cancel stops a long run', async ({ page }) => {
   await typeReward(page, 'export default function reward(t) {\n  const end = Date.now() + 30;\n  while (Date.now() < end) {}\n  return 1;\n}\n');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('progressbar', { name: 'Run progress' })).toBeVisible();
+  // A run that lasts marks the charts out of date (after a quarter of a second, so quick runs do not flash them).
+  const panel = page.getByRole('region', { name: 'Diagnostics' });
+  await expect(panel.getByText('updating…')).toBeVisible();
+  await expect(panel.getByRole('figure', { name: 'Reward histogram' })).toHaveClass(/stale/);
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeHidden();
+  await expect(panel.getByText('updating…')).toBeHidden();
+  await expect(panel.getByRole('figure', { name: 'Reward histogram' })).not.toHaveClass(/stale/);
   await expect(page.getByTestId('run-summary')).toContainText('cancelled');
   const text = await page.getByTestId('run-summary').textContent();
   const scored = Number(/([\d,]+) scored/.exec(text!)![1].replace(/,/g, ''));

@@ -3,6 +3,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import type { Dataset } from '../../core/dataset/dataset';
 import { bestOfN } from '../../core/stats/preference';
 import { useStudio } from '../../store';
+import { useRunningLong } from './useRuns';
 import { pct } from './format';
 import { ScoreSourceSelect, usePickedSource } from './ScoreSourceSelect';
 import { useLabelColumns } from './useDataColumns';
@@ -19,7 +20,7 @@ const MAX_DOTS = 24;
 export function BestOfNTab({ ds }: { ds: Dataset }) {
   const sources = useScoreSources();
   const source = usePickedSource(sources);
-  const running = useStudio((s) => s.running !== null);
+  const running = useRunningLong();
   const columns = useLabelColumns(ds);
   // The trusted label is the one the Label check tab uses, when it is 0/1; else the first 0/1 column.
   const picked = useStudio((s) => s.labelColumn);

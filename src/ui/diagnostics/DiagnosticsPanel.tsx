@@ -13,7 +13,7 @@ import { PreferenceTab } from './PreferenceTab';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
-import { useDataset } from './useRuns';
+import { useDataset, useRunningLong } from './useRuns';
 
 const TABS: { id: DiagTab; label: string }[] = [
   { id: 'distribution', label: 'Distribution' },
@@ -37,7 +37,7 @@ function applies(tab: DiagTab, ds: Dataset | null, labels: LabelColumn[] | null)
 export function DiagnosticsPanel() {
   const tab = useStudio((s) => s.diagTab);
   const setTab = useStudio((s) => s.setDiagTab);
-  const running = useStudio((s) => s.running !== null);
+  const running = useRunningLong();
   const runs = useStudio((s) => s.runs);
   const datasetId = useStudio((s) => s.datasetId);
   const run = useDiagnosedRun();

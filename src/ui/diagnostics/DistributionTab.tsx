@@ -7,7 +7,7 @@ import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, fmtTick, pct, scoredValues } from './format';
-import { usePreviousRun } from './useRuns';
+import { usePreviousRun, useRunningLong } from './useRuns';
 
 const binLabel = (h: Histogram, i: number) => {
   const b = h.bins[i];
@@ -39,7 +39,7 @@ function sharedHistogram(cur: Float64Array, prev: Float64Array | null) {
 /** Distribution of the current run: histogram with the previous run behind, statistics, one histogram per component. */
 export function DistributionTab({ run }: { run: RunRecord }) {
   const prev = usePreviousRun(run);
-  const running = useStudio((s) => s.running !== null);
+  const running = useRunningLong();
   const setSubset = useStudio((s) => s.setSubset);
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
   const prevValues = useMemo(() => (prev ? scoredValues(prev.result.scores, prev.result.status) : null), [prev]);

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { datasetPairs, type Dataset } from '../../core/dataset/dataset';
 import { preferenceAccuracy, type PreferenceAccuracy, type PreferenceCounts, type PreferencePairs } from '../../core/stats/preference';
 import { computePreferenceAccuracy } from '../../runtime/importClient';
-import { useStudio } from '../../store';
+import { useRunningLong } from './useRuns';
 import { pct } from './format';
 import { ScoreSourceSelect, usePickedSource } from './ScoreSourceSelect';
 import { useScoreSources, type ScoreSource } from './useScoreSources';
@@ -50,7 +50,7 @@ function useBootstrapped(ds: Dataset, source: ScoreSource | null, pairs: Prefere
 export function PreferenceTab({ ds }: { ds: Dataset }) {
   const sources = useScoreSources();
   const source = usePickedSource(sources);
-  const running = useStudio((s) => s.running !== null);
+  const running = useRunningLong();
   const pairs = useMemo(() => (ds.hasPairs ? datasetPairs(ds) : null), [ds]);
   // The counts and accuracies at once (one pass over the rows); the intervals when the worker has them.
   const quick = useMemo(() => (source && pairs ? preferenceAccuracy(source.scores, source.status, pairs, { resamples: 0 }) : null), [source, pairs]);

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
@@ -18,4 +19,22 @@ export function usePreviousRun(run: RunRecord | null): RunRecord | null {
     const same = s.runs.filter((r) => r.datasetId === run.datasetId && r.id < run.id && !r.cancelled);
     return same.length ? same[same.length - 1] : null;
   });
+}
+
+/** How long a run must last before the charts are marked out of date ("updating…", dimmed). */
+export const STALE_AFTER_MS = 250;
+
+/**
+ * Whether a run is in flight and has lasted STALE_AFTER_MS: a run of 100,000 rows often ends sooner, and marking the
+ * charts then unmarking them would only flash and make the browser repaint them while the workers need the cores.
+ */
+export function useRunningLong(): boolean {
+  const running = useStudio((s) => s.running !== null);
+  const [long, setLong] = useState(false);
+  useEffect(() => {
+    if (!running) return setLong(false);
+    const timer = setTimeout(() => setLong(true), STALE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [running]);
+  return running && long;
 }
