@@ -3,7 +3,7 @@
 // worker starts it, gives it the file, the byte range and the format, and takes its packed batches in order.
 import { batchTransfer } from '../src/core/dataset/packed';
 import { importPiece } from '../src/core/dataset/importPacked';
-import { ImportError } from '../src/core/formats/types';
+import { importFailure } from '../src/runtime/importProtocol';
 import type { PieceReply, PieceRequest } from '../src/runtime/pieceWorkers';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -17,7 +17,6 @@ self.onmessage = async (ev: MessageEvent<PieceRequest>) => {
       else post({ id, event: e }, e.labels.fields.flatMap((f) => (f.values ? [f.values.buffer as ArrayBuffer] : [])));
     }
   } catch (e) {
-    const error = e instanceof ImportError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: e instanceof Error ? e.message : String(e) };
-    post({ id, error });
+    post({ id, error: importFailure(e) });
   }
 };

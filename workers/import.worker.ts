@@ -5,9 +5,8 @@ import { batchTransfer } from '../src/core/dataset/packed';
 import { RowStoreBuilder, type RowStore } from '../src/core/dataset/rowStore';
 import { searchTrajectories } from '../src/core/dataset/search';
 import type { Detection } from '../src/core/formats/types';
-import { ImportError } from '../src/core/formats/types';
 import { preferenceAccuracy } from '../src/core/stats/preference';
-import type { DataReply, DataRequest } from '../src/runtime/importProtocol';
+import { importFailure, type DataReply, type DataRequest } from '../src/runtime/importProtocol';
 import { pieceWorkers } from '../src/runtime/pieceWorkers';
 import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
 
@@ -95,8 +94,7 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     committed = { key: m.jobId, store: kept.finish(source, { format: detection.format, mapping: m.opts.mapping }), labels };
     post({ kind: 'done', jobId: m.jobId });
   } catch (e) {
-    const error = e instanceof ImportError ? { code: e.code, message: e.message, detail: e.detail } : { code: 'internal' as const, message: messageOf(e) };
-    post({ kind: 'failed', jobId: m.jobId, error });
+    post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
   } finally {
     running.delete(m.jobId);
   }

@@ -2,7 +2,7 @@ import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PackedBatch } from '../core/dataset/packed';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import type { Detection, ImportErrorCode, ImportOptions } from '../core/formats/types';
+import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
 
 /** Failure of a whole import, as it crosses the worker boundary. */
@@ -10,6 +10,12 @@ export interface ImportFailure {
   code: ImportErrorCode | 'internal';
   message: string;
   detail?: { columns?: string[]; sample?: Record<string, unknown>[]; issues?: { line: number; reason: string }[]; container?: string };
+}
+
+/** What a worker caught, as an ImportFailure: an ImportError keeps its code and detail, anything else is internal. */
+export function importFailure(e: unknown): ImportFailure {
+  if (e instanceof ImportError) return { code: e.code, message: e.message, detail: e.detail };
+  return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
 }
 
 /**

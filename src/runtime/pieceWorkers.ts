@@ -4,7 +4,8 @@
  * worker is terminated (it may still be reading) and replaced next time.
  */
 import { EventQueue, type Parallelism, type PieceEvent, type PieceOptions, type PieceRange, type PieceRun } from '../core/dataset/importPacked';
-import type { ByteSource, ImportErrorCode } from '../core/formats/types';
+import type { ByteSource } from '../core/formats/types';
+import type { ImportFailure } from './importProtocol';
 import { ImportError } from '../core/formats/types';
 
 export interface PieceRequest {
@@ -15,7 +16,7 @@ export interface PieceRequest {
   opts: PieceOptions;
 }
 
-export type PieceReply = { id: number; event: PieceEvent } | { id: number; error: { code: ImportErrorCode | 'internal'; message: string } };
+export type PieceReply = { id: number; event: PieceEvent } | { id: number; error: ImportFailure };
 
 /** Pieces smaller than this are not worth a worker: starting one and reading 16 MB take about as long. */
 export const MIN_PIECE_BYTES = 16 << 20;

@@ -22,11 +22,14 @@ export interface RowStore {
   all(): Promise<Trajectory[]>;
 }
 
+/** The trajectories at these indices, those out of range left out. */
+const pick = (rows: Trajectory[], indices: readonly number[]) => indices.map((i) => rows[i]).filter((t) => t !== undefined);
+
 /** A store over trajectories already in memory. */
 export function rowsInMemory(rows: Trajectory[]): RowStore {
   return {
     size: rows.length,
-    get: async (indices) => indices.map((i) => rows[i]).filter((t) => t !== undefined),
+    get: async (indices) => pick(rows, indices),
     all: async () => rows,
   };
 }
@@ -69,10 +72,7 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   return {
     size,
     async get(indices) {
-      if (everything) {
-        const rows = await everything;
-        return indices.map((i) => rows[i]).filter((t) => t !== undefined);
-      }
+      if (everything) return pick(await everything, indices);
       return Promise.all(indices.filter((i) => i >= 0 && i < size).map(readRow));
     },
     all() {

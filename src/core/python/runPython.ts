@@ -286,7 +286,7 @@ function writeRow(w: MarshalWriter, names: readonly string[], payload: Record<st
 }
 
 /** The marshal buffer of the last range, reused by the next (growing a fresh one range after range cost more than writing). */
-let scratch: Uint8Array | null = null;
+let scratch: Uint8Array | undefined;
 const SCRATCH_LIMIT = 64 * 1024 * 1024;
 
 const datasetKeys = new WeakMap<object, number>();
@@ -334,8 +334,8 @@ export function runPython(
   }
   const names = ROW_FIELDS[choice.kind];
   const count = spans.reduce((a, [from, to]) => a + to - from, 0);
-  const w = new MarshalWriter(scratch ?? undefined);
-  scratch = null; // a nested call (none today) would get its own buffer
+  const w = new MarshalWriter(scratch);
+  scratch = undefined; // a nested call (none today) would get its own buffer
   w.seq('(', 2);
   w.seq('[', count);
   for (const [from, to] of spans) for (let i = from; i < to; i++) w.number(i);
