@@ -17,6 +17,12 @@ test('the demo reward in Python (the template) gives the TypeScript scores on ev
   await page.getByRole('tab', { name: 'Compare runs' }).click();
   await expect(page.locator('dl[aria-label="Run comparison"] dt:text-is("changed") + dd')).toHaveText('0');
   await expect(page.locator('dl[aria-label="Run comparison"] dt:text-is("rows scored in both") + dd')).toHaveText('800');
+  // Run again: the workers now hold the rows and made their argument copies ahead while idle; same scores (run #3
+  // against run #2).
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Run history' }).locator('option')).toHaveCount(3, { timeout: 60_000 });
+  await waitSummary(page, 'mean 0.3688 · 800 scored');
+  await expect(page.locator('dl[aria-label="Run comparison"] dt:text-is("changed") + dd')).toHaveText('0');
   // The language and the Python code survive a reload.
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('py');

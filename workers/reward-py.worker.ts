@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import type { PyodideAPI } from 'pyodide';
-import { PythonLoadError, runPython } from '../src/core/python/runPython';
+import { preparePython, PythonLoadError, runPython } from '../src/core/python/runPython';
 import { findRewardFunctions } from '../src/core/python/signatures';
 import { lockDownNetwork } from '../src/runtime/lockDown';
 import { watchViews, type RewardReply, type RewardRequest } from '../src/runtime/rewardProtocol';
@@ -54,6 +54,15 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
       post({ kind: 'scanned', reqId: m.reqId, scan: findRewardFunctions(await interpreter(), m.code) });
     } catch (e) {
       post({ kind: 'scanned', reqId: m.reqId, scan: { ok: false, message: e instanceof Error ? e.message : String(e) } });
+    }
+  } else if (m.kind === 'idle') {
+    // Only an optimisation: a failure here leaves the next run to make the copies it needs itself.
+    if (ready) {
+      try {
+        preparePython(await pyodide);
+      } catch {
+        /* see above */
+      }
     }
   } else if (m.kind === 'run') {
     if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });

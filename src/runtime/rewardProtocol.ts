@@ -11,6 +11,11 @@ export type RewardRequest =
   /** `tokenizer`: load it (once) before running, for `ctx.tokenCount`. */
   /** `models`: reward-model scores of rows [start, end) by model name, for `ctx.models` (TypeScript rewards). */
   | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number; tokenizer?: TokenizerId; python?: PythonCall; models?: Record<string, Float64Array> }
+  /**
+   * A run has ended with every row scored, and no task of it is left in this worker: a Python worker uses the pause
+   * to make the next run's argument copies ahead (runPython.ts, preparePython). Other workers ignore it.
+   */
+  | { kind: 'idle' }
   /** Python workers: list the reward functions the code defines (parsed, not run). */
   | { kind: 'scan'; reqId: number; code: string };
 

@@ -20,6 +20,7 @@
  *   in older versions, the rewards themselves).
  */
 import type { PyodideAPI } from 'pyodide';
+import type { PyProxy } from 'pyodide/ffi';
 
 /** The file name user code is compiled under: traceback frames with this name are the user's lines. */
 export const USER_FILE = 'reward.py';
@@ -30,6 +31,7 @@ export const USER_FILE = 'reward.py';
  */
 export const HARNESS_PY = String.raw`
 """Reward Studio harness (inside Pyodide). Rows arrive in marshal format (see marshal.ts), results leave as JSON."""
+import array
 import ast
 import inspect
 import io
@@ -46,6 +48,7 @@ USER_FILE = "reward.py"
 MODULE_NAME = "reward"
 OUTPUT_LIMIT = 20000
 OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
+_NAN = float("nan")
 TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
 
 _module = None
@@ -116,6 +119,7 @@ class _Sink(io.TextIOBase):
         self.kept = 0
         self.dropped = 0
         self.limit = limit
+        self.wrote = False  # anything written (even "") since the last reset
 
     def writable(self):
         return True
@@ -124,11 +128,13 @@ class _Sink(io.TextIOBase):
         self.parts = []
         self.kept = 0
         self.dropped = 0
+        self.wrote = False
 
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
         room = self.limit - self.kept
+        self.wrote = True
         if room > 0:
             piece = s[:room]
             self.parts.append(piece)
@@ -273,9 +279,14 @@ class _Results:
         self.notes[i] = text if old is None else old + "; " + text
 
     def dump(self):
+        """(JSON of the rest, scores as float64 bytes with NaN where None, status as one byte per row): the two
+        per-row columns leave as bytes, which JS reads as typed arrays without parsing."""
+        nan = _NAN
+        scores = array.array("d", [nan if v is None else v for v in self.scores]).tobytes()
+        return self._rest(), scores, bytes(self.status)
+
+    def _rest(self):
         return json.dumps({
-            "scores": self.scores,
-            "status": self.status,
             "errors": list(self.errors.values()),
             "components": self.components,
             "notes": [[i, t] for i, t in self.notes.items()],
@@ -518,6 +529,8 @@ def _records(payload, key, kind, start, end):
     h = _held
     if h["key"] != key or h["kind"] != kind:
         h.update(key=key, kind=kind, rows={}, bytes=0)
+        _ready.clear()
+        del _used[:]
     held = h["rows"]
     if rows and h["bytes"] + len(data) <= CACHE_LIMIT:
         held.update(zip(idx, rows))
@@ -528,13 +541,17 @@ def _records(payload, key, kind, start, end):
     return [held[i] for i in range(start, end)]
 
 
-def _arguments(recs, k):
+def _fresh(recs, k):
     """Each row's k values, with fresh copies of its lists and dicts."""
     blobs = [r[k + 1] for r in recs if r[k]]
     if not blobs:
         return [r[:k] for r in recs]
-    fresh = iter(marshal.loads(b"[" + _I32(len(blobs)) + b"".join(blobs)))
+    fresh = marshal.loads(b"[" + _I32(len(blobs)) + b"".join(blobs))
     last = 1 << (k - 1)
+    if len(blobs) == len(recs) and all(r[k] == last for r in recs):
+        # The usual shape (verl's extra_info, TRL's columns): only the last value is a list or dict, in every row.
+        return [r[:k - 1] + f for r, f in zip(recs, fresh)]
+    fresh = iter(fresh)
     out = []
     add = out.append
     for r in recs:
@@ -553,6 +570,48 @@ def _arguments(recs, k):
     return out
 
 
+# Arguments made ahead for rows held for the dataset (row index -> the row's values with fresh copies), and the
+# ranges whose arguments keyed runs have used since the last prepare(). A run takes the ready ones (each is used
+# once: user code may mutate them) and makes the others; prepare() makes the next run's while the worker is idle.
+_ready = {}
+_used = []
+
+
+def _arguments(recs, k, start=None):
+    """Each row's k values, with fresh copies of its lists and dicts: those made ahead for rows start, start + 1, ...
+    of the held dataset when there are, else made now."""
+    if start is None:
+        return _fresh(recs, k)
+    _used.append((start, start + len(recs)))
+    if not _ready:
+        return _fresh(recs, k)
+    take = _ready.pop
+    out = [take(i, None) for i in range(start, start + len(recs))]
+    todo = [j for j, a in enumerate(out) if a is None]
+    if todo:
+        for j, a in zip(todo, _fresh([recs[j] for j in todo], k)):
+            out[j] = a
+    return out
+
+
+def prepare():
+    """Make ahead the arguments of the held rows the last runs used (the worker calls this when it is idle, so that
+    the next run on the same rows, after an edit, only calls the function). Returns how many rows it prepared."""
+    h = _held
+    if h["key"] is None or not _used:
+        return 0
+    k = _FIELDS[h["kind"]]
+    held = h["rows"]
+    todo = {}
+    for start, end in _used:
+        for i in range(start, end):
+            if i in held and i not in _ready:
+                todo[i] = held[i]
+    del _used[:]
+    _ready.update(zip(todo, _fresh(list(todo.values()), k)))
+    return len(todo)
+
+
 # ------------------------------------------------------------------ running
 
 def _run_verl(fn, rows, res, what, fn_line, sink, tick):
@@ -560,6 +619,8 @@ def _run_verl(fn, rows, res, what, fn_line, sink, tick):
     scores = res.scores
     status = res.status
     output = res.output
+    ok = OK
+    flt = float
     j = 0
     for ds, sol, gt, ei in rows:
         if tick is not None:
@@ -567,15 +628,15 @@ def _run_verl(fn, rows, res, what, fn_line, sink, tick):
             tick()
         try:
             v = fn(data_source=ds, solution_str=sol, ground_truth=gt, extra_info=ei)
-            if type(v) is float and v - v == 0.0:
-                status[j] = OK
+            if type(v) is flt and v - v == 0.0:
+                status[j] = ok
                 scores[j] = v
             else:
                 _verl_one(res, j, _resolve(v), what)
         except BaseException as err:
             st, message, line = _describe(err, fn_line)
             res.fail(j, st, message, line)
-        if sink.parts or sink.dropped:
+        if sink.wrote:
             output.append([j, 1, sink.text()])
             sink.reset()
         j += 1
@@ -614,7 +675,7 @@ def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, m
         raise LookupError("%s defines no function named %r" % (USER_FILE, name))
     call, collect = _KINDS[kind]
     recs = _records(payload, key, kind, start, end)
-    rows = _arguments(recs, _FIELDS[kind])
+    rows = _arguments(recs, _FIELDS[kind], None if key is None else start)
     if models:
         rows = _with_models(kind, rows, json.loads(models))
     n = len(rows)
@@ -640,7 +701,7 @@ def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, m
                     status, message, line = _describe(err, fn_line)
                     for i in range(s, e):
                         res.fail(i, status, message, line)
-                if sink.parts or sink.dropped:
+                if sink.wrote:
                     res.output.append([s, e - s, sink.text()])
                     sink.reset()
     return res.dump()
@@ -655,13 +716,27 @@ export interface Harness {
   /** JSON `[[from, to], ...]`: the rows of [start, end) this interpreter does not hold for the dataset `key`. */
   missing(key: number, kind: string, start: number, end: number): string;
   /**
-   * JSON of the per-row results of rows [start, end). `payload`: marshal bytes of `(indexes, rows)` (see
-   * runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
+   * The per-row results of rows [start, end): scores (NaN where there is none) and status codes as typed arrays,
+   * the rest (errors, components, notes, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
+   * (see runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
    * `tick` is called before each call into the user's function.
    */
-  run(kind: string, name: string, payload: Uint8Array, tick: (() => void) | undefined, key: number | undefined, start: number, end: number, batch: number, models?: string): string;
+  run(kind: string, name: string, payload: Uint8Array, tick: (() => void) | undefined, key: number | undefined, start: number, end: number, batch: number, models?: string): HarnessResult;
+  /**
+   * Make ahead, for the next run, the arguments of the held rows the last runs with a dataset key used (fresh copies
+   * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.
+   */
+  prepare(): number;
   /** The source last loaded with `load` successfully, or null. */
   loaded: string | null;
+}
+
+/** What `Harness.run` returns. */
+export interface HarnessResult {
+  /** JSON: `{errors, components, notes, output, metrics}`. */
+  json: string;
+  scores: Float64Array;
+  status: Uint8Array;
 }
 
 const harnesses = new WeakMap<PyodideAPI, Harness>();
@@ -678,11 +753,23 @@ export function harnessFor(py: PyodideAPI): Harness {
   const load = ns.get('load');
   const missing = ns.get('missing');
   const run = ns.get('run');
+  const prepare = ns.get('prepare');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
     missing: (key, kind, start, end) => missing(key, kind, start, end) as string,
-    run: (kind, name, payload, tick, key, start, end, batch, models) => run(kind, name, payload, tick, key, start, end, batch, models) as string,
+    run: (kind, name, payload, tick, key, start, end, batch, models) => {
+      const out = run(kind, name, payload, tick, key, start, end, batch, models) as PyProxy;
+      try {
+        // A tuple (str, bytes, bytes): each bytes object arrives as a Uint8Array copy of its own.
+        const [json, scores, status] = out.toJs() as [string, Uint8Array, Uint8Array];
+        const f64 = scores.byteOffset % 8 === 0 ? scores : scores.slice();
+        return { json, scores: new Float64Array(f64.buffer, f64.byteOffset, f64.byteLength / 8), status };
+      } finally {
+        out.destroy();
+      }
+    },
+    prepare: () => prepare() as number,
     loaded: null,
   };
   harnesses.set(py, h);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
 import { harnessFor } from './harness';
-import { loadRewardModule, missingModuleMessage, PythonLoadError, rowPayload, runPython, type PythonRunOptions } from './runPython';
+import { loadRewardModule, missingModuleMessage, preparePython, PythonLoadError, rowPayload, runPython, type PythonRunOptions } from './runPython';
 import type { RewardKind } from './signatures';
 
 let py: PyodideAPI;
@@ -367,6 +367,45 @@ describe('datasetKey: rows kept in the interpreter across runs', () => {
     expect(o.output.map((x) => x.text)).toEqual(['A 1 2\n', 'B 1 2\n', 'C 1 2\n', 'D 1 2\n']);
   });
 
+  it('makes the next run\'s copies ahead (preparePython): each used once, the rest made when needed, none stale', () => {
+    // extra_info is the only dict (the one-container shape), then ground_truth a list too (the general shape): each
+    // run must see {"k": i} and ["g"] untouched, so every call prints seen=1 and returns 10 + 1 (or 10 + 2).
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    extra_info["seen"] = extra_info.get("seen", 0) + 1',
+      '    n = 0',
+      '    if isinstance(ground_truth, list):',
+      '        ground_truth.append("x")',
+      '        n = len(ground_truth)',
+      '    return extra_info["seen"] * 10 + extra_info["k"] * 100 + n',
+    );
+    const choice = { name: 'compute_score', kind: 'verl' as const };
+    for (const gt of ['7', ['g']]) {
+      const rows = ['a', 'b', 'c', 'd'].map((c, i) => row(i, c, undefined, { extra_info: { k: i } }));
+      rows.forEach((r) => (r.groundTruth = gt as unknown as string));
+      const n = Array.isArray(gt) ? 2 : 0;
+      const want = (from: number, to: number) => [0, 1, 2, 3].slice(from, to).map((i) => 10 + 100 * i + n);
+      const run = (from: number, to: number) => Array.from(runPython(py, code, choice, (i) => rows[i], from, to, { datasetKey: rows }).scores);
+      preparePython(py); // what earlier runs (other tests) left
+      expect(preparePython(py)).toBe(0); // nothing used since
+      expect(run(0, 4)).toEqual(want(0, 4));
+      expect(preparePython(py)).toBe(4);
+      expect(preparePython(py)).toBe(0); // made once; nothing used since
+      expect(run(1, 3)).toEqual(want(1, 3)); // the copies of rows 1 and 2 made ahead
+      expect(run(0, 4)).toEqual(want(0, 4)); // rows 0 and 3 made ahead, 1 and 2 made now
+      expect(preparePython(py)).toBe(4);
+      expect(run(0, 4)).toEqual(want(0, 4));
+    }
+    // Copies made ahead for one dataset are dropped when another is run.
+    const a = [0, 1].map((i) => row(i, 'a', '1', { extra_info: { k: i } }));
+    const b = [0, 1].map((i) => row(i, 'b', '1', { extra_info: { k: i + 5 } }));
+    expect(Array.from(runPython(py, code, choice, (i) => a[i], 0, 2, { datasetKey: a }).scores)).toEqual([10, 110]);
+    expect(preparePython(py)).toBe(2);
+    expect(Array.from(runPython(py, code, choice, (i) => b[i], 0, 2, { datasetKey: b }).scores)).toEqual([510, 610]);
+    expect(preparePython(py)).toBe(2);
+    expect(Array.from(runPython(py, code, choice, (i) => b[i], 0, 2, { datasetKey: b }).scores)).toEqual([510, 610]);
+  });
+
   it('keeps rows per kind (TRL after verl on the same key), with conversational lists copied for each run', () => {
     const code = lines(
       'def reward(prompts, completions, **kwargs):',
@@ -389,9 +428,10 @@ describe('datasetKey: rows kept in the interpreter across runs', () => {
     const key = {};
     const v = runPython(py, code, { name: 'compute_score', kind: 'verl' }, (i) => rows[i], 0, 3, { datasetKey: key });
     expect(Array.from(v.scores)).toEqual([7, 7, 7]);
-    for (let k = 0; k < 2; k++) {
+    for (let k = 0; k < 3; k++) {
       const t = runPython(py, code, { name: 'reward', kind: 'trl' }, (i) => rows[i], 0, 3, { datasetKey: key, batchSize: 2 });
       expect(Array.from(t.scores)).toEqual([21, 22, 21]);
+      if (k === 1) expect(preparePython(py)).toBe(3); // the third run takes copies made ahead
     }
   });
 

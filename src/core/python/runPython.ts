@@ -89,7 +89,7 @@ import { RowStatus } from '../reward/contract';
 import type { ModelColumns } from '../reward/context';
 import type { RangeResult, RowError } from '../reward/runRows';
 import type { Message, Trajectory } from '../trajectory';
-import { harnessFor } from './harness';
+import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
 import type { RewardKind } from './signatures';
 
@@ -295,8 +295,6 @@ let nextDatasetKey = 1;
 // ---------------------------------------------------------------------------------------------- running
 
 interface RawResult {
-  scores: (number | null)[];
-  status: number[];
   errors: [number, string, number | null][];
   components: Record<string, (number | null)[]>;
   notes: [number, string][];
@@ -358,10 +356,10 @@ export function runPython(
           next += rows;
         }
       : undefined;
-  let raw: RawResult;
+  let out: HarnessResult;
   clear();
   try {
-    raw = JSON.parse(h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch, modelsJson(opts.models, start, end))) as RawResult;
+    out = h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch, modelsJson(opts.models, start, end));
   } catch (e) {
     const message = pythonErrorMessage(e);
     if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));
@@ -371,7 +369,16 @@ export function runPython(
     // The harness copied the payload into Python: its buffer is the next range's (up to 64 MB kept).
     if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
   }
-  return toRangeResult(raw, start, end - start, opts.timeLimitMs, loadStdout);
+  return toRangeResult(out, start, opts.timeLimitMs, loadStdout);
+}
+
+/**
+ * While the interpreter is idle (a worker that has sent its results): make ahead the fresh copies of the lists and
+ * dicts of the rows that runs with a dataset key have used, so that the next run on those rows (after the user's
+ * next edit) only calls the function. Returns how many rows it prepared (0 when there was nothing to do).
+ */
+export function preparePython(py: PyodideAPI): number {
+  return harnessFor(py).prepare();
 }
 
 /** The last line of a Pyodide PythonError ("ValueError: ..."), or the message of another error. */
@@ -381,14 +388,10 @@ function pythonErrorMessage(e: unknown): string {
   return lines[lines.length - 1];
 }
 
-function toRangeResult(raw: RawResult, start: number, n: number, timeLimitMs: number | undefined, loadStdout: string): PythonRangeResult {
-  const scores = new Float64Array(n).fill(Number.NaN);
-  const status = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    status[i] = raw.status[i];
-    const s = raw.scores[i];
-    if (s !== null) scores[i] = s;
-  }
+function toRangeResult(out: HarnessResult, start: number, timeLimitMs: number | undefined, loadStdout: string): PythonRangeResult {
+  const { scores, status } = out;
+  const n = scores.length;
+  const raw = JSON.parse(out.json) as RawResult;
   const errors: RowError[] = raw.errors.map(([i, message, line]) => {
     const msg = status[i] === RowStatus.TimedOut && timeLimitMs !== undefined ? `timed out after ${timeLimitMs} ms` : message;
     return line === null ? { row: start + i, message: msg } : { row: start + i, message: msg, line };
