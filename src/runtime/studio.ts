@@ -4,7 +4,7 @@ import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from './datasetRegistry';
 import { startImport, type ImportJob } from './importClient';
-import { defaultPoolSize, RewardPool, type RunHandle } from './rewardPool';
+import { defaultPoolSize, RewardPool, type RunHandle, type RunProgress } from './rewardPool';
 import type { PythonCall } from './rewardProtocol';
 import type { RunRecord } from '../store/runsSlice';
 import type { DataSource } from '../store/sessionSlice';
@@ -131,6 +131,9 @@ function adoptDataset(ds: Dataset): void {
   s.setDataset({ id: ds.id, name: ds.name, rowCount: ds.size, groupCount: ds.groupKeys.length, detection: ds.detection, issues: ds.issues });
 }
 
+/** How long a TypeScript run goes before the page shows it running (see runReward). */
+const PROGRESS_AFTER_MS = 150;
+
 /** Run the editor's code on every row of the loaded dataset. A new run supersedes one in flight. */
 export async function runReward(): Promise<void> {
   const s = useStudio.getState();
@@ -172,6 +175,21 @@ export async function runReward(): Promise<void> {
   }
   let handle: RunHandle | null = null;
   let lastProgress = Number.NEGATIVE_INFINITY;
+  // A TypeScript run often ends within a tenth of a second: the page shows it running (Cancel, the progress bar) only
+  // once it has lasted PROGRESS_AFTER_MS, so a short run does not re-render and repaint the page while the workers
+  // need the cores. (Python shows its state at once: loading the interpreter takes seconds.)
+  let shown = language === 'py';
+  let latest: RunProgress = { done: 0, total: ds.size, rowsPerSecond: 0 };
+  const show = (p: RunProgress) => {
+    if (handle === null || runHandle === handle) useStudio.getState().setRunning(p);
+  };
+  const reveal = shown
+    ? undefined
+    : setTimeout(() => {
+        shown = true;
+        lastProgress = performance.now();
+        show(latest);
+      }, PROGRESS_AFTER_MS);
   handle = (language === 'py' ? pythonPool() : rewardPool()).run(code, {
     python,
     timeLimitMs: s.timeLimitMs,
@@ -182,16 +200,18 @@ export async function runReward(): Promise<void> {
     // The first progress report arrives before run() returns; only the latest run may report. At most ten
     // updates a second reach React: the pool reports after every task.
     onProgress: (p) => {
+      latest = p;
       const now = performance.now();
-      if (now - lastProgress < 100 && p.done < p.total) return;
+      if (!shown || (now - lastProgress < 100 && p.done < p.total)) return;
       lastProgress = now;
-      if (handle === null || runHandle === handle) useStudio.getState().setRunning(p);
+      show(p);
     },
   });
   runHandle = handle;
   // The workers had their tasks before the page re-rendered (run() reports its first progress after dispatching).
   s.setRunError(null);
   const outcome = await handle.done;
+  clearTimeout(reveal);
   if (runHandle !== handle) return;
   runHandle = null;
   const st = useStudio.getState();
