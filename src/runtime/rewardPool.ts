@@ -183,7 +183,7 @@ export class RewardPool {
       for (const s of this.slots) {
         s.onReply = null;
         s.tasks = [];
-        if (o.kind === 'done' && this.interruptible) this.send(s, { kind: 'idle' });
+        if (o.kind === 'done') this.send(s, { kind: 'idle' });
       }
       if (this.current === handle) this.current = null;
       resolve(o);

@@ -3,8 +3,8 @@
  * (by parsing it, without running it), loads the code as the module `reward` from the file `reward.py`, and calls
  * the chosen function the way TRL, verl or OpenRLHF call it, recording per row a score, None (TRL's "does not
  * apply"), an error with the user's line from the traceback, or a timeout (a KeyboardInterrupt raised through
- * Pyodide's interrupt buffer). Data crosses the JS/Python boundary as bytes (rows, in marshal format) and JSON strings
- * (results): no proxies to leak.
+ * Pyodide's interrupt buffer). Data crosses the JS/Python boundary as bytes (rows in marshal format; results' scores
+ * and status) and JSON strings (the rest of the results): the one proxy, `run`'s result tuple, is destroyed at once.
  *
  * The calling conventions (checked against each framework's source, see runPython.ts):
  * - TRL (`trl/trainer/grpo_trainer.py`, `GRPOTrainer._calculate_rewards`): one call per batch,
@@ -30,7 +30,8 @@ export const USER_FILE = 'reward.py';
  * Kept free of backticks and dollar-brace so it can live in a raw template string.
  */
 export const HARNESS_PY = String.raw`
-"""Reward Studio harness (inside Pyodide). Rows arrive in marshal format (see marshal.ts), results leave as JSON."""
+"""Reward Studio harness (inside Pyodide). Rows arrive in marshal format (see marshal.ts), results leave as bytes
+(scores, status) and JSON (the rest)."""
 import array
 import ast
 import inspect
@@ -283,16 +284,13 @@ class _Results:
         per-row columns leave as bytes, which JS reads as typed arrays without parsing."""
         nan = _NAN
         scores = array.array("d", [nan if v is None else v for v in self.scores]).tobytes()
-        return self._rest(), scores, bytes(self.status)
-
-    def _rest(self):
         return json.dumps({
             "errors": list(self.errors.values()),
             "components": self.components,
             "notes": [[i, t] for i, t in self.notes.items()],
             "output": self.output,
             "metrics": self.metrics,
-        }, allow_nan=False)
+        }, allow_nan=False), scores, bytes(self.status)
 
 
 def _what(v):
