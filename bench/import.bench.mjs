@@ -110,6 +110,9 @@ try {
   console.log(`  studio import (worker, progress, normalize, transfer):  ${m.toFixed(0)} ms  = ${(mb / (m / 1000)).toFixed(1)} MB/s`);
   console.log(`  bare JSON.parse loop over the same lines (worker):      ${median(base).toFixed(0)} ms  = ${(mb / (median(base) / 1000)).toFixed(1)} MB/s`);
   console.log(`  ratio (throughput, ours / bare JSON.parse):             ${(median(base) / m).toFixed(2)}×  (target ≥ 0.5×)`);
+  // Each round's own ratio (its bare loop and its import, minutes apart at most): the machine's speed drifts by up
+  // to 2× between rounds, and a ratio of medians taken in different phases says little.
+  console.log(`  median of the rounds' own ratios:                       ${median(ours.map((x, i) => base[i] / x)).toFixed(2)}×  (${ours.map((x, i) => (base[i] / x).toFixed(2)).join(', ')})`);
   console.log(`  read in one piece (no parallel pieces):                 ${median(onePiece).toFixed(0)} ms = ${(median(base) / median(onePiece)).toFixed(2)}× the bare loop; pieces gain ${(median(onePiece) / m).toFixed(2)}×`);
   console.log(`  ratio against read+split+parse baseline:                ${(median(baseWithRead) / m).toFixed(2)}×`);
   console.log(`  text search over every row: first ${firstSearch} ms (reads the file again), next ${nextSearch} ms`);

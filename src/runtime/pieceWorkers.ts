@@ -20,6 +20,11 @@ export type PieceReply = { id: number; event: PieceEvent } | { id: number; error
 
 /** Pieces smaller than this are not worth a worker: starting one and reading 16 MB take about as long. */
 export const MIN_PIECE_BYTES = 16 << 20;
+/**
+ * The data worker's own piece, relative to the others: it also passes their batches on to the page, so it gets
+ * less to read (measured with bench/import.bench.mjs: see bench/README.md).
+ */
+const FIRST_WEIGHT = 0.7;
 /** At most this many pieces (workers reading at once), whatever the number of cores. */
 const MAX_PIECES = 4;
 
@@ -80,5 +85,5 @@ function runInWorker(source: ByteSource, range: PieceRange, opts: PieceOptions, 
 /** Parallelism for the data worker: one piece per core (up to MAX_PIECES), each at least `minPieceBytes`. */
 export function pieceWorkers(minPieceBytes = MIN_PIECE_BYTES): Parallelism {
   const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
-  return { pieces: Math.min(MAX_PIECES, cores), minPieceBytes, run: runInWorker };
+  return { pieces: Math.min(MAX_PIECES, cores), minPieceBytes, firstWeight: FIRST_WEIGHT, run: runInWorker };
 }

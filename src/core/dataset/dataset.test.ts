@@ -4,7 +4,7 @@ import type { Detection } from '../formats/types';
 import { RowStatus } from '../reward/contract';
 import { PairSide, preferenceAccuracy, preferencePairs } from '../stats/preference';
 import type { PreferenceSide, Trajectory } from '../trajectory';
-import { DatasetBuilder, datasetPairs, NO_SUBSET } from './dataset';
+import { DatasetBuilder, datasetPairs, NO_SUBSET, previewOf } from './dataset';
 import { Packer, PREVIEW_CHARS } from './packed';
 
 const detection: Detection = { container: 'jsonl', format: 'preference', detected: 'preference', reason: '', columns: [], gzip: false };
@@ -29,7 +29,7 @@ describe('Packer + DatasetBuilder', () => {
     expect(Array.from(ds.groupSizes)).toEqual([3, 2]);
     // UTF-16 code units: the emoji counts 2.
     expect(Array.from(ds.charLengths)).toEqual([4, 2, 2, 0, PREVIEW_CHARS + 5]);
-    expect(ds.previews).toEqual(['yes!', 'no', '😀', '', 'x'.repeat(PREVIEW_CHARS)]);
+    expect(Array.from({ length: ds.size }, (_, i) => previewOf(ds, i))).toEqual(['yes!', 'no', '😀', '', 'x'.repeat(PREVIEW_CHARS)]);
     expect(ds.issues).toEqual([{ line: 3, reason: 'bad' }]);
   });
 

@@ -1,7 +1,7 @@
 import type { ColumnMapping, Detection } from '../formats/types';
 import type { PreferencePairs } from '../stats/preference';
 import type { ParseIssue } from '../trajectory';
-import type { PackedBatch } from './packed';
+import { previewAt, type PackedBatch } from './packed';
 
 /**
  * A loaded dataset as the main thread holds it: the source file (a Blob, from which every worker derives the same
@@ -39,12 +39,23 @@ export interface Dataset {
   pairSubsets: (string | null)[];
   /** Whether any trajectory is in a preference pair (prompt / chosen / rejected data). */
   hasPairs: boolean;
-  /** The first characters of each completion. */
-  previews: string[];
+  /** The first characters of each completion (read one with `previewOf`). */
+  previews: Previews;
   issues: ParseIssue[];
   detection: Detection;
   /** The column mapping used (format `mapped`). */
   mapping?: ColumnMapping;
+}
+
+/**
+ * Completion previews as the import's batches brought them (UTF-16 code units, see PackedBatch), kept in those
+ * pieces: only the table's visible rows are ever read, so they are not joined into one array.
+ */
+export interface Previews {
+  /** The first trajectory of each piece, ascending. */
+  firstRow: number[];
+  units: Uint16Array[];
+  ends: Int32Array[];
 }
 
 /** A growable typed array. */
@@ -79,7 +90,7 @@ export class DatasetBuilder {
   private steps = floats();
   private pairOf = ints();
   private pairSide = bytes();
-  private previews: string[] = [];
+  private previews: Previews = { firstRow: [], units: [], ends: [] };
   private groupKeys: string[] = [];
   private pairSubsets: (string | null)[] = [];
   private issues: ParseIssue[] = [];
@@ -92,7 +103,11 @@ export class DatasetBuilder {
     this.steps.append(b.step);
     this.pairOf.append(b.pairOf);
     this.pairSide.append(b.pairSide);
-    for (const p of b.previews) this.previews.push(p);
+    if (b.line.length > 0) {
+      this.previews.firstRow.push(this.size);
+      this.previews.units.push(b.previewUnits);
+      this.previews.ends.push(b.previewEnds);
+    }
     for (const g of b.newGroups) this.groupKeys.push(g);
     for (const s of b.newPairs) this.pairSubsets.push(s);
     for (const i of b.issues) this.issues.push(i);
@@ -126,6 +141,19 @@ export class DatasetBuilder {
       issues: this.issues,
     };
   }
+}
+
+/** The first characters of trajectory i's completion. */
+export function previewOf(ds: Pick<Dataset, 'previews'>, i: number): string {
+  const { firstRow, units, ends } = ds.previews;
+  let lo = 0;
+  let hi = firstRow.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (firstRow[mid] <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return previewAt(units[lo], ends[lo], i - firstRow[lo]);
 }
 
 /** The subset name given to pairs without one when other pairs of the data have a subset. */

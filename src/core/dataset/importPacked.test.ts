@@ -4,7 +4,7 @@ import { ImportError, type ByteSource, type ImportOptions } from '../formats/typ
 import { labelColumns, type LabelColumn } from './labelColumns';
 import { loadAll } from './loadAll';
 import { importPacked, planPieces, runPieceHere, type PackedEvent, type Parallelism } from './importPacked';
-import { Packer, type PackedBatch } from './packed';
+import { Packer, previewsOf, type PackedBatch } from './packed';
 
 const source = (text: string | Uint8Array, name = 'data.jsonl'): ByteSource => ({ name, blob: new Blob([text as BlobPart]) });
 const jsonl = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
@@ -50,7 +50,7 @@ async function collect(src: ByteSource, par?: Parallelism, opts: ImportOptions =
       out.groupOf.push(...b.groupOf);
       out.charLength.push(...b.charLength);
       out.step.push(...b.step);
-      out.previews.push(...b.previews);
+      out.previews.push(...previewsOf(b));
       out.groups.push(...b.newGroups);
       out.pairOf.push(...b.pairOf);
       out.pairSide.push(...b.pairSide);
@@ -84,6 +84,14 @@ describe('planPieces', () => {
     expect(await planPieces(blob, 2, 1)).toEqual([0, 30, 40]); // planned 20 is the start of a line: cut at the next newline
     expect(await planPieces(blob, 2, 21)).toBeNull(); // two pieces of at least 21 bytes do not fit in 40
     expect(await planPieces(blob, 1, 1)).toBeNull();
+  });
+
+  it('gives the first piece its weight relative to the others', async () => {
+    const blob = new Blob(['{"k":123}\n'.repeat(4)]);
+    // Weight 0.5, two pieces: planned cut at 40 × 0.5 / 1.5 = 13 → the newline at 19. Three pieces: 40 × 0.5 / 2.5 = 8
+    // and 40 × 1.5 / 2.5 = 24 → the newlines at 9 and 29.
+    expect(await planPieces(blob, 2, 1, 0.5)).toEqual([0, 20, 40]);
+    expect(await planPieces(blob, 3, 1, 0.5)).toEqual([0, 10, 30, 40]);
   });
 
   it('reads in one piece what is not plain JSONL', async () => {

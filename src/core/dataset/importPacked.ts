@@ -19,6 +19,7 @@ import { ImportError } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
 import { LabelCollector, type LabelColumn, type LabelPartial } from './labelColumns';
 import { Packer, type PackedBatch, type PieceNumbering } from './packed';
+import { scanJsonl, scansFlat } from './scanJsonl';
 
 export type PackedEvent =
   | { kind: 'meta'; detection: Detection }
@@ -55,6 +56,11 @@ export interface Parallelism {
   pieces: number;
   /** No piece is smaller than this. */
   minPieceBytes: number;
+  /**
+   * The size of the first piece (read by the worker that also passes every later piece's batches on) relative to
+   * each of the others; 1 when not given.
+   */
+  firstWeight?: number;
   /** Start reading a later piece (in a worker). It must stop when `signal` aborts. */
   run(source: ByteSource, range: PieceRange, opts: PieceOptions, signal: AbortSignal): PieceRun;
 }
@@ -66,7 +72,7 @@ const CUT_WINDOW = 1 << 20;
  * Byte offsets that cut a plain JSONL file into pieces at newlines: `[0, c1, …, size]`, or null when the file should
  * be read in one piece (too small, gzip, not starting with `{`, or no newline near a planned cut).
  */
-export async function planPieces(blob: Blob, pieces: number, minPieceBytes: number): Promise<number[] | null> {
+export async function planPieces(blob: Blob, pieces: number, minPieceBytes: number, firstWeight = 1): Promise<number[] | null> {
   const n = Math.min(Math.floor(pieces), Math.floor(blob.size / Math.max(1, minPieceBytes)));
   if (n < 2) return null;
   const head = new Uint8Array(await blob.slice(0, 64).arrayBuffer());
@@ -75,7 +81,7 @@ export async function planPieces(blob: Blob, pieces: number, minPieceBytes: numb
   if (head[i] !== 0x7b) return null; // '{': JSONL (gzip, Parquet, CSV and JSON arrays start otherwise)
   const cuts = [0];
   for (let k = 1; k < n; k++) {
-    const at = Math.floor((blob.size * k) / n);
+    const at = Math.floor((blob.size * (firstWeight + k - 1)) / (firstWeight + n - 1));
     if (at <= cuts[cuts.length - 1]) continue;
     const near = new Uint8Array(await blob.slice(at, at + CUT_WINDOW).arrayBuffer());
     const nl = near.indexOf(0x0a);
@@ -90,19 +96,49 @@ export async function planPieces(blob: Blob, pieces: number, minPieceBytes: numb
 
 /** Import a file as packed batches, in pieces when `par` is given and the file allows it (see the file comment). */
 export async function* importPacked(source: ByteSource, opts: ImportOptions, par?: Parallelism): AsyncGenerator<PackedEvent> {
-  const cuts = par ? await planPieces(source.blob, par.pieces, par.minPieceBytes) : null;
+  const cuts = par ? await planPieces(source.blob, par.pieces, par.minPieceBytes, par.firstWeight) : null;
   if (cuts && par && (yield* importInPieces(source, opts, par, cuts)) === 'done') return;
   const packer = new Packer();
   const labels = new LabelCollector();
-  for await (const e of importStream(source, opts)) {
-    if (e.type === 'meta') yield { kind: 'meta', detection: e.detection };
-    else if (e.type === 'rows') {
-      labels.add(e.rows);
-      const batch = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
-      yield e.spans ? { kind: 'batch', batch, spans: e.spans } : { kind: 'batch', batch, rows: e.rows };
+  const events = importStream(source, opts);
+  const head = await events.next();
+  if (!head.done && head.value.type === 'meta' && head.value.spans && scansFlat(head.value.detection.format)) {
+    // Plain JSONL of a flat format: the format is decided, the rest is read from the bytes (scanJsonl).
+    await events.return(undefined);
+    yield { kind: 'meta', detection: head.value.detection };
+    const scan = scanJsonl(source.blob, { name: source.name, format: head.value.detection.format, fileOffset: 0, fileStart: true, packer, labels, batchSize: opts.batchSize, signal: opts.signal });
+    const counts = new Counts();
+    for (let r = await scan.next(); !r.done; r = await scan.next()) {
+      counts.add(r.value.batch);
+      yield { kind: 'batch', batch: r.value.batch, spans: r.value.spans };
+    }
+    if (counts.rows === 0) throw noRows(source.name, 'jsonl', counts.firstIssues, counts.issues);
+    yield { kind: 'labels', columns: labels.finish() };
+    return;
+  }
+  for (let e = head; !e.done; e = await events.next()) {
+    const event = e.value;
+    if (event.type === 'meta') yield { kind: 'meta', detection: event.detection };
+    else if (event.type === 'rows') {
+      labels.add(event.rows);
+      const batch = packer.pack(event.rows, event.issues, event.bytesRead, event.totalBytes);
+      yield event.spans ? { kind: 'batch', batch, spans: event.spans } : { kind: 'batch', batch, rows: event.rows };
     }
   }
   yield { kind: 'labels', columns: labels.finish() };
+}
+
+/** Rows and issues of an import's batches, and its first issues (for a `no-rows` error). */
+class Counts {
+  rows = 0;
+  issues = 0;
+  readonly firstIssues: ParseIssue[] = [];
+
+  add(b: PackedBatch): void {
+    this.rows += b.line.length;
+    this.issues += b.issues.length;
+    for (const issue of b.issues) if (this.firstIssues.length < 20) this.firstIssues.push(issue);
+  }
 }
 
 async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Parallelism, cuts: number[]): AsyncGenerator<PackedEvent, 'done' | 'sequential'> {
@@ -127,27 +163,34 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
   const runs = cuts.slice(1, -1).map((start, k) => par.run(source, { start, end: cuts[k + 2] }, pieceOpts, abort.signal));
   /** Bytes read by the pieces after piece `k` (0 = the first, this worker's). */
   const readAfter = (k: number) => runs.slice(k).reduce((sum, r) => sum + r.bytesRead(), 0);
-  let rowCount = 0;
-  let issueCount = 0;
-  const firstIssues: ParseIssue[] = [];
-  const count = (b: PackedBatch) => {
-    rowCount += b.line.length;
-    issueCount += b.issues.length;
-    for (const issue of b.issues) if (firstIssues.length < 20) firstIssues.push(issue);
-  };
+  const counts = new Counts();
   try {
     yield { kind: 'meta', detection: meta.detection };
     const packer = new Packer();
     const labels = new LabelCollector();
     let lineOffset = 0;
-    for await (const e of first) {
-      if (e.type === 'rows') {
-        labels.add(e.rows);
-        const batch = packer.pack(e.rows, e.issues, e.bytesRead + readAfter(0), blob.size);
-        count(batch);
-        yield { kind: 'batch', batch, spans: e.spans };
-      } else if (e.type === 'done') lineOffset = e.lineCount ?? 0;
-    }
+    if (scansFlat(meta.detection.format)) {
+      await first.return(undefined);
+      const piece = blob.slice(0, cuts[1]);
+      const scan = scanJsonl(piece, { name, format: meta.detection.format, fileOffset: 0, fileStart: true, packer, labels, batchSize: opts.batchSize, signal: opts.signal });
+      let r = await scan.next();
+      for (; !r.done; r = await scan.next()) {
+        const { batch, spans } = r.value;
+        batch.bytesRead += readAfter(0);
+        batch.totalBytes = blob.size;
+        counts.add(batch);
+        yield { kind: 'batch', batch, spans };
+      }
+      lineOffset = r.value;
+    } else
+      for await (const e of first) {
+        if (e.type === 'rows') {
+          labels.add(e.rows);
+          const batch = packer.pack(e.rows, e.issues, e.bytesRead + readAfter(0), blob.size);
+          counts.add(batch);
+          yield { kind: 'batch', batch, spans: e.spans };
+        } else if (e.type === 'done') lineOffset = e.lineCount ?? 0;
+      }
     for (let k = 0; k < runs.length; k++) {
       const numbering: PieceNumbering = { groups: [], pairs: [] };
       let lines = -1;
@@ -160,13 +203,13 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
         const batch = packer.adopt(e.batch, lineOffset, numbering);
         batch.bytesRead = cuts[k + 1] + batch.bytesRead + readAfter(k + 1);
         batch.totalBytes = blob.size;
-        count(batch);
+        counts.add(batch);
         yield { kind: 'batch', batch, spans: e.spans };
       }
       if (lines < 0) throw new Error(`piece ${k + 2} of ${name} ended without its line count`);
       lineOffset += lines;
     }
-    if (rowCount === 0) throw noRows(name, 'jsonl', firstIssues, issueCount);
+    if (counts.rows === 0) throw noRows(name, 'jsonl', counts.firstIssues, counts.issues);
     yield { kind: 'labels', columns: labels.finish() };
     return 'done';
   } finally {
@@ -181,14 +224,20 @@ export async function* importPiece(source: ByteSource, range: PieceRange, opts: 
   const labels = new LabelCollector();
   const piece: ByteSource = { name: source.name, blob: source.blob.slice(range.start, range.end) };
   let lineCount = 0;
-  for await (const e of importStream(piece, { ...opts, jsonlPiece: true })) {
-    if (e.type === 'rows') {
-      labels.add(e.rows);
-      const spans = e.spans ?? new Float64Array(0);
-      for (let i = 0; i < spans.length; i++) spans[i] += range.start;
-      yield { kind: 'batch', batch: packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes), spans };
-    } else if (e.type === 'done') lineCount = e.lineCount ?? 0;
-  }
+  if (scansFlat(opts.format)) {
+    const scan = scanJsonl(piece.blob, { ...opts, name: source.name, fileOffset: range.start, fileStart: range.start === 0, packer, labels });
+    let r = await scan.next();
+    for (; !r.done; r = await scan.next()) yield { kind: 'batch', batch: r.value.batch, spans: r.value.spans };
+    lineCount = r.value;
+  } else
+    for await (const e of importStream(piece, { ...opts, jsonlPiece: true })) {
+      if (e.type === 'rows') {
+        labels.add(e.rows);
+        const spans = e.spans ?? new Float64Array(0);
+        for (let i = 0; i < spans.length; i++) spans[i] += range.start;
+        yield { kind: 'batch', batch: packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes), spans };
+      } else if (e.type === 'done') lineCount = e.lineCount ?? 0;
+    }
   yield { kind: 'end', lineCount, labels: labels.partial() };
 }
 

@@ -12,12 +12,6 @@ export interface LabelColumn {
 /** Fields that describe where a row sits, not how good it is. */
 const STRUCTURAL = new Set(['step', 'index', 'idx', 'id', 'uid', 'group', 'group_id', 'prompt_id', 'line', 'epoch', 'seed']);
 
-function toNumber(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : Number.NaN;
-  return Number.NaN;
-}
-
 /**
  * Top-level fields of the source records whose present values are all booleans or finite numbers (at least one
  * row has one, at most `max` columns, in first-seen order), e.g. `is_correct_openai` in the GSM8K demo or verl's `score`.
@@ -30,7 +24,7 @@ export function labelColumns(rows: readonly Trajectory[], max = 12): LabelColumn
 }
 
 /** What a LabelCollector has seen of one field. */
-interface FieldSeen {
+export interface FieldSeen {
   /** Every present value so far is a boolean or a finite number. */
   ok: boolean;
   binary: boolean;
@@ -60,25 +54,41 @@ export class LabelCollector {
   private rows = 0;
 
   add(rows: readonly Trajectory[]): void {
-    const base = this.rows;
-    this.rows += rows.length;
     for (let i = 0; i < rows.length; i++) {
+      const row = this.rows++;
       const fields = rows[i].fields;
       for (const k in fields) {
         const v = fields[k];
         if (v === null || v === undefined) continue;
         const f = this.field(k);
         if (!f.ok) continue;
-        if (typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) {
-          reject(f);
-          continue;
-        }
-        const x = toNumber(v);
-        if (x !== 0 && x !== 1) f.binary = false;
-        f.values = this.room(f.values, base + i + 1);
-        f.values[base + i] = x;
+        if (typeof v === 'boolean') this.put(f, row, v ? 1 : 0);
+        else if (typeof v === 'number') this.put(f, row, v);
+        else reject(f);
       }
     }
+  }
+
+  /** Count one more row (whose fields are given with `field` and `put`): its index. */
+  row(): number {
+    return this.rows++;
+  }
+
+  /**
+   * Row `row`'s value of field `f` (from `field`: call it at the field's first value that is not null, so the
+   * columns keep their first-seen order): a number (a boolean as 1 or 0); one that is not finite rejects the field.
+   */
+  put(f: FieldSeen, row: number, x: number): void {
+    if (!f.ok) return;
+    if (!Number.isFinite(x)) return reject(f);
+    if (x !== 0 && x !== 1) f.binary = false;
+    if (row >= f.values.length) f.values = this.room(f.values, row + 1);
+    f.values[row] = x;
+  }
+
+  /** Row values of field `f` that are not labels (strings, lists, objects): the field is no column. */
+  reject(f: FieldSeen): void {
+    reject(f);
   }
 
   /** Append the partial of the rows that follow this collector's. */
@@ -108,7 +118,7 @@ export class LabelCollector {
   }
 
   /** What has been seen of a field, a new entry (in first-seen order) the first time. */
-  private field(name: string): FieldSeen {
+  field(name: string): FieldSeen {
     let f = this.seen.get(name);
     if (f === undefined) {
       f = { ok: true, binary: true, values: new Float64Array(0) };
@@ -120,7 +130,7 @@ export class LabelCollector {
   /** `values` with room for `n` rows (NaN where nothing was written), growing by doubling. */
   private room(values: Float64Array, n: number): Float64Array {
     if (n <= values.length) return values;
-    const bigger = new Float64Array(Math.max(n, Math.min(2 * values.length, this.rows), 16)).fill(Number.NaN);
+    const bigger = new Float64Array(Math.max(n, 2 * values.length, 16)).fill(Number.NaN);
     bigger.set(values);
     return bigger;
   }

@@ -19,8 +19,13 @@ export interface PackedBatch {
   charLength: Int32Array;
   /** Per trajectory: training step, NaN when the row has none. */
   step: Float64Array;
-  /** Per trajectory: the first PREVIEW_CHARS characters of the completion. */
-  previews: string[];
+  /**
+   * The first PREVIEW_CHARS characters (UTF-16 code units) of each completion, one after the other: trajectory i's
+   * are `previewUnits[previewEnds[i - 1] .. previewEnds[i])` (from 0 for the first). Code units, not strings, so
+   * that they travel between threads without being copied (see `previewsOf`).
+   */
+  previewUnits: Uint16Array;
+  previewEnds: Int32Array;
   /** Group keys first seen in this batch, in group-index order. */
   newGroups: string[];
   /**
@@ -87,52 +92,159 @@ export class Packer {
     return b;
   }
 
+  /** The batch being built (`row`, `trajectory`), handed out by `take`. */
+  private n = 0;
+  private cap = 0;
+  private line = new Int32Array(0);
+  private groupOf = new Int32Array(0);
+  private charLength = new Int32Array(0);
+  private step = new Float64Array(0);
+  private pairOf = new Int32Array(0);
+  private pairSide = new Uint8Array(0);
+  private previewEnds = new Int32Array(0);
+  private units = new Uint16Array(4096);
+  private unitsUsed = 0;
+  private newGroups: string[] = [];
+  private newPairs: (string | null)[] = [];
+  private newPairKeys: string[] = [];
+
   pack(rows: readonly Trajectory[], issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
-    const n = rows.length;
-    const line = new Int32Array(n);
-    const groupOf = new Int32Array(n);
-    const charLength = new Int32Array(n);
-    const step = new Float64Array(n);
-    const previews = new Array<string>(n);
-    const newGroups: string[] = [];
-    const pairOf = new Int32Array(n).fill(-1);
-    const pairSide = new Uint8Array(n);
-    const newPairs: (string | null)[] = [];
-    const newPairKeys: string[] | undefined = this.opts.pairKeys ? [] : undefined;
-    for (let i = 0; i < n; i++) {
-      const t = rows[i];
-      line[i] = t.line;
-      let g = this.groups.get(t.group);
-      if (g === undefined) {
-        g = this.groups.size;
-        this.groups.set(t.group, g);
-        newGroups.push(t.group);
+    this.reserve(rows.length);
+    for (let i = 0; i < rows.length; i++) this.trajectory(rows[i]);
+    return this.take(issues, bytesRead, totalBytes);
+  }
+
+  /** Add a trajectory to the batch being built. */
+  trajectory(t: Trajectory): void {
+    const i = this.row(t.line, t.group, t.completion.length, t.step ?? Number.NaN, t.completion);
+    // A row is in a pair only with both a pair id and a side (the rule of preferencePairs): the pairs of one
+    // record always arrive in the same batch, but a pair id repeated on a later line joins the earlier pair.
+    const side = t.preference === 'chosen' ? PairSide.Chosen : t.preference === 'rejected' ? PairSide.Rejected : PairSide.None;
+    if (t.pairId !== undefined && side !== PairSide.None) {
+      let p = this.pairs.get(t.pairId);
+      if (p === undefined) {
+        p = this.pairs.size;
+        this.pairs.set(t.pairId, p);
+        // The subset of the pair's first record names the pair (RewardBench: every row of a pair has the same).
+        const subset = t.fields.subset;
+        this.newPairs.push(typeof subset === 'string' ? subset : null);
+        this.newPairKeys.push(t.pairId);
       }
-      groupOf[i] = g;
-      charLength[i] = t.completion.length;
-      step[i] = t.step ?? Number.NaN;
-      previews[i] = t.completion.length > PREVIEW_CHARS ? t.completion.slice(0, PREVIEW_CHARS) : t.completion;
-      // A row is in a pair only with both a pair id and a side (the rule of preferencePairs): the pairs of one
-      // record always arrive in the same batch, but a pair id repeated on a later line joins the earlier pair.
-      const side = t.preference === 'chosen' ? PairSide.Chosen : t.preference === 'rejected' ? PairSide.Rejected : PairSide.None;
-      if (t.pairId !== undefined && side !== PairSide.None) {
-        let p = this.pairs.get(t.pairId);
-        if (p === undefined) {
-          p = this.pairs.size;
-          this.pairs.set(t.pairId, p);
-          // The subset of the pair's first record names the pair (RewardBench: every row of a pair has the same).
-          const subset = t.fields.subset;
-          newPairs.push(typeof subset === 'string' ? subset : null);
-          newPairKeys?.push(t.pairId);
-        }
-        pairOf[i] = p;
-        pairSide[i] = side;
-      }
+      this.pairOf[i] = p;
+      this.pairSide[i] = side;
     }
-    const batch: PackedBatch = { line, groupOf, charLength, step, previews, newGroups, pairOf, pairSide, newPairs, issues, bytesRead, totalBytes };
-    if (newPairKeys) batch.newPairKeys = newPairKeys;
+  }
+
+  /**
+   * Add a row outside any preference pair to the batch being built, from its columns (`preview`: the first
+   * PREVIEW_CHARS characters of the completion); returns its index in the batch.
+   */
+  row(line: number, group: string, charLength: number, step: number, preview: string): number {
+    const n = Math.min(preview.length, PREVIEW_CHARS);
+    const at = this.room(n);
+    for (let k = 0; k < n; k++) this.units[at + k] = preview.charCodeAt(k);
+    return this.start(line, group, charLength, step, n);
+  }
+
+  /** `row`, with the preview given as UTF-16 code units: `count` of them from `units[from]`. */
+  rowUnits(line: number, group: string, charLength: number, step: number, units: Uint16Array, from: number, count: number): number {
+    const at = this.room(count);
+    this.units.set(units.subarray(from, from + count), at);
+    return this.start(line, group, charLength, step, count);
+  }
+
+  /** Room for `n` more preview units: where they go. */
+  private room(n: number): number {
+    if (this.unitsUsed + n > this.units.length) {
+      const bigger = new Uint16Array(Math.max(this.unitsUsed + n, 2 * this.units.length));
+      bigger.set(this.units.subarray(0, this.unitsUsed));
+      this.units = bigger;
+    }
+    return this.unitsUsed;
+  }
+
+  private start(line: number, group: string, charLength: number, step: number, previewUnits: number): number {
+    if (this.n === this.cap) this.reserve(Math.max(1024, this.cap));
+    const i = this.n++;
+    this.line[i] = line;
+    let g = this.groups.get(group);
+    if (g === undefined) {
+      g = this.groups.size;
+      this.groups.set(group, g);
+      this.newGroups.push(group);
+    }
+    this.groupOf[i] = g;
+    this.charLength[i] = charLength;
+    this.step[i] = step;
+    this.unitsUsed += previewUnits;
+    this.previewEnds[i] = this.unitsUsed;
+    this.pairOf[i] = -1;
+    this.pairSide[i] = PairSide.None;
+    return i;
+  }
+
+  /** Rows in the batch being built. */
+  get rows(): number {
+    return this.n;
+  }
+
+  /** The batch built since the last `take` (or `pack`), with these issues and progress. */
+  take(issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
+    const n = this.n;
+    const batch: PackedBatch = {
+      line: this.line.slice(0, n),
+      groupOf: this.groupOf.slice(0, n),
+      charLength: this.charLength.slice(0, n),
+      step: this.step.slice(0, n),
+      previewUnits: this.units.slice(0, this.unitsUsed),
+      previewEnds: this.previewEnds.slice(0, n),
+      newGroups: this.newGroups,
+      pairOf: this.pairOf.slice(0, n),
+      pairSide: this.pairSide.slice(0, n),
+      newPairs: this.newPairs,
+      issues,
+      bytesRead,
+      totalBytes,
+    };
+    if (this.opts.pairKeys) batch.newPairKeys = this.newPairKeys;
+    this.n = 0;
+    this.unitsUsed = 0;
+    this.newGroups = [];
+    this.newPairs = [];
+    this.newPairKeys = [];
     return batch;
   }
+
+  /** Room for `more` rows beyond those in the batch being built. */
+  private reserve(more: number): void {
+    const need = this.n + more;
+    if (need <= this.cap) return;
+    const cap = Math.max(need, 2 * this.cap);
+    const grow = <A extends Int32Array | Float64Array | Uint8Array>(a: A, make: (n: number) => A): A => {
+      const b = make(cap);
+      b.set(a.subarray(0, this.n) as never);
+      return b;
+    };
+    this.line = grow(this.line, (k) => new Int32Array(k));
+    this.groupOf = grow(this.groupOf, (k) => new Int32Array(k));
+    this.charLength = grow(this.charLength, (k) => new Int32Array(k));
+    this.step = grow(this.step, (k) => new Float64Array(k));
+    this.pairOf = grow(this.pairOf, (k) => new Int32Array(k));
+    this.pairSide = grow(this.pairSide, (k) => new Uint8Array(k));
+    this.previewEnds = grow(this.previewEnds, (k) => new Int32Array(k));
+    this.cap = cap;
+  }
+}
+
+/** Preview `i` of UTF-16 code units laid out as in a PackedBatch (`ends[i]` is where preview i ends). */
+export function previewAt(units: Uint16Array, ends: Int32Array, i: number): string {
+  const start = i === 0 ? 0 : ends[i - 1];
+  return String.fromCharCode.apply(null, units.subarray(start, ends[i]) as unknown as number[]);
+}
+
+/** A batch's previews as strings (tests, and anywhere all of them are wanted). */
+export function previewsOf(b: Pick<PackedBatch, 'previewUnits' | 'previewEnds'>): string[] {
+  return Array.from({ length: b.previewEnds.length }, (_, i) => previewAt(b.previewUnits, b.previewEnds, i));
 }
 
 /** A piece's own group and pair numbers → this import's, filled by `Packer.adopt` batch after batch. */
@@ -143,5 +255,5 @@ export interface PieceNumbering {
 
 /** The typed arrays of a batch, for postMessage's transfer list. */
 export function batchTransfer(b: PackedBatch): ArrayBuffer[] {
-  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer, b.step.buffer, b.pairOf.buffer, b.pairSide.buffer] as ArrayBuffer[];
+  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer, b.step.buffer, b.pairOf.buffer, b.pairSide.buffer, b.previewUnits.buffer, b.previewEnds.buffer] as ArrayBuffer[];
 }

@@ -24,7 +24,8 @@ export function groupKeyOf(record: Record<string, unknown>, promptKey: string, c
   return promptKey;
 }
 
-function keyOfValue(value: unknown): string | undefined {
+/** A group column's value as a key, undefined when it does not count (see above). */
+export function keyOfValue(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
       return value === '' ? undefined : value;

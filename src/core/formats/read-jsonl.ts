@@ -67,23 +67,33 @@ export async function* readJsonl(chunks: AsyncIterable<string> | AsyncIterable<T
 
 /** Parse one line into the batch; true when it became a record. */
 function parseLine(line: string, n: number, batch: RecordBatch): boolean {
-  if (line.length === 0) return false;
+  const r = parseJsonlLine(line);
+  if (r === undefined) return false;
+  if (typeof r === 'string') {
+    batch.issues.push({ line: n, reason: r });
+    return false;
+  }
+  batch.records.push(r);
+  batch.lines.push(n);
+  return true;
+}
+
+/**
+ * One line of JSONL (without its line ending): the record, the reason it is none (a string), or undefined for a
+ * blank line.
+ */
+export function parseJsonlLine(line: string): Record<string, unknown> | string | undefined {
+  if (line.length === 0) return undefined;
   const c = line.charCodeAt(0);
-  if ((c === 32 || c === 9 || c === 13) && line.trim() === '') return false;
+  if ((c === 32 || c === 9 || c === 13) && line.trim() === '') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (e) {
-    batch.issues.push({ line: n, reason: e instanceof Error ? e.message : String(e) });
-    return false;
+    return e instanceof Error ? e.message : String(e);
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    batch.records.push(value as Record<string, unknown>);
-    batch.lines.push(n);
-    return true;
-  }
-  batch.issues.push({ line: n, reason: `expected a JSON object, got ${typeName(value)}` });
-  return false;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  return `expected a JSON object, got ${typeName(value)}`;
 }
 
 function newBatch(spans = false): RecordBatch {

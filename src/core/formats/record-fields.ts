@@ -32,7 +32,11 @@ export function groundTruthOf(record: Record<string, unknown>, column?: string):
 }
 
 export function stepOf(record: Record<string, unknown>, column = 'step'): number | undefined {
-  const v = record[column];
+  return stepValue(record[column]);
+}
+
+/** A step column's value as a step (see above), undefined when it is none. */
+export function stepValue(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && v.trim() !== '') {

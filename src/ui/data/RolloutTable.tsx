@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { RowStatus } from '../../core/reward/contract';
 import type { SortKey } from '../../core/table/rowView';
+import { previewOf } from '../../core/dataset/dataset';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { modelScoreColumn } from '../../runtime/models';
 import { useStudio } from '../../store';
@@ -112,7 +113,7 @@ export function RolloutTable() {
                         {ds.charLengths[i]}
                       </div>
                       <div role="cell" className="c-text">
-                        {ds.previews[i]}
+                        {previewOf(ds, i)}
                       </div>
                       {modelCols.map((c) => (
                         <div role="cell" key={`model-${c.id}`} className="c-model">
