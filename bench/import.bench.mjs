@@ -3,7 +3,7 @@
 // import read in one piece (`?pieceBytes=` larger than the file: no parallel pieces), timed in the same rounds.
 // Usage: npx vite build && node bench/import.bench.mjs [rows] [reps]
 import { mkdirSync, statSync } from 'node:fs';
-import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
+import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -55,6 +55,7 @@ try {
   };
   // Warm-up (not timed): the first import of a page also starts the piece workers and compiles the import code.
   await upload('');
+  const cpu = cpuSample();
   for (let rep = 0; rep < REPS; rep++) {
     // Baseline: in a worker of the same page, split the file's text into lines, then time a bare JSON.parse loop.
     const b = await page.evaluate(async () => {
@@ -106,7 +107,7 @@ try {
   const firstSearch = await search('Question 777:', '4 shown');
   const nextSearch = await search('Question 778:', '4 shown');
   const m = median(ours);
-  console.log(`\nimport of ${ROWS.toLocaleString('en-US')} rollouts (${mb.toFixed(1)} MB JSONL), median of ${REPS}:`);
+  console.log(`\nimport of ${ROWS.toLocaleString('en-US')} rollouts (${mb.toFixed(1)} MB JSONL), median of ${REPS}; CPU taken by the hypervisor (steal) during the rounds: ${stealSince(cpu)}`);
   console.log(`  studio import (worker, progress, normalize, transfer):  ${m.toFixed(0)} ms  = ${(mb / (m / 1000)).toFixed(1)} MB/s`);
   console.log(`  bare JSON.parse loop over the same lines (worker):      ${median(base).toFixed(0)} ms  = ${(mb / (median(base) / 1000)).toFixed(1)} MB/s`);
   console.log(`  ratio (throughput, ours / bare JSON.parse):             ${(median(base) / m).toFixed(2)}×  (target ≥ 0.5×)`);

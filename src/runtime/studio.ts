@@ -89,8 +89,13 @@ export async function importBlob(blob: Blob, name: string, opts: ImportOpts = {}
   store.setImportError(null);
   store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
   performance.mark('import:start');
+  // Progress is shown at most every PROGRESS_EVERY_MS: each update re-renders and repaints the page, on the cores
+  // the import's workers need.
+  let shownAt = performance.now();
   const job = startImport(blob, name, opts, (p) => {
-    if (importJob === job) useStudio.getState().setImporting({ fileName: name, ...p });
+    if (importJob !== job || performance.now() - shownAt < PROGRESS_EVERY_MS) return;
+    shownAt = performance.now();
+    useStudio.getState().setImporting({ fileName: name, ...p });
   });
   importJob = job;
   const res = await job.done;
@@ -133,6 +138,8 @@ function adoptDataset(ds: Dataset): void {
 
 /** How long a TypeScript run goes before the page shows it running (see runReward). */
 const PROGRESS_AFTER_MS = 150;
+/** Import progress (bytes, rows, issues) is shown at most this often. */
+const PROGRESS_EVERY_MS = 100;
 
 /** Run the editor's code on every row of the loaded dataset. A new run supersedes one in flight. */
 export async function runReward(): Promise<void> {

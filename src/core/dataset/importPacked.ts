@@ -83,8 +83,12 @@ export async function planPieces(blob: Blob, pieces: number, minPieceBytes: numb
   for (let k = 1; k < n; k++) {
     const at = Math.floor((blob.size * (firstWeight + k - 1)) / (firstWeight + n - 1));
     if (at <= cuts[cuts.length - 1]) continue;
-    const near = new Uint8Array(await blob.slice(at, at + CUT_WINDOW).arrayBuffer());
-    const nl = near.indexOf(0x0a);
+    // Look for the newline in 64 KiB first (lines are rarely longer), then in the whole window.
+    let nl = -1;
+    for (const window of [CUT_WINDOW >> 4, CUT_WINDOW]) {
+      nl = new Uint8Array(await blob.slice(at, at + window).arrayBuffer()).indexOf(0x0a);
+      if (nl >= 0) break;
+    }
     if (nl < 0) continue;
     const cut = at + nl + 1;
     if (cut < blob.size) cuts.push(cut);

@@ -140,18 +140,42 @@ export class Packer {
    * PREVIEW_CHARS characters of the completion); returns its index in the batch.
    */
   row(line: number, group: string, charLength: number, step: number, preview: string): number {
+    this.copyUnits();
     const n = Math.min(preview.length, PREVIEW_CHARS);
     const at = this.room(n);
     for (let k = 0; k < n; k++) this.units[at + k] = preview.charCodeAt(k);
     return this.start(line, group, charLength, step, n);
   }
 
-  /** `row`, with the preview given as UTF-16 code units: `count` of them from `units[from]`. */
+  /**
+   * `row`, with the preview given as UTF-16 code units: `count` of them from `units[from]`. They are copied later,
+   * in one piece with those of the rows before it that follow each other in `units` (a scanner writes the previews
+   * of consecutive rows one after the other): call `copyUnits` before `units` changes.
+   */
   rowUnits(line: number, group: string, charLength: number, step: number, units: Uint16Array, from: number, count: number): number {
-    const at = this.room(count);
-    this.units.set(units.subarray(from, from + count), at);
+    if (this.runSource !== units || this.runEnd !== from) {
+      this.copyUnits();
+      this.runSource = units;
+      this.runFrom = from;
+      this.runAt = this.unitsUsed;
+    }
+    this.runEnd = from + count;
+    this.room(count);
     return this.start(line, group, charLength, step, count);
   }
+
+  /** Copy the preview units `rowUnits` has not copied yet. */
+  copyUnits(): void {
+    if (this.runSource === null) return;
+    this.units.set(this.runSource.subarray(this.runFrom, this.runEnd), this.runAt);
+    this.runSource = null;
+  }
+
+  /** Preview units given to `rowUnits` and not copied yet: `runSource[runFrom, runEnd)`, to go at `units[runAt]`. */
+  private runSource: Uint16Array | null = null;
+  private runFrom = 0;
+  private runEnd = 0;
+  private runAt = 0;
 
   /** Room for `n` more preview units: where they go. */
   private room(n: number): number {
@@ -190,6 +214,7 @@ export class Packer {
 
   /** The batch built since the last `take` (or `pack`), with these issues and progress. */
   take(issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
+    this.copyUnits();
     const n = this.n;
     const batch: PackedBatch = {
       line: this.line.slice(0, n),

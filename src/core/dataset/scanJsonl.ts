@@ -18,7 +18,6 @@ import { GROUP_COLUMNS, keyOfValue } from '../formats/group-key';
 import {
   BLANK,
   FIELD_WORDS,
-  F_ESCAPE,
   F_INEXACT,
   HEADER_WORDS,
   LineScanner,
@@ -28,7 +27,6 @@ import {
   T_NUMBER,
   T_STRING,
   T_TRUE,
-  TextStage,
   type ScannedLines,
 } from '../formats/jsonl-scan/scanner';
 import { NORMALIZERS } from '../formats/normalize';
@@ -82,11 +80,9 @@ const COMPLETION = 2;
 const STEP = 3;
 /** GROUP + k: the k-th group column (GROUP_COLUMNS order). */
 const GROUP = 4;
+/** labelState: the key's column is no label. */
+const REJECTED = 1;
 
-/** Kinds of what a scanned line gives (see `pending`). */
-const FAST = 0;
-const PARSED = 1;
-const ISSUE = 2;
 
 /**
  * Import `blob` (whole lines of a JSONL file in `format`) as packed batches. Returns the number of physical lines.
@@ -104,6 +100,8 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   /** Per key id: its role, and its label column once it had a value that is not null. */
   const roles: number[] = [];
   const slots: (FieldSeen | undefined)[] = [];
+  /** Per key id: REJECTED once its column is known not to be a label (most are text): its values are skipped. */
+  let labelState = new Uint8Array(64);
   const learnKeys = () => {
     const keys = scanner.keys;
     for (let id = roles.length; id < keys.length; id++) {
@@ -112,52 +110,21 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
       roles.push(k === flat.prompt ? PROMPT : k === flat.completion ? COMPLETION : k === 'step' ? STEP : g >= 0 ? GROUP + g : NONE);
       slots.push(undefined);
     }
+    if (keys.length > labelState.length) {
+      const bigger = new Uint8Array(2 * keys.length);
+      bigger.set(labelState);
+      labelState = bigger;
+    }
   };
-  /** Field word offsets of the current row, by role. */
-  const at = new Int32Array(GROUP + GROUP_COLUMNS.length);
 
   let line = 0;
-  let spans: number[] = [];
+  const spans = new Spans();
   let issues: ParseIssue[] = [];
   let bytesRead = 0;
   const out: ScannedBatch[] = [];
   const flush = () => {
-    out.push({ batch: packer.take(issues, bytesRead, blob.size), spans: Float64Array.from(spans) });
-    spans = [];
+    out.push({ batch: packer.take(issues, bytesRead, blob.size), spans: spans.take() });
     issues = [];
-  };
-
-  /**
-   * What the lines of one scan call give, in line order, until their strings are decoded (`stage`): rows read
-   * from the scanner's fields (FAST), trajectories of lines parsed by JSON.parse (PARSED) and issues (ISSUE).
-   */
-  const stage = new TextStage();
-  const pending = {
-    kind: [] as number[],
-    line: [] as number[],
-    start: [] as number[],
-    end: [] as number[],
-    /** FAST: the group key, or its staged text (`groupText` −1 when `group` holds it). */
-    group: [] as string[],
-    groupText: [] as number[],
-    preview: [] as number[],
-    length: [] as number[],
-    step: [] as number[],
-    /** PARSED: the trajectory; ISSUE: the issue. */
-    item: [] as (Trajectory | ParseIssue | undefined)[],
-  };
-  const push = (kind: number, start: number, end: number, item?: Trajectory | ParseIssue) => {
-    pending.kind.push(kind);
-    pending.line.push(line);
-    pending.start.push(start);
-    pending.end.push(end);
-    pending.item.push(item);
-    if (kind === FAST) return;
-    pending.group.push('');
-    pending.groupText.push(-1);
-    pending.preview.push(-1);
-    pending.length.push(0);
-    pending.step.push(0);
   };
 
   /** A line for JSON.parse and the format's normalizer, as importStream reads it. */
@@ -166,15 +133,18 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     const r = parseJsonlLine(text);
     if (r === undefined) return;
-    if (typeof r === 'string') return push(ISSUE, 0, 0, { line, reason: r });
+    if (typeof r === 'string') return void issues.push({ line, reason: r });
     let rows: Trajectory[];
     try {
       rows = normalize(r, { line });
     } catch (e) {
-      return push(ISSUE, 0, 0, { line, reason: e instanceof Error ? e.message : String(e) });
+      return void issues.push({ line, reason: e instanceof Error ? e.message : String(e) });
     }
     labels.add(rows);
-    for (const t of rows) push(PARSED, s.streamBase + start, s.streamBase + end, t);
+    for (const t of rows) {
+      packer.trajectory(t);
+      spans.push(s.streamBase + start, s.streamBase + end);
+    }
   };
 
   /** A number field's value (word offset `f`). */
@@ -200,8 +170,35 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     }
   };
 
-  /** Stage the text of string field `f` up to byte `end` (its closing quote, or its preview end). */
-  const stageText = (s: ScannedLines, f: number, end: number, escaped: boolean) => stage.add(s.bytes, s.base + s.i32[f + 2] + 1, s.base + end, escaped);
+  /**
+   * The text of string field `f` as a group key. Rows of a GRPO group usually follow each other: when the raw bytes
+   * are those of the previous key, its string is used again (equal bytes without escapes, or with the same
+   * escapes, are equal strings), which spares the decoding and the hashing of a new string.
+   */
+  let lastKey = new Uint8Array(256);
+  let lastKeyLength = -1;
+  let lastGroup = '';
+  const keyAt = (s: ScannedLines, f: number): string => {
+    const { bytes } = s;
+    const a = s.base + s.i32[f + 2]; // its opening quote
+    const n = s.base + s.i32[f + 3] - a;
+    if (n === lastKeyLength) {
+      let k = 0;
+      while (k < n && bytes[a + k] === lastKey[k]) k++;
+      if (k === n) return lastGroup;
+    }
+    if (n > lastKey.length) lastKey = new Uint8Array(2 * n);
+    lastKey.set(bytes.subarray(a, a + n));
+    lastKeyLength = n;
+    return (lastGroup = textAt(s, f));
+  };
+
+  /** A group column's value as a group key (field `f`, −1 when the row has none): undefined when it does not count. */
+  const groupOf = (s: ScannedLines, f: number): string | undefined => {
+    if (f < 0) return undefined;
+    if (s.i32[f + 1] !== T_STRING) return keyOfValue(literalAt(s, f));
+    return s.i32[f + 4] > 0 ? keyAt(s, f) : undefined;
+  };
 
   const take = (s: ScannedLines) => {
     learnKeys();
@@ -215,79 +212,71 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
       r = f0 + (status === PARSE || status === BLANK ? 0 : fields * FIELD_WORDS);
       line++;
       if (status === BLANK) continue;
-      if (status === PARSE) {
-        parseLine(s, start, end);
-        continue;
-      }
-      at.fill(-1);
-      for (let k = 0; k < fields; k++) {
-        const f = f0 + k * FIELD_WORDS;
-        const role = roles[i32[f]];
-        if (role !== NONE) at[role] = f;
-      }
-      const p = at[PROMPT];
-      const c = at[COMPLETION];
-      if (p < 0 || c < 0 || i32[p + 1] !== T_STRING || i32[c + 1] !== T_STRING) {
-        parseLine(s, start, end); // a missing column, or messages: the normalizer says what it makes of it
-        continue;
-      }
-      // The group key: the first group column whose value counts (group-key.ts), else the prompt.
-      let group: string | undefined;
-      let groupText = -1;
-      for (let g = 0; g < GROUP_COLUMNS.length && group === undefined && groupText < 0; g++) {
-        const f = at[GROUP + g];
-        if (f < 0) continue;
-        if (i32[f + 1] !== T_STRING) group = keyOfValue(literalAt(s, f));
-        else if (i32[f + 4] > 0) groupText = stageText(s, f, i32[f + 3] - 1, (i32[f + 5] & F_ESCAPE) !== 0);
-      }
-      if (group === undefined && groupText < 0) groupText = stageText(s, p, i32[p + 3] - 1, (i32[p + 5] & F_ESCAPE) !== 0);
-      const length = i32[c + 4];
-      const preview = s.previewBase + i32[c + 7]; // its units, written by the scanner
-      const st = at[STEP];
-      const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? textAt(s, st) : literalAt(s, st)) : undefined;
-      push(FAST, s.streamBase + start, s.streamBase + end);
-      pending.group.push(group ?? '');
-      pending.groupText.push(groupText);
-      pending.preview.push(preview);
-      pending.length.push(length);
-      pending.step.push(step ?? Number.NaN);
-      const row = labels.row();
-      for (let k = 0; k < fields; k++) {
-        const f = f0 + k * FIELD_WORDS;
-        const type = i32[f + 1];
-        if (type === T_NULL) continue;
-        const id = i32[f];
-        let slot = slots[id];
-        if (slot === undefined) slot = slots[id] = labels.field(scanner.keys[id]);
-        if (!slot.ok) continue;
-        if (type === T_NUMBER) labels.put(slot, row, numberAt(s, f));
-        else if (type === T_TRUE) labels.put(slot, row, 1);
-        else if (type === T_FALSE) labels.put(slot, row, 0);
-        else labels.reject(slot);
-      }
-    }
-    settle(s);
-  };
-
-  /** Decode the staged strings and pack what is pending, in line order. */
-  const settle = (s: ScannedLines) => {
-    const texts = scanner.finish(stage);
-    const n = pending.kind.length;
-    for (let i = 0; i < n; i++) {
-      const kind = pending.kind[i];
-      if (kind === ISSUE) issues.push(pending.item[i] as ParseIssue);
-      else {
-        if (kind === FAST) {
-          const g = pending.groupText[i];
-          const length = pending.length[i];
-          const group = g < 0 ? pending.group[i] : texts[g];
-          packer.rowUnits(pending.line[i], group, length, pending.step[i], s.u16, pending.preview[i], Math.min(length, PREVIEW_CHARS));
-        } else packer.trajectory(pending.item[i] as Trajectory);
-        spans.push(pending.start[i], pending.end[i]);
+      if (status === PARSE) parseLine(s, start, end);
+      else fast: {
+        let p = -1;
+        let c = -1;
+        let st = -1;
+        let g0 = -1;
+        let g1 = -1;
+        let g2 = -1;
+        let g3 = -1;
+        for (let k = 0; k < fields; k++) {
+          const f = f0 + k * FIELD_WORDS;
+          switch (roles[i32[f]]) {
+            case PROMPT:
+              p = f;
+              break;
+            case COMPLETION:
+              c = f;
+              break;
+            case STEP:
+              st = f;
+              break;
+            case GROUP:
+              g0 = f;
+              break;
+            case GROUP + 1:
+              g1 = f;
+              break;
+            case GROUP + 2:
+              g2 = f;
+              break;
+            case GROUP + 3:
+              g3 = f;
+              break;
+          }
+        }
+        if (p < 0 || c < 0 || i32[p + 1] !== T_STRING || i32[c + 1] !== T_STRING) {
+          parseLine(s, start, end); // a missing column, or messages: the normalizer says what it makes of it
+          break fast;
+        }
+        // The group key: the first group column whose value counts (group-key.ts, GROUP_COLUMNS order), else the prompt.
+        const group = groupOf(s, g0) ?? groupOf(s, g1) ?? groupOf(s, g2) ?? groupOf(s, g3) ?? keyAt(s, p);
+        const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? textAt(s, st) : literalAt(s, st)) : undefined;
+        const length = i32[c + 4];
+        // The preview's UTF-16 units, written by the scanner.
+        packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS));
+        spans.push(s.streamBase + start, s.streamBase + end);
+        const row = labels.row();
+        for (let k = 0; k < fields; k++) {
+          const f = f0 + k * FIELD_WORDS;
+          const id = i32[f];
+          if (labelState[id] === REJECTED) continue;
+          const type = i32[f + 1];
+          if (type === T_NULL) continue;
+          let slot = slots[id];
+          if (slot === undefined) slot = slots[id] = labels.field(scanner.keys[id]);
+          if (type === T_NUMBER) labels.put(slot, row, numberAt(s, f));
+          else if (type === T_TRUE) labels.put(slot, row, 1);
+          else if (type === T_FALSE) labels.put(slot, row, 0);
+          else labels.reject(slot);
+          if (!slot.ok) labelState[id] = REJECTED;
+        }
       }
       if (packer.rows >= batchSize || issues.length >= batchSize) flush();
     }
-    for (const k in pending) (pending as Record<string, unknown[]>)[k].length = 0;
+    packer.copyUnits(); // the next scan writes over the preview area
   };
 
   const sliceBytes = opts.sliceBytes ?? SLICE_BYTES;
@@ -322,4 +311,26 @@ function* handOut(out: ScannedBatch[], signal: AbortSignal | undefined, name: st
     yield out[i];
   }
   out.length = 0;
+}
+
+/** Byte spans (start, end per row) of the batch being built. */
+class Spans {
+  private a = new Float64Array(4096);
+  private n = 0;
+
+  push(start: number, end: number): void {
+    if (this.n + 2 > this.a.length) {
+      const bigger = new Float64Array(2 * this.a.length);
+      bigger.set(this.a);
+      this.a = bigger;
+    }
+    this.a[this.n++] = start;
+    this.a[this.n++] = end;
+  }
+
+  take(): Float64Array {
+    const out = this.a.slice(0, this.n);
+    this.n = 0;
+    return out;
+  }
 }

@@ -9,6 +9,8 @@ export const MAX_CHUNK = 1 << 16;
 
 /** Bytes per read when streaming a Blob by slices. */
 export const SLICE_BYTES = 4 << 20;
+/** Bytes of the first read. */
+const FIRST_SLICE_BYTES = 256 << 10;
 
 /**
  * A Blob as a stream of large slices. In Chromium, reading a File through `blob.stream()` (64 KiB chunks) takes about
@@ -19,7 +21,8 @@ export function sliceStream(blob: Blob, sliceBytes = SLICE_BYTES): ReadableStrea
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (offset >= blob.size) return controller.close();
-      const end = Math.min(blob.size, offset + sliceBytes);
+      // The first slice is small: sniffing and format detection need only the head of the file.
+      const end = Math.min(blob.size, offset + (offset === 0 ? Math.min(sliceBytes, FIRST_SLICE_BYTES) : sliceBytes));
       const bytes = new Uint8Array(await blob.slice(offset, end).arrayBuffer());
       offset = end;
       controller.enqueue(bytes);

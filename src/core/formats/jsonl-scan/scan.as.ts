@@ -36,7 +36,6 @@ const T_ARRAY: i32 = 7;
 const F_ESCAPE: i32 = 1; // a string holds at least one escape
 const F_INEXACT: i32 = 2; // a number this scanner cannot convert exactly: the caller converts its text
 const F_BAD_UTF8: i32 = 4;
-const F_PREVIEW_ESCAPE: i32 = 8; // an escape before the preview end
 
 const KEY_CAP: i32 = 1024;
 const HASH_SLOTS: i32 = 4096;
@@ -205,7 +204,7 @@ function topString(p: usize, base: usize, preview: i32): usize {
     if (b == 0x5c) {
       len = escapeLength(p);
       if (len == 0) return 0;
-      flags |= units < preview ? F_ESCAPE | F_PREVIEW_ESCAPE : F_ESCAPE;
+      flags |= F_ESCAPE;
     } else if (b < 0x20) {
       return 0;
     } else if (b >= 0x80) {

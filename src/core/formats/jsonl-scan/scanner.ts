@@ -27,7 +27,6 @@ export const T_ARRAY = 7;
 /** Field flags. */
 export const F_ESCAPE = 1;
 export const F_INEXACT = 2;
-export const F_PREVIEW_ESCAPE = 8;
 
 /** Words per line header and per field in the output. */
 export const HEADER_WORDS = 4;
@@ -171,11 +170,6 @@ export class LineScanner {
     this.held = rest;
   }
 
-  /** Decode the strings staged in `stage`. */
-  finish(stage: TextStage): string[] {
-    return stage.finish(this.decoder);
-  }
-
   /** A string value's text: `start`..`end` spans it with its quotes. */
   text(bytes: Uint8Array, start: number, end: number, flags: number): string {
     if ((flags & F_ESCAPE) === 0) return this.decoder.decode(bytes.subarray(start + 1, end - 1));
@@ -193,41 +187,3 @@ export class LineScanner {
   }
 }
 
-/**
- * Strings to decode, gathered as byte ranges and decoded in one call: in Chromium each TextDecoder call costs about
- * a microsecond whatever its length, more than the decoding of a short string itself. The ranges are raw bytes of
- * JSON strings the scanner validated, so none holds a newline byte: they are joined with newlines and split again.
- * A range with escapes is given to JSON.parse after the split.
- */
-export class TextStage {
-  private buf = new Uint8Array(1 << 16);
-  private used = 0;
-  private count = 0;
-  private escaped: number[] = [];
-
-  /** Stage `bytes[start, end)`; returns its index in what `finish` gives. */
-  add(bytes: Uint8Array, start: number, end: number, escaped: boolean): number {
-    const need = this.used + (end - start) + 1;
-    if (need > this.buf.length) {
-      const bigger = new Uint8Array(Math.max(need, 2 * this.buf.length));
-      bigger.set(this.buf.subarray(0, this.used));
-      this.buf = bigger;
-    }
-    this.buf.set(bytes.subarray(start, end), this.used);
-    this.used += end - start;
-    this.buf[this.used++] = 10;
-    if (escaped) this.escaped.push(this.count);
-    return this.count++;
-  }
-
-  /** The staged strings, in order; the stage is empty again. */
-  finish(decoder: TextDecoder): string[] {
-    if (this.count === 0) return [];
-    const texts = decoder.decode(this.buf.subarray(0, this.used - 1)).split('\n');
-    for (const k of this.escaped) texts[k] = JSON.parse('"' + texts[k] + '"') as string;
-    this.used = 0;
-    this.count = 0;
-    this.escaped = [];
-    return texts;
-  }
-}
