@@ -49,8 +49,10 @@ export function scansFlat(format: FormatId): boolean {
   return FLAT_FORMATS[format] !== undefined;
 }
 
-/** Bytes per read. */
+/** Bytes per read, and of the first one; reads in flight at once. */
 const SLICE_BYTES = 16 << 20;
+const FIRST_SLICE_BYTES = 4 << 20;
+const READS_AHEAD = 2;
 const DEFAULT_BATCH_SIZE = 2000;
 
 export interface ScanOptions {
@@ -279,15 +281,25 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     packer.copyUnits(); // the next scan writes over the preview area
   };
 
+  // Reads: READS_AHEAD in flight, so that the browser reads while this thread scans; the first one is smaller, so
+  // that scanning starts sooner, and holds a whole byte-order mark.
   const sliceBytes = opts.sliceBytes ?? SLICE_BYTES;
+  const reads: Promise<ArrayBuffer>[] = [];
+  let requested = 0;
+  const request = () => {
+    if (requested >= blob.size) return;
+    const size = requested === 0 ? Math.max(3, Math.min(sliceBytes, FIRST_SLICE_BYTES)) : sliceBytes;
+    const end = Math.min(blob.size, requested + size);
+    reads.push(blob.slice(requested, end).arrayBuffer());
+    requested = end;
+  };
+  for (let k = 0; k < READS_AHEAD; k++) request();
   let offset = 0;
-  // The first read holds a whole byte-order mark.
-  let next: Promise<ArrayBuffer> | undefined = blob.size > 0 ? blob.slice(0, Math.min(blob.size, Math.max(3, sliceBytes))).arrayBuffer() : undefined;
-  while (next !== undefined) {
-    const buffer = await next;
+  while (reads.length > 0) {
+    const buffer = await reads.shift()!;
     throwIfCancelled(signal, name);
+    request();
     const end = offset + buffer.byteLength;
-    next = end < blob.size ? blob.slice(end, Math.min(blob.size, end + sliceBytes)).arrayBuffer() : undefined;
     let bytes = new Uint8Array(buffer);
     let from = offset;
     if (offset === 0 && opts.fileStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
@@ -295,7 +307,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
       from = 3;
     }
     bytesRead = end;
-    scanner.feed(bytes, opts.fileOffset + from, next === undefined, take);
+    scanner.feed(bytes, opts.fileOffset + from, end >= blob.size, take);
     offset = end;
     yield* handOut(out, signal, name);
   }

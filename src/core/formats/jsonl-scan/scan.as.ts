@@ -42,12 +42,14 @@ const HASH_SLOTS: i32 = 4096;
 const KEY_BYTES: i32 = 1 << 16;
 
 // Tables after the heap base: key metadata (offset, length, stamp, flags per key), the hash table, key bytes,
-// the nesting stack.
+// the nesting stack, the last object's key ids.
 const keyMeta: usize = __heap_base;
 const hashTable: usize = keyMeta + <usize>(KEY_CAP * 16);
 const keyBytes: usize = hashTable + <usize>(HASH_SLOTS * 4);
 const depthStack: usize = keyBytes + <usize>KEY_BYTES;
-const tablesEnd: usize = (depthStack + <usize>MAX_DEPTH + 15) & ~(<usize>15);
+/** The key ids of the last object's fields, in order (guesses for the next one), −1 where none. */
+const lastKeys: usize = (depthStack + <usize>MAX_DEPTH + 3) & ~(<usize>3);
+const tablesEnd: usize = (lastKeys + <usize>(MAX_FIELDS * 4) + 15) & ~(<usize>15);
 
 let keyCount: i32 = 0;
 let keyBytesUsed: i32 = 0;
@@ -75,6 +77,7 @@ export function reset(): void {
   rowSerial = 0;
   memory.fill(hashTable, 0, <usize>(HASH_SLOTS * 4));
   memory.fill(keyMeta, 0, <usize>(KEY_CAP * 16));
+  memory.fill(lastKeys, 0xff, <usize>(MAX_FIELDS * 4));
 }
 
 /** Intern a key before scanning (the caller's key names, e.g. the completion column): its id, -1 when unusable. */
@@ -519,8 +522,17 @@ function line(p: usize, base: usize, out: usize, preview: i32): i32 {
       const keyStart = p + 1;
       p = topString(keyStart, base, 0);
       if (p == 0 || sFlags != 0) return 2;
-      const key = intern(keyStart, <i32>(p - keyStart));
+      // Rows of a file usually have the same keys in the same order: try the key the previous row had here first.
+      const n = <i32>(p - keyStart);
+      const guess = load<i32>(lastKeys + <usize>(fields << 2));
+      let key: i32 = -1;
+      if (guess >= 0) {
+        const gm = keyMeta + <usize>(guess * 16);
+        if (load<i32>(gm + 4) == n && memory.compare(keyBytes + <usize>load<i32>(gm), keyStart, <usize>n) == 0) key = guess;
+      }
+      if (key < 0) key = intern(keyStart, n);
       if (key < 0) return 2;
+      store<i32>(lastKeys + <usize>(fields << 2), key);
       const meta = keyMeta + <usize>(key * 16);
       if (load<i32>(meta + 8) == rowSerial) return 2; // a key seen twice
       store<i32>(meta + 8, rowSerial);

@@ -92,11 +92,11 @@ export class LineScanner {
 
   private constructor(instance: WebAssembly.Instance, private readonly preview: number) {
     this.w = instance.exports as unknown as ScanExports;
-    this.w.reset();
     this.output = (this.w.heapStart() + 15) & ~15;
     this.previews = this.output + OUTPUT_WORDS * 4;
     this.input = this.previews + PREVIEW_AREA_UNITS * 2;
-    this.ensure(this.input + (1 << 20));
+    this.ensure(this.input + (1 << 20)); // the scanner's own tables lie below `output`
+    this.w.reset();
   }
 
   /** A scanner whose string previews stop at `preview` UTF-16 units. */
