@@ -171,6 +171,9 @@ export class Packer {
     this.runSource = null;
   }
 
+  /** The group of the last row added, and its index. */
+  private lastGroup: string | null = null;
+  private lastGroupIndex = 0;
   /** Preview units given to `rowUnits` and not copied yet: `runSource[runFrom, runEnd)`, to go at `units[runAt]`. */
   private runSource: Uint16Array | null = null;
   private runFrom = 0;
@@ -191,12 +194,15 @@ export class Packer {
     if (this.n === this.cap) this.reserve(Math.max(1024, this.cap));
     const i = this.n++;
     this.line[i] = line;
-    let g = this.groups.get(group);
+    // Rows of a group usually follow each other, often with the very same key string.
+    let g = group === this.lastGroup ? this.lastGroupIndex : this.groups.get(group);
     if (g === undefined) {
       g = this.groups.size;
       this.groups.set(group, g);
       this.newGroups.push(group);
     }
+    this.lastGroup = group;
+    this.lastGroupIndex = g;
     this.groupOf[i] = g;
     this.charLength[i] = charLength;
     this.step[i] = step;
