@@ -3,15 +3,17 @@
  * are flat records with a string prompt and completion (TRL standard and completions logs, verl rollout dumps).
  *
  * The bytes are read by slices and walked by the WebAssembly line scanner (formats/jsonl-scan), which validates
- * each line and gives the span and type of every top-level field. Of each row only what the main thread needs is
- * decoded: its group key, the completion's first PREVIEW_CHARS characters, its step and the numbers and booleans of
- * label columns; the completion's length comes from the scanner. The file is neither decoded to one string nor
- * parsed into objects, and no trajectory is built (the data worker reads rows back from their spans on demand).
+ * each line and gives the span and type of every top-level field; it also gives the completion's UTF-16 length and
+ * writes its first PREVIEW_CHARS UTF-16 units. Of each row only what the main thread needs is decoded here: its group
+ * key (not even that when its bytes are the previous row's), its step, and the numbers and booleans of label
+ * columns. The file is neither decoded to one string nor parsed into objects, and no trajectory is built (the data
+ * worker reads rows back from their spans on demand).
  *
  * A line the scanner leaves to JSON.parse (invalid JSON, a value that is not an object, escapes in keys, repeated
  * keys…), and a row whose prompt or completion is not a string (a conversational row), goes the usual way:
  * `parseJsonlLine`, the format's normalizer, `Packer.trajectory`. So the batches, issues, spans, line count and label
- * columns are the ones `importStream` + `Packer` give for the same bytes (a test compares them on every fixture).
+ * columns are the ones `importStream` + `Packer` give for the same bytes (scanJsonl.test.ts compares the two ways on
+ * every kind of line it could think of, and on random records, with reads cut anywhere).
  */
 import { throwIfCancelled } from '../formats/cancel';
 import { GROUP_COLUMNS, keyOfValue } from '../formats/group-key';
@@ -29,6 +31,7 @@ import {
   T_TRUE,
   type ScannedLines,
 } from '../formats/jsonl-scan/scanner';
+import { DEFAULT_BATCH_SIZE } from '../formats/import-stream';
 import { NORMALIZERS } from '../formats/normalize';
 import { parseJsonlLine } from '../formats/read-jsonl';
 import { stepValue } from '../formats/record-fields';
@@ -53,7 +56,6 @@ export function scansFlat(format: FormatId): boolean {
 const SLICE_BYTES = 16 << 20;
 const FIRST_SLICE_BYTES = 4 << 20;
 const READS_AHEAD = 2;
-const DEFAULT_BATCH_SIZE = 2000;
 
 export interface ScanOptions {
   name: string;
@@ -84,7 +86,6 @@ const STEP = 3;
 const GROUP = 4;
 /** labelState: the key's column is no label. */
 const REJECTED = 1;
-
 
 /**
  * Import `blob` (whole lines of a JSONL file in `format`) as packed batches. Returns the number of physical lines.

@@ -21,7 +21,8 @@ import { throwIfCancelled } from './cancel';
 
 /** How many records format detection looks at. */
 export const DETECTION_SAMPLE = 50;
-const DEFAULT_BATCH_SIZE = 2000;
+/** Rows per batch unless the caller asks otherwise. */
+export const DEFAULT_BATCH_SIZE = 2000;
 /** How many issues a `no-rows` error carries. */
 const ISSUES_IN_ERROR = 20;
 

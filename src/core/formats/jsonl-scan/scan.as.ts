@@ -1,5 +1,5 @@
 // AssemblyScript source of the JSONL line scanner (compiled to scan.wasm.ts by scripts/build-wasm.mjs; not part of
-// the TypeScript project). See jsonl-scan.ts for what it is for and how its output is read.
+// the TypeScript project). See scanner.ts for what it is for and how its output is read.
 //
 // scan() walks complete lines of JSONL bytes and, for every line, writes one record to the output:
 //
