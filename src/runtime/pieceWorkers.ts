@@ -24,7 +24,7 @@ export const MIN_PIECE_BYTES = 16 << 20;
  * The data worker's own piece, relative to the others: it also passes their batches on to the page, so it gets
  * less to read (measured with bench/import.bench.mjs: see bench/README.md).
  */
-const FIRST_WEIGHT = 0.7;
+const FIRST_WEIGHT = 0.5;
 /** At most this many pieces (workers reading at once), whatever the number of cores. */
 const MAX_PIECES = 4;
 
