@@ -2,6 +2,10 @@
  * An import as the data worker runs it: `importStream`'s trajectories packed into typed-array batches for the main
  * thread (`Packer`), the file read in pieces by several workers at once when it is a large plain JSONL file.
  *
+ * Plain JSONL in a flat format (TRL prompt/completion, verl dumps: `scansFlat`) is detected by `importStream` as
+ * usual; the rows are then read from the bytes by `scanJsonl` (a WebAssembly scanner), which gives the same batches
+ * without building trajectories. So do the pieces of such a file.
+ *
  * Parallel import. The file is cut at newlines into `pieces` byte ranges of at least `minPieceBytes`. This worker
  * reads the first piece with the usual sniffing and format detection; as soon as that has decided the format (its
  * `meta`), the later pieces start in other workers (`Parallelism.run`) with that format forced, and are read while

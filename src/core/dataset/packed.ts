@@ -107,6 +107,14 @@ export class Packer {
   private newGroups: string[] = [];
   private newPairs: (string | null)[] = [];
   private newPairKeys: string[] = [];
+  /** The group of the last row added, and its index. */
+  private lastGroup: string | null = null;
+  private lastGroupIndex = 0;
+  /** Preview units given to `rowUnits` and not copied yet: `runSource[runFrom, runEnd)`, to go at `units[runAt]`. */
+  private runSource: Uint16Array | null = null;
+  private runFrom = 0;
+  private runEnd = 0;
+  private runAt = 0;
 
   pack(rows: readonly Trajectory[], issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
     this.reserve(rows.length);
@@ -170,15 +178,6 @@ export class Packer {
     this.units.set(this.runSource.subarray(this.runFrom, this.runEnd), this.runAt);
     this.runSource = null;
   }
-
-  /** The group of the last row added, and its index. */
-  private lastGroup: string | null = null;
-  private lastGroupIndex = 0;
-  /** Preview units given to `rowUnits` and not copied yet: `runSource[runFrom, runEnd)`, to go at `units[runAt]`. */
-  private runSource: Uint16Array | null = null;
-  private runFrom = 0;
-  private runEnd = 0;
-  private runAt = 0;
 
   /** Room for `n` more preview units: where they go. */
   private room(n: number): number {
