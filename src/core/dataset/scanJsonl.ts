@@ -87,8 +87,6 @@ const COMPLETION = 2;
 const STEP = 3;
 /** GROUP + k: the k-th group column (GROUP_COLUMNS order). */
 const GROUP = 4;
-/** labelState: the key's column is no label. */
-const REJECTED = 1;
 
 /**
  * Import `blob` (whole lines of a JSONL file in `format`) as packed batches. Returns the number of physical lines.
@@ -106,8 +104,6 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   /** Per key id: its role, and its label column once it had a value that is not null. */
   const roles: number[] = [];
   const slots: (FieldSeen | undefined)[] = [];
-  /** Per key id: REJECTED once its column is known not to be a label (most are text): its values are skipped. */
-  let labelState = new Uint8Array(64);
   const learnKeys = () => {
     const keys = scanner.keys;
     for (let id = roles.length; id < keys.length; id++) {
@@ -115,11 +111,6 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
       const g = (GROUP_COLUMNS as readonly string[]).indexOf(k);
       roles.push(k === flat.prompt ? PROMPT : k === flat.completion ? COMPLETION : k === 'step' ? STEP : g >= 0 ? GROUP + g : NONE);
       slots.push(undefined);
-    }
-    if (keys.length > labelState.length) {
-      const bigger = new Uint8Array(2 * keys.length);
-      bigger.set(labelState);
-      labelState = bigger;
     }
   };
 
@@ -274,16 +265,15 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
         for (let k = 0; k < fields; k++) {
           const f = f0 + k * FIELD_WORDS;
           const id = i32[f];
-          if (labelState[id] === REJECTED) continue;
+          let slot = slots[id];
+          if (slot?.ok === false) continue; // known not to be a label column (most are text)
           const type = i32[f + 1];
           if (type === T_NULL) continue;
-          let slot = slots[id];
           if (slot === undefined) slot = slots[id] = labels.field(scanner.keys[id]);
           if (type === T_NUMBER) labels.put(slot, row, numberAt(s, f));
           else if (type === T_TRUE) labels.put(slot, row, 1);
           else if (type === T_FALSE) labels.put(slot, row, 0);
           else labels.reject(slot);
-          if (!slot.ok) labelState[id] = REJECTED;
         }
       }
       if (packer.rows >= batchSize || issues.length >= batchSize) flush();
