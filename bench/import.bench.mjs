@@ -42,10 +42,21 @@ try {
       window.__obs?.disconnect();
       window.__obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); });
       window.__obs.observe({ type: 'longtask' });
+      // Resolved by the studio's 'import' measure. Not waitForFunction: it polls on every animation frame, which
+      // makes the page draw frames while the import runs and takes CPU from its workers.
+      window.__imported = new Promise((resolve) => {
+        const o = new PerformanceObserver((l) => {
+          if (l.getEntriesByName('import').length > 0) {
+            o.disconnect();
+            resolve();
+          }
+        });
+        o.observe({ type: 'measure' });
+      });
     }, query);
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
     await chooser.setFiles(path);
-    await page.waitForFunction(() => performance.getEntriesByName('import', 'measure').length > 0, null, { timeout: 300_000 });
+    await page.evaluate(() => window.__imported);
     const r = await page.evaluate(() => ({ ms: performance.getEntriesByName('import', 'measure')[0].duration, long: window.__long.slice() }));
     await page.getByRole('status', { name: 'Dataset status' }).getByText(`${ROWS.toLocaleString('en-US')} trajectories`).waitFor();
     // Let the reward run that follows an import finish, so the next import has both cores to itself.

@@ -42,6 +42,35 @@ describe('Packer + DatasetBuilder', () => {
     expect(ds.lines[2099]).toBe(2100);
     expect(Array.from(ds.groupSizes)).toEqual([300, 300, 300, 300, 300, 300, 300]);
   });
+
+  it('hands full columns out without copying them, and a later batch never writes over an earlier one', () => {
+    const packer = new Packer();
+    const batches = [];
+    // 1,000 rows a batch, previews of 160 units: after the first batch the packer's arrays are sized for what it
+    // needed (rows: at least 1,024), so later batches fill more than 3/4 of them and get them as they are.
+    for (let b = 0; b < 4; b++) {
+      const rows = Array.from({ length: 1000 }, (_, k) => t({}, b * 1000 + k + 1, `g${b}-${k >> 2}`, `${b}:${k}:`.padEnd(PREVIEW_CHARS + 3, String.fromCharCode(97 + b))));
+      batches.push(packer.pack(rows, [], 0, 0));
+    }
+    // Some columns were handed out as views of the packer's own arrays (else this test would test nothing).
+    expect(batches.filter((x) => x.line.buffer.byteLength > x.line.byteLength).length).toBeGreaterThan(0);
+    expect(batches.filter((x) => x.previewUnits.buffer.byteLength > x.previewUnits.byteLength).length).toBeGreaterThan(0);
+    expect(new Set(batches.map((x) => x.line.buffer)).size).toBe(4);
+    expect(new Set(batches.map((x) => x.previewUnits.buffer)).size).toBe(4);
+    const builder = new DatasetBuilder();
+    for (const x of batches) builder.append(x);
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
+    expect(ds.size).toBe(4000);
+    for (const i of [0, 999, 1000, 2500, 3999]) {
+      const b = Math.floor(i / 1000);
+      const k = i % 1000;
+      expect(ds.lines[i]).toBe(i + 1);
+      expect(ds.charLengths[i]).toBe(PREVIEW_CHARS + 3);
+      expect(previewOf(ds, i)).toBe(`${b}:${k}:`.padEnd(PREVIEW_CHARS, String.fromCharCode(97 + b)));
+      expect(ds.groupKeys[ds.groupOf[i]]).toBe(`g${b}-${k >> 2}`);
+    }
+    expect(ds.groupKeys.length).toBe(1000);
+  });
 });
 
 describe('Packer + DatasetBuilder: preference pairs', () => {

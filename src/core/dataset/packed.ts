@@ -221,22 +221,35 @@ export class Packer {
   take(issues: ParseIssue[], bytesRead: number, totalBytes: number): PackedBatch {
     this.copyUnits();
     const n = this.n;
+    // Arrays at least 3/4 full are handed out as they are (they are transferred to the page, not copied); the next
+    // batch gets new ones of the size this one needed (batches are usually alike).
+    const handOver = 4 * n >= 3 * this.cap;
+    const unitsOver = 4 * this.unitsUsed >= 3 * this.units.length;
+    const out = <A extends Int32Array | Float64Array | Uint8Array | Uint16Array>(a: A, used: number, whole: boolean): A =>
+      (whole ? a.subarray(0, used) : a.slice(0, used)) as A;
     const batch: PackedBatch = {
-      line: this.line.slice(0, n),
-      groupOf: this.groupOf.slice(0, n),
-      charLength: this.charLength.slice(0, n),
-      step: this.step.slice(0, n),
-      previewUnits: this.units.slice(0, this.unitsUsed),
-      previewEnds: this.previewEnds.slice(0, n),
+      line: out(this.line, n, handOver),
+      groupOf: out(this.groupOf, n, handOver),
+      charLength: out(this.charLength, n, handOver),
+      step: out(this.step, n, handOver),
+      previewUnits: out(this.units, this.unitsUsed, unitsOver),
+      previewEnds: out(this.previewEnds, n, handOver),
       newGroups: this.newGroups,
-      pairOf: this.pairOf.slice(0, n),
-      pairSide: this.pairSide.slice(0, n),
+      pairOf: out(this.pairOf, n, handOver),
+      pairSide: out(this.pairSide, n, handOver),
       newPairs: this.newPairs,
       issues,
       bytesRead,
       totalBytes,
     };
     if (this.opts.pairKeys) batch.newPairKeys = this.newPairKeys;
+    if (handOver) {
+      this.cap = 0;
+      this.n = 0;
+      this.reserve(Math.max(1024, n));
+    }
+    const unitsNext = Math.max(4096, Math.ceil(this.unitsUsed * 1.1));
+    if (unitsOver || 3 * this.units.length > 4 * unitsNext) this.units = new Uint16Array(unitsNext);
     this.n = 0;
     this.unitsUsed = 0;
     this.newGroups = [];

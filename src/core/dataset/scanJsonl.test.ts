@@ -10,7 +10,7 @@ import { importStream } from '../formats/import-stream';
 import type { FormatId } from '../formats/types';
 import { LabelCollector } from './labelColumns';
 import { Packer, previewsOf, type PackedBatch } from './packed';
-import { scanJsonl } from './scanJsonl';
+import { readChunks, scanJsonl } from './scanJsonl';
 import { importPacked } from './importPacked';
 
 const enc = new TextEncoder();
@@ -318,5 +318,55 @@ describe('scan.wasm.ts', () => {
     const root = resolve(import.meta.dirname, '../../..');
     expect(readFileSync(resolve(root, 'src/core/formats/jsonl-scan/scan.wasm.ts'), 'utf8').length).toBeGreaterThan(1000);
     execFileSync(process.execPath, [resolve(root, 'scripts/build-wasm.mjs'), '--check'], { cwd: root, stdio: 'pipe' });
+  });
+});
+
+describe('readChunks', () => {
+  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) & 0xff);
+  const collect = async (blob: Blob, size: number, slice?: number) => {
+    const chunks: number[][] = [];
+    for await (const c of readChunks(blob, size, slice)) chunks.push([...c]); // copied: a chunk is valid until the next
+    return chunks;
+  };
+  /** A Blob whose stream has no BYOB reader (as in browsers without readable byte streams). */
+  class PlainStreamBlob extends Blob {
+    override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+      const inner = super.stream().getReader();
+      return new ReadableStream({ pull: async (c) => { const r = await inner.read(); if (r.done) c.close(); else c.enqueue(r.value); } });
+    }
+  }
+
+  it('reads into one buffer of its own: chunks of the size asked for, the first holding a byte-order mark', async () => {
+    const chunks = await collect(new Blob([bytes]), 4096);
+    expect(chunks.map((c) => c.length)).toEqual([4096, 4096, 1808]);
+    expect(chunks.flat()).toEqual([...bytes]);
+    expect((await collect(new Blob([bytes.subarray(0, 10)]), 1)).map((c) => c.length)).toEqual([3, 1, 1, 1, 1, 1, 1, 1]);
+    expect(await collect(new Blob([]), 4096)).toEqual([]);
+  });
+
+  it('reads by slices where the stream has no BYOB reader, with the same bytes', async () => {
+    const chunks = await collect(new PlainStreamBlob([bytes]), 4096, 3000);
+    expect(chunks.map((c) => c.length)).toEqual([4096, 3000, 2904]);
+    expect(chunks.flat()).toEqual([...bytes]);
+  });
+
+  it('a stream that ends before the blob\'s size is an error, not a short file', async () => {
+    const short = { size: 20, stream: () => new Blob([bytes.subarray(0, 12)]).stream() } as unknown as Blob;
+    await expect(collect(short, 8)).rejects.toThrow('the file ended after 12 of its 20 bytes');
+  });
+
+  it('scanJsonl gives the same batches when the file is read by slices', async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => row({ uid: `q${i >> 2}`, step: i, score: i / 8 }, `Question ${i >> 2} é`, `answer ${i} 😀`.repeat(i % 9)));
+    const input = text(lines);
+    const want = await reference(input, 'trl-standard');
+    for (const slice of [7, 1000]) {
+      const packer = new Packer();
+      const labels = new LabelCollector();
+      const batches: { batch: PackedBatch; spans: Float64Array }[] = [];
+      const scan = scanJsonl(new PlainStreamBlob([input as BlobPart]), { name: 't.jsonl', format: 'trl-standard', fileOffset: 0, fileStart: true, packer, labels, sliceBytes: slice });
+      let r = await scan.next();
+      for (; !r.done; r = await scan.next()) batches.push(r.value);
+      expect(flatten(batches, labels, r.value)).toEqual(want);
+    }
   });
 });
