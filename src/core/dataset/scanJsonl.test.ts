@@ -93,6 +93,40 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
     expect(got.labels.map((c) => c.name)).toEqual(['correct', 'score']); // step is structural; ground_truth and model are strings
   });
 
+  it('group keys stay right when rows switch between group columns, the prompt, normalizer rows and bad lines', async () => {
+    const long = 'k'.repeat(1500);
+    const got = await expectSame(
+      text([
+        row({ uid: 'x' }),
+        JSON.stringify({ prompt: 'p', completion: [{ role: 'assistant', content: 'c' }], uid: 'y' }), // read by the normalizer
+        row({ uid: 'y' }),
+        row({ uid: 'x' }),
+        row({ group: 'g', uid: 'y' }),
+        row({ uid: 'y' }),
+        '{"uid": "y", "prompt": "p", "completion": "c" oops}',
+        row({ uid: 'y' }),
+        row({ group: null, uid: 'y' }),
+        row({}, 'P'),
+        row({ uid: 'y' }),
+        row({}, 'P'),
+        row({}, 'P'),
+        row({}, 'Q'),
+        row({ uid: 7 }),
+        row({ uid: 'y' }),
+        row({ uid: long }),
+        row({ uid: long }),
+        row({ uid: 'a"b\\u00e9' }),
+        row({ uid: 'a"b\\u00e9' }),
+        row({ uid: 'a"b\u00e9' }),
+        row({ uid: '' }, 'P'),
+        row({ uid: '' }, 'P'),
+        row({ uid: 'y' }),
+      ]),
+    );
+    // Worked by hand: each row's group key.
+    expect(got.group).toEqual(['x', 'y', 'y', 'x', 'g', 'y', 'y', 'y', 'P', 'y', 'P', 'P', 'Q', '7', 'y', long, long, 'a"b\\u00e9', 'a"b\\u00e9', 'a"bé', 'P', 'P', 'y']);
+  });
+
   it('group columns in order, their value types, and the prompt as the fallback', async () => {
     await expectSame(
       text([
