@@ -38,15 +38,17 @@ export function rowView(input: RowViewInput, opts: RowViewOptions): Int32Array {
   const hit = opts.hits ? mask(input.size, opts.hits) : null;
   const base = opts.subset ?? null;
   const n = base ? base.length : input.size;
-  const keep: number[] = [];
+  // Straight into a typed array (no array of 100,000 numbers to build and convert: this runs on the main thread).
+  const keep = new Int32Array(n);
+  let kept = 0;
   for (let k = 0; k < n; k++) {
     const i = base ? base[k] : k;
     if (opts.errorsOnly && !(status && (status[i] === RowStatus.Error || status[i] === RowStatus.TimedOut))) continue;
     if (opts.group != null && groupOf[i] !== opts.group) continue;
     if (hit && !hit[i]) continue;
-    keep.push(i);
+    keep[kept++] = i;
   }
-  const out = Int32Array.from(keep);
+  const out = kept === n ? keep : keep.slice(0, kept);
   const dir = opts.sortDesc ? -1 : 1;
   const byNumber = (col: ArrayLike<number>) => (a: number, b: number) => {
     const x = col[a];
