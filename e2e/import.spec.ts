@@ -196,8 +196,9 @@ test('a long import shows progress and can be cancelled; the old data stays', as
 });
 
 test('a large JSONL is read in pieces by several workers: the same rows, groups and bad lines; rows of a later piece open and are found', async ({ page }) => {
-  // Pieces of at least 4 KiB (the studio's default is 16 MB), so that this 30 KB file is read in pieces.
-  await page.goto('/?pieceBytes=4096');
+  // Two pieces (the default is one fewer than the cores) of at least 4 KiB (the default is 16 MB): this 30 KB file is
+  // read in pieces.
+  await page.goto('/?pieceBytes=4096&pieces=2');
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   const lines = Array.from({ length: 300 }, (_, k) =>
     JSON.stringify({ prompt: `Question ${Math.floor(k / 3)}: how many?`, completion: `I think ${k}${k === 280 ? ' zebra' : ''}. A: ${k % 7}`, uid: `q${Math.floor(k / 3)}`, step: Math.floor(k / 100) }),

@@ -78,7 +78,7 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
   let detection: Detection | null = null;
   let labels: LabelColumn[] = [];
   try {
-    const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes));
+    const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces));
     for await (const e of events) {
       if (e.kind === 'meta') {
         detection = e.detection;

@@ -67,16 +67,17 @@ export function startImport(blob: Blob, name: string, opts: Omit<ImportOptions, 
       }
     });
   });
-  send({ kind: 'import', jobId, blob, name, opts, minPieceBytes: pieceBytesAsked() });
+  send({ kind: 'import', jobId, blob, name, opts, minPieceBytes: numberAsked('pieceBytes'), pieces: numberAsked('pieces') });
   return { done, cancel: () => send({ kind: 'cancel', jobId }) };
 }
 
 /**
- * `?pieceBytes=N` in the page address: the smallest piece of a parallel import (default 16 MB), so that tests and
- * benchmarks can have small files read in pieces, or large ones not.
+ * `?pieceBytes=N` and `?pieces=N` in the page address: the smallest piece of a parallel import (default 16 MB) and
+ * how many pieces at most (default: one fewer than the cores), so that tests and benchmarks can have small files
+ * read in pieces, or large ones not.
  */
-function pieceBytesAsked(): number | undefined {
-  const asked = typeof location !== 'undefined' ? Number(new URLSearchParams(location.search).get('pieceBytes')) : NaN;
+function numberAsked(name: string): number | undefined {
+  const asked = typeof location !== 'undefined' ? Number(new URLSearchParams(location.search).get(name)) : NaN;
   return Number.isFinite(asked) && asked >= 1 ? Math.floor(asked) : undefined;
 }
 

@@ -23,8 +23,11 @@ export function importFailure(e: unknown): ImportFailure {
  * (its `jobId` is the dataset's key) to answer queries for whole rollouts and text search.
  */
 export type DataRequest =
-  /** `minPieceBytes`: the smallest piece of a parallel import (default pieceWorkers' MIN_PIECE_BYTES; tests set less). */
-  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'>; minPieceBytes?: number }
+  /**
+   * `minPieceBytes`: the smallest piece of a parallel import (default pieceWorkers' MIN_PIECE_BYTES; tests set less);
+   * `pieces`: how many pieces at most (default pieceWorkers').
+   */
+  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'>; minPieceBytes?: number; pieces?: number }
   | { kind: 'cancel'; jobId: number }
   | { kind: 'get'; reqId: number; key: number; indices: number[] }
   | { kind: 'search'; reqId: number; key: number; needle: string }

@@ -82,8 +82,13 @@ function runInWorker(source: ByteSource, range: PieceRange, opts: PieceOptions, 
   return { events: queue, bytesRead: () => read };
 }
 
-/** Parallelism for the data worker: one piece per core (up to MAX_PIECES), each at least `minPieceBytes`. */
-export function pieceWorkers(minPieceBytes = MIN_PIECE_BYTES): Parallelism {
+/**
+ * Parallelism for the data worker: one piece per core but one (up to MAX_PIECES), each at least `minPieceBytes`;
+ * `pieces` overrides the count. The browser's own threads that read the file need a core: on 2 cores, once the reads
+ * went into a reused buffer, two pieces were no faster than one (0.89× and 1.02× its speed in two bench runs:
+ * bench/README.md) for twice the workers and memory, so there a file is read in one piece.
+ */
+export function pieceWorkers(minPieceBytes = MIN_PIECE_BYTES, pieces?: number): Parallelism {
   const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
-  return { pieces: Math.min(MAX_PIECES, cores), minPieceBytes, firstWeight: FIRST_WEIGHT, run: runInWorker };
+  return { pieces: pieces ?? Math.min(MAX_PIECES, Math.max(1, cores - 1)), minPieceBytes, firstWeight: FIRST_WEIGHT, run: runInWorker };
 }
