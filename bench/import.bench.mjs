@@ -91,19 +91,19 @@ try {
     baseWithRead.push(b.all);
 
     // Ours, as shipped, then read in two pieces at once; the order alternates.
-    const one = '?pieces=2';
-    let r, seq;
+    const two = '?pieces=2';
+    let r, pair;
     if (rep % 2 === 0) {
       r = await upload('');
-      seq = await upload(one);
+      pair = await upload(two);
     } else {
-      seq = await upload(one);
+      pair = await upload(two);
       r = await upload('');
     }
     ours.push(r.ms);
-    twoPieces.push(seq.ms);
-    longest.push(r.long, seq.long);
-    console.log(`rep ${rep + 1}: import ${r.ms.toFixed(0)} ms (two pieces ${seq.ms.toFixed(0)} ms) · bare JSON.parse loop ${base.at(-1).toFixed(0)} ms (read+split+parse ${baseWithRead.at(-1).toFixed(0)} ms) · longest main-thread task ${Math.max(r.long, seq.long).toFixed(0)} ms`);
+    twoPieces.push(pair.ms);
+    longest.push(r.long, pair.long);
+    console.log(`rep ${rep + 1}: import ${r.ms.toFixed(0)} ms (two pieces ${pair.ms.toFixed(0)} ms) · bare JSON.parse loop ${base.at(-1).toFixed(0)} ms (read+split+parse ${baseWithRead.at(-1).toFixed(0)} ms) · longest main-thread task ${Math.max(r.long, pair.long).toFixed(0)} ms`);
   }
   // Text search after the import: the first one reads the file again in the data worker (a JSONL import keeps no
   // trajectories), the next ones search the rows it kept. Timed from typing to the table's count changing.

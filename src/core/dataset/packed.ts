@@ -243,14 +243,13 @@ export class Packer {
       totalBytes,
     };
     if (this.opts.pairKeys) batch.newPairKeys = this.newPairKeys;
+    this.n = 0;
     if (handOver) {
       this.cap = 0;
-      this.n = 0;
       this.reserve(Math.max(1024, n));
     }
     const unitsNext = Math.max(4096, Math.ceil(this.unitsUsed * 1.1));
     if (unitsOver || 3 * this.units.length > 4 * unitsNext) this.units = new Uint16Array(unitsNext);
-    this.n = 0;
     this.unitsUsed = 0;
     this.newGroups = [];
     this.newPairs = [];

@@ -71,7 +71,10 @@ export interface ScanOptions {
   labels: LabelCollector;
   batchSize?: number;
   signal?: AbortSignal;
-  /** Bytes fed to the scanner at once (tests cut lines, characters and escapes across feeds with small ones). */
+  /**
+   * Bytes fed to the scanner at once, and per read where the file is read by slices (tests cut lines, characters and
+   * escapes across feeds with small ones).
+   */
   sliceBytes?: number;
 }
 
@@ -402,4 +405,3 @@ class Spans {
     return out;
   }
 }
-
