@@ -107,9 +107,13 @@ export class RewardPool {
     });
   }
 
-  /** Use this dataset from now on; workers start reading it at once, before the first run. */
-  setDataset(ds: Dataset): void {
+  /**
+   * Use this dataset from now on. With `load` (the default) the workers start reading it at once, before the first
+   * run; without, each reads it when a run first needs it.
+   */
+  setDataset(ds: Dataset, load = true): void {
     this.dataset = ds;
+    if (!load) return;
     while (this.slots.length < this.size) this.slots.push(this.spawn());
     for (const s of this.slots) void this.ensureData(s, ds);
   }
@@ -217,9 +221,11 @@ export class RewardPool {
     const dispatch = () => {
       // One task per worker per pass, so the first (largest) tasks go to every worker alike.
       for (let pass = 0; pass < DEPTH && !queue.empty; pass++) {
-        for (const slot of this.slots) {
+        for (let k = 0; k < this.slots.length; k++) {
+          const slot = this.slots[k];
           if (slot.tasks.length >= DEPTH || queue.empty) continue;
-          const task = queue.take();
+          // By slot index: a replaced worker's successor takes over its block.
+          const task = queue.take(k);
           slot.tasks.push(task);
           void this.ensureData(slot, ds).then((failure) => {
             if (finished || !slot.tasks.includes(task)) return;

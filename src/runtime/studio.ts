@@ -42,9 +42,14 @@ function pythonPool(): RewardPool {
   return pyPool;
 }
 
-/** Start the Python workers (Pyodide takes seconds to load) as soon as the user picks Python, before the first Run. */
-export function warmPython(): void {
-  pythonPool();
+/**
+ * Start the workers of `language` on the loaded dataset as soon as the user picks it, before the first Run: Python
+ * workers take seconds to load Pyodide, and every worker reads the whole file.
+ */
+export function warmLanguage(language: 'ts' | 'py'): void {
+  const ds = getDataset(useStudio.getState().datasetId);
+  const p = language === 'py' ? pythonPool() : rewardPool();
+  if (ds) p.setDataset(ds);
 }
 
 export function lastImportedSource(): { blob: Blob; name: string } | null {
@@ -132,8 +137,13 @@ function adoptDataset(ds: Dataset): void {
   const previous = useStudio.getState().datasetId;
   if (previous) forgetDataset(previous);
   registerDataset(ds);
-  rewardPool().setDataset(ds);
-  if (pyPool || useStudio.getState().language === 'py') pythonPool().setDataset(ds);
+  // Only the workers of the language in use read the new file at once; the others read it when they next run. Each
+  // worker parses the whole file: with both pools reading, four workers shared two cores, and the first Python run
+  // after an import of 100,000 rows waited for all four (bench/README.md).
+  const py = useStudio.getState().language === 'py';
+  rewardPool().setDataset(ds, !py);
+  if (py) pythonPool().setDataset(ds);
+  else pyPool?.setDataset(ds, false);
   const s = useStudio.getState();
   s.selectRow(null);
   s.setGroupFilter(null);

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TASK, TaskQueue } from './taskQueue';
 
-const ranges = (q: TaskQueue, max = Infinity) => {
+/** Tasks taken by workers in turn (`order`, repeated), or by worker 0 alone. */
+const ranges = (q: TaskQueue, max = Infinity, order: number[] = [0]) => {
   const out: [number, number][] = [];
   while (!q.empty && out.length < max) {
-    const t = q.take();
+    const t = q.take(order[out.length % order.length]);
     out.push([t.start, t.end]);
   }
   return out;
 };
 
-describe('TaskQueue (guided self-scheduling)', () => {
+describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
   it('cuts 1/12 of what is left for 2 workers, worked by hand', () => {
     // 100000 / 12 = 8333.3 → 8334; 91666 / 12 = 7638.8 → 7639; 84027 / 12 = 7002.25 → 7003.
     expect(ranges(new TaskQueue(100_000, 2), 3)).toEqual([
@@ -20,17 +21,79 @@ describe('TaskQueue (guided self-scheduling)', () => {
     ]);
   });
 
-  it('covers every row once, in order, shrinking to 1000-row tasks at the end', () => {
-    const got = ranges(new TaskQueue(100_000, 2));
-    expect(got[0][0]).toBe(0);
-    expect(got.at(-1)![1]).toBe(100_000);
-    for (let i = 1; i < got.length; i++) expect(got[i][0]).toBe(got[i - 1][1]);
-    const sizes = got.map(([a, b]) => b - a);
-    for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThanOrEqual(sizes[i - 1]);
-    // Worked out separately (sizes max(1000, ceil(left / 12)) until the rows run out): 37 tasks ending
-    // 1341, 1229, 1126, 1033, then eleven of 1000, then the 353 rows left.
-    expect(sizes.length).toBe(37);
-    expect(sizes.slice(-16)).toEqual([1341, 1229, 1126, 1033, ...Array(11).fill(1000), 353]);
+  it('covers every row once with tasks shrinking to 1000 rows, each worker in its own block in order first', () => {
+    const got = ranges(new TaskQueue(100_000, 2), Infinity, [0, 1]);
+    const covered = new Uint8Array(100_000);
+    for (const [a, b] of got) for (let i = a; i < b; i++) covered[i]++;
+    expect(covered.every((c) => c === 1)).toBe(true);
+    // Taking in turn: worker 0 walks rows 0–49,999 and worker 1 rows from 50,000 on, each in order, until worker 0's
+    // block runs out (its first task was the larger); it then takes 1000-row tasks from the end of worker 1's block.
+    const w0 = got.filter((_, i) => i % 2 === 0);
+    const w1 = got.filter((_, i) => i % 2 === 1);
+    const own0 = w0.filter(([a]) => a < 50_000);
+    expect(own0[0][0]).toBe(0);
+    expect(own0.at(-1)).toEqual([49_745, 50_000]);
+    expect(w0.slice(own0.length)).toEqual([
+      [99_000, 100_000],
+      [98_000, 99_000],
+    ]);
+    expect(w1[0][0]).toBe(50_000);
+    expect(w1.at(-1)).toEqual([97_902, 98_000]);
+    for (const w of [own0, w1]) for (let i = 1; i < w.length; i++) expect(w[i][0]).toBe(w[i - 1][1]);
+    // Sizes: ceil(left / 12), at least 1000, cut at a block's end. First 100000 / 12 → 8334 for worker 0, then
+    // 91666 / 12 = 7638.8 → 7639 for worker 1, 84027 / 12 = 7002.25 → 7003 for worker 0.
+    expect(got.slice(0, 3)).toEqual([
+      [0, 8334],
+      [50_000, 57_639],
+      [8334, 15_337],
+    ]);
+    // Only a block's last task is cut below 1000 rows.
+    const small = got.filter(([a, b]) => b - a < 1000);
+    expect(small).toEqual([
+      [49_745, 50_000],
+      [97_902, 98_000],
+    ]);
+  });
+
+  it('a worker whose block is done takes from the end of the block with the most rows left, worked by hand', () => {
+    // 100 rows, 2 workers: blocks [0, 50) and [50, 100); every task is the smallest, max(16, ceil(100 / 16)) = 16 rows.
+    expect(ranges(new TaskQueue(100, 2), Infinity, [0])).toEqual([
+      [0, 16],
+      [16, 32],
+      [32, 48],
+      [48, 50],
+      [84, 100],
+      [68, 84],
+      [52, 68],
+      [50, 52],
+    ]);
+    // In turn: each worker stays in its block.
+    expect(ranges(new TaskQueue(100, 2), Infinity, [0, 1])).toEqual([
+      [0, 16],
+      [50, 66],
+      [16, 32],
+      [66, 82],
+      [32, 48],
+      [82, 98],
+      [48, 50],
+      [98, 100],
+    ]);
+    // Worker 1 four times as fast: after its block it takes the end of worker 0's, which keeps its front.
+    expect(ranges(new TaskQueue(100, 2), Infinity, [1, 1, 1, 1, 1, 0, 1, 0])).toEqual([
+      [50, 66],
+      [66, 82],
+      [82, 98],
+      [98, 100],
+      [34, 50],
+      [0, 16],
+      [18, 34],
+      [16, 18],
+    ]);
+  });
+
+  it('gives the same rows to the same worker on a second run taken in the same order', () => {
+    const order = [0, 1, 1, 0, 1, 0, 0, 1, 1];
+    expect(ranges(new TaskQueue(5000, 2), Infinity, order)).toEqual(ranges(new TaskQueue(5000, 2), Infinity, order));
   });
 
   it('caps a task at MAX_TASK rows', () => {
@@ -45,11 +108,14 @@ describe('TaskQueue (guided self-scheduling)', () => {
       [67, 129],
     ]);
     expect(got.length).toBeGreaterThanOrEqual(12);
-    expect(got.at(-1)![1]).toBe(800);
+    expect(got.reduce((n, [a, b]) => n + b - a, 0)).toBe(800);
   });
 
-  it('a tiny dataset is one task of at least 16 rows; no rows, no task', () => {
-    expect(ranges(new TaskQueue(10, 2))).toEqual([[0, 10]]);
+  it('a tiny dataset is one task per worker; no rows, no task', () => {
+    expect(ranges(new TaskQueue(10, 2))).toEqual([
+      [0, 5],
+      [5, 10],
+    ]);
     expect(new TaskQueue(0, 2).empty).toBe(true);
   });
 

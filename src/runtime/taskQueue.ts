@@ -23,11 +23,22 @@ export const SHARE = 2 * DEPTH;
 export const MIN_TASK = 1000;
 export const MAX_TASK = 20_000;
 
-/** The rows of one run not yet handed to a worker, cut into tasks as workers ask for them. */
+/**
+ * The rows of one run not yet handed to a worker, cut into tasks as workers ask for them.
+ *
+ * The rows are first split into one contiguous block per worker, and each worker takes its tasks from the front of
+ * its own block; a worker whose block is used up takes tasks from the end of the block with the most rows left.
+ * So a worker gets about the same rows on every run of a dataset, which matters to Python workers: each keeps the
+ * rows it has moved into its interpreter, and makes fresh argument copies ahead of the next run for the rows it ran
+ * (runPython's `datasetKey`, `preparePython`). Handed out in one stream instead, the rows of a run went to whichever
+ * worker asked first, and a second run moved most rows into the other interpreter again.
+ */
 export class TaskQueue {
-  /** Ranges not handed out, in order (ranges given back by a replaced worker go first). */
-  private ranges: Task[];
-  /** Rows in `ranges`. */
+  /** Ranges given back by a replaced worker: handed out first, to any worker. */
+  private given: Task[] = [];
+  /** Per worker: the rows of its block not handed out yet, [start, end). */
+  private blocks: { start: number; end: number }[] = [];
+  /** Rows not handed out. */
   private left: number;
   private readonly minTask: number;
 
@@ -35,35 +46,54 @@ export class TaskQueue {
     rows: number,
     private readonly workers: number,
   ) {
-    this.ranges = rows > 0 ? [{ id: nextTask++, start: 0, end: rows }] : [];
-    this.left = rows;
+    const w = Math.max(1, Math.floor(workers));
+    for (let k = 0; k < w; k++) this.blocks.push({ start: Math.floor((k * rows) / w), end: Math.floor(((k + 1) * rows) / w) });
+    this.left = Math.max(0, rows);
     // A small dataset still gets about eight tasks per worker (a slow Python reward on 800 rows uses every worker).
-    this.minTask = Math.max(16, Math.min(MIN_TASK, Math.ceil(rows / (workers * 8))));
+    this.minTask = Math.max(16, Math.min(MIN_TASK, Math.ceil(rows / (w * 8))));
   }
 
   get empty(): boolean {
-    return this.ranges.length === 0;
+    return this.left === 0;
   }
 
-  /** The next task (call only when not empty): the head range's first rows. */
-  take(): Task {
-    const head = this.ranges[0];
+  /** The next task for worker `worker` (0 ≤ worker < workers; call only when not empty). */
+  take(worker = 0): Task {
     const size = Math.max(this.minTask, Math.min(MAX_TASK, Math.ceil(this.left / (this.workers * SHARE))));
-    if (head.end - head.start <= size) {
-      this.ranges.shift();
-      this.left -= head.end - head.start;
-      return head;
+    const head = this.given[0];
+    if (head) {
+      if (head.end - head.start <= size) {
+        this.given.shift();
+        this.left -= head.end - head.start;
+        return head;
+      }
+      const task = { id: nextTask++, start: head.start, end: head.start + size };
+      head.start += size;
+      this.left -= size;
+      return task;
     }
-    const task = { id: nextTask++, start: head.start, end: head.start + size };
-    head.start += size;
-    this.left -= size;
+    const own = this.blocks[worker % this.blocks.length];
+    if (own.end > own.start) {
+      const end = Math.min(own.end, own.start + size);
+      const task = { id: nextTask++, start: own.start, end };
+      this.left -= end - own.start;
+      own.start = end;
+      return task;
+    }
+    // Its block is done: the end of the block with the most rows left (the first such block on a tie).
+    let most = this.blocks[0];
+    for (const b of this.blocks) if (b.end - b.start > most.end - most.start) most = b;
+    const start = Math.max(most.start, most.end - size);
+    const task = { id: nextTask++, start, end: most.end };
+    this.left -= most.end - start;
+    most.end = start;
     return task;
   }
 
   /** Hand rows [start, end) out again before anything else (a replaced worker's lost rows). */
   giveBack(start: number, end: number): void {
     if (end <= start) return;
-    this.ranges.unshift({ id: nextTask++, start, end });
+    this.given.unshift({ id: nextTask++, start, end });
     this.left += end - start;
   }
 }

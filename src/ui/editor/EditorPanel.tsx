@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback } from 'react';
 import { TOKENIZER_IDS, TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
-import { cancelRun, runReward, warmPython } from '../../runtime/studio';
+import { cancelRun, runReward, warmLanguage } from '../../runtime/studio';
 import { PythonOptions, RunOutput } from './PythonOptions';
 import { RunHistory } from './RunHistory';
 import { RunProgressBar } from './RunProgressBar';
@@ -31,7 +31,7 @@ export function EditorPanel() {
         <select aria-label="Language" value={language} onChange={(e) => {
             const lang = e.target.value as 'ts' | 'py';
             setLanguage(lang);
-            if (lang === 'py') warmPython();
+            warmLanguage(lang);
           }} disabled={running}>
           <option value="ts">TypeScript</option>
           <option value="py">Python</option>
