@@ -91,8 +91,11 @@ self.onmessage = async (ev: MessageEvent<DataRequest>) => {
       }
     }
     if (!detection) throw new Error('the import ended without deciding a format');
-    committed = { key: m.jobId, store: kept.finish(source, { format: detection.format, mapping: m.opts.mapping }), labels };
-    post({ kind: 'done', jobId: m.jobId });
+    const { store, index } = kept.finish(source, { format: detection.format, mapping: m.opts.mapping });
+    committed = { key: m.jobId, store, labels };
+    // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them.
+    const spans = index?.spans.slice();
+    post({ kind: 'done', jobId: m.jobId, spans }, spans ? [spans.buffer] : []);
   } catch (e) {
     post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
   } finally {

@@ -19,6 +19,9 @@ let compiled: { code: string; result: CompileResult } | null = null;
 const post = (m: RewardReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 const rowAt = (i: number) => data.rows[i];
 
+/** Tasks run one after another in the order they came (the pool matches replies to its tasks in that order). */
+let tasks: Promise<void> = Promise.resolve();
+
 self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   const m = ev.data;
   if (m.kind === 'init') {
@@ -26,29 +29,34 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   } else if (m.kind === 'load') {
     try {
       await data.load(m);
-      post({ kind: 'loaded', datasetId: data.datasetId, rows: data.rows.length });
+      post({ kind: 'loaded', datasetId: data.datasetId, rows: data.size });
     } catch (e) {
       post({ kind: 'load-failed', datasetId: m.datasetId, message: e instanceof Error ? e.message : String(e) });
     }
   } else if (m.kind === 'run') {
-    if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
-    let tokenCount: TokenCounter | undefined;
-    if (m.tokenizer) {
-      // Tasks queued behind this one wait on the same promise and resume in order.
-      try {
-        tokenCount = await loadTokenCounter(m.tokenizer, ownFetch);
-      } catch (e) {
-        return post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) });
-      }
-    }
-    if (compiled?.code !== m.code) compiled = { code: m.code, result: compileReward(m.code) };
-    const c = compiled.result;
-    if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
-    const w = watch;
-    const models = m.models ? { columns: m.models, offset: m.start } : undefined;
-    const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined, tokenCount, models);
-    if (w) Atomics.store(w.row, 0, -1);
-    const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
-    post({ kind: 'result', taskId: m.taskId, result }, transfer);
+    tasks = tasks.then(() => run(m)).catch((e: unknown) => post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) }));
   }
 };
+
+async function run(m: Extract<RewardRequest, { kind: 'run' }>): Promise<void> {
+  const failed = (e: unknown) => post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) });
+  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
+  let tokenCount: TokenCounter | undefined;
+  try {
+    // The task's rows, read from the file the first time a task needs them.
+    await data.ensure(m.start, m.end);
+    if (m.tokenizer) tokenCount = await loadTokenCounter(m.tokenizer, ownFetch);
+  } catch (e) {
+    return failed(e);
+  }
+  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is no longer loaded in this worker` });
+  if (compiled?.code !== m.code) compiled = { code: m.code, result: compileReward(m.code) };
+  const c = compiled.result;
+  if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });
+  const w = watch;
+  const models = m.models ? { columns: m.models, offset: m.start } : undefined;
+  const result = runRows(c.fn, rowAt, m.start, m.end, w ? (row) => void (w.row[0] = row) : undefined, tokenCount, models);
+  if (w) Atomics.store(w.row, 0, -1);
+  const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
+  post({ kind: 'result', taskId: m.taskId, result }, transfer);
+}

@@ -38,6 +38,13 @@ async function interpreter(): Promise<PyodideAPI> {
   return py;
 }
 
+/**
+ * Tasks, and the idle work after a run, one after another in the order they came (the pool matches replies to its
+ * tasks in that order).
+ */
+let tasks: Promise<void> = Promise.resolve();
+const fail = (taskId: number, e: unknown) => post({ kind: 'failed', taskId, message: e instanceof Error ? e.message : String(e) });
+
 self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   const m = ev.data;
   if (m.kind === 'init') {
@@ -45,7 +52,7 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   } else if (m.kind === 'load') {
     try {
       await Promise.all([data.load(m), interpreter()]);
-      post({ kind: 'loaded', datasetId: data.datasetId, rows: data.rows.length });
+      post({ kind: 'loaded', datasetId: data.datasetId, rows: data.size });
     } catch (e) {
       post({ kind: 'load-failed', datasetId: m.datasetId, message: ready ? (e instanceof Error ? e.message : String(e)) : `Python could not start: ${e instanceof Error ? e.message : String(e)}` });
     }
@@ -57,39 +64,52 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
     }
   } else if (m.kind === 'idle') {
     // Only an optimisation: a failure here leaves the next run to make the copies it needs itself.
-    if (ready) {
-      try {
-        preparePython(await pyodide);
-      } catch {
-        /* see above */
+    tasks = tasks.then(async () => {
+      if (ready) {
+        try {
+          preparePython(await pyodide);
+        } catch {
+          /* see above */
+        }
       }
-    }
+    });
   } else if (m.kind === 'run') {
-    if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
-    if (!m.python) return post({ kind: 'failed', taskId: m.taskId, message: 'no Python function chosen' });
-    const py = await interpreter();
-    const w = watch;
-    try {
-      const result = runPython(py, m.code, m.python, rowAt, m.start, m.end, {
-        batchSize: m.python.batchSize,
-        interrupt: w?.interrupt,
-        // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
-        datasetKey: data.rows,
-        models: m.models ? { columns: m.models, offset: m.start } : undefined,
-        onCall: w
-          ? (row, count) => {
-              w.rows[0] = count;
-              w.row[0] = row;
-            }
-          : undefined,
-      });
-      if (w) Atomics.store(w.row, 0, -1);
-      const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
-      post({ kind: 'result', taskId: m.taskId, result: { start: result.start, scores: result.scores, status: result.status, errors: result.errors, components: result.components, notes: result.notes, stdout: result.stdout } }, transfer);
-    } catch (e) {
-      if (w) Atomics.store(w.row, 0, -1);
-      if (e instanceof PythonLoadError) post({ kind: 'compile-error', taskId: m.taskId, message: e.message, line: e.line, stdout: e.stdout });
-      else post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) });
-    }
+    tasks = tasks.then(() => run(m)).catch((e: unknown) => fail(m.taskId, e));
   }
 };
+
+async function run(m: Extract<RewardRequest, { kind: 'run' }>): Promise<void> {
+  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
+  if (!m.python) return post({ kind: 'failed', taskId: m.taskId, message: 'no Python function chosen' });
+  const py = await interpreter();
+  try {
+    // The task's rows, read from the file the first time a task needs them.
+    await data.ensure(m.start, m.end);
+  } catch (e) {
+    return fail(m.taskId, e);
+  }
+  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is no longer loaded in this worker` });
+  const w = watch;
+  try {
+    const result = runPython(py, m.code, m.python, rowAt, m.start, m.end, {
+      batchSize: m.python.batchSize,
+      interrupt: w?.interrupt,
+      // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
+      datasetKey: data.rows,
+      models: m.models ? { columns: m.models, offset: m.start } : undefined,
+      onCall: w
+        ? (row, count) => {
+            w.rows[0] = count;
+            w.row[0] = row;
+          }
+        : undefined,
+    });
+    if (w) Atomics.store(w.row, 0, -1);
+    const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];
+    post({ kind: 'result', taskId: m.taskId, result: { start: result.start, scores: result.scores, status: result.status, errors: result.errors, components: result.components, notes: result.notes, stdout: result.stdout } }, transfer);
+  } catch (e) {
+    if (w) Atomics.store(w.row, 0, -1);
+    if (e instanceof PythonLoadError) post({ kind: 'compile-error', taskId: m.taskId, message: e.message, line: e.line, stdout: e.stdout });
+    else fail(m.taskId, e);
+  }
+}

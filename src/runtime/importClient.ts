@@ -63,7 +63,7 @@ export function startImport(blob: Blob, name: string, opts: Omit<ImportOptions, 
         jobs.delete(jobId);
         if (m.kind === 'failed') resolve({ ok: false, error: m.error });
         else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
-        else resolve({ ok: true, value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping }) });
+        else resolve({ ok: true, value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping, spans: m.spans }) });
       }
     });
   });

@@ -42,7 +42,8 @@ export type DataRequest =
 export type DataReply =
   | { kind: 'meta'; jobId: number; detection: Detection }
   | { kind: 'batch'; jobId: number; batch: PackedBatch }
-  | { kind: 'done'; jobId: number }
+  /** `spans`: per row, the byte offsets of its line in the file (start, end), for a plain JSONL file. */
+  | { kind: 'done'; jobId: number; spans?: Float64Array }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
   /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }

@@ -147,7 +147,9 @@ export class RewardPool {
         else if (m.kind === 'load-failed' && m.datasetId === ds.id) resolve(m.message);
       };
     });
-    this.send(slot, { kind: 'load', datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping });
+    // A plain JSONL file goes with where each row's line is: a worker then reads only the rows its tasks need.
+    const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
+    this.send(slot, { kind: 'load', datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index });
     return slot.ready;
   }
 

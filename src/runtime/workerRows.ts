@@ -1,3 +1,4 @@
+import { LineRows, unreadable, type LineIndex } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
@@ -9,22 +10,93 @@ export interface DatasetFile {
   name: string;
   format: FormatId;
   mapping?: ColumnMapping;
+  /**
+   * A plain JSONL file: where each row's line is (the import's spans and lines). The worker then reads only the
+   * rows it is asked for, from their lines, when a run first needs them; without it, it reads the whole file.
+   */
+  index?: LineIndex;
 }
 
 /**
- * The rollouts a worker holds (reward workers, model workers): read from the dataset's file with the import's format
- * and mapping. While a load runs, and after one fails, the worker holds none.
+ * The rollouts a worker holds (reward workers, model workers), the trajectories the import made: read from the
+ * dataset's file with the import's format and mapping. While a load runs, and after one fails, the worker holds
+ * none.
+ *
+ * With a line index, `load` reads nothing: `ensure(start, end)` reads those rows' lines from the file (one read
+ * for each run of rows not read yet) and keeps them. A pool hands each worker about the same rows on every run
+ * (runtime/taskQueue.ts), so each worker of a pool reads and parses about its share of the file, not all of it.
  */
 export class WorkerRows {
   datasetId = '';
+  /** The trajectories, by row; read by lines, only the rows `ensure`d so far are there (the others undefined). */
   rows: Trajectory[] = [];
+  /** Rows in the dataset. */
+  size = 0;
+  private byLines: { rows: LineRows; blob: Blob; name: string } | null = null;
 
   /** Throws what the read threw; `rows` is then empty. */
   async load(f: DatasetFile): Promise<void> {
     this.datasetId = '';
     this.rows = [];
+    this.size = 0;
+    this.byLines = null;
+    if (f.index && f.index.spans.length === 2 * f.index.lines.length) {
+      const rows = new LineRows(f.index, { format: f.format, mapping: f.mapping });
+      this.byLines = { rows, blob: f.blob, name: f.name };
+      // Packed, not holey: an array of 100,000 holes would be a dictionary.
+      this.rows = Array.from({ length: rows.size }, () => undefined as unknown as Trajectory);
+      this.size = rows.size;
+      this.datasetId = f.datasetId;
+      return;
+    }
     const loaded = await loadAll({ name: f.name, blob: f.blob }, { format: f.format, mapping: f.mapping });
     this.datasetId = f.datasetId;
     this.rows = loaded.rows;
+    this.size = loaded.rows.length;
+  }
+
+  /** Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported. */
+  async ensure(start: number, end: number): Promise<void> {
+    const by = this.byLines;
+    if (!by) return;
+    const rows = this.rows;
+    for (let i = Math.max(0, start), stop = Math.min(end, this.size); i < stop; ) {
+      if (rows[i] !== undefined) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < stop && rows[j] === undefined) j++;
+      await this.read(by, rows, i, j);
+      i = j;
+    }
+  }
+
+  /** Read rows [a, b) from their lines, with one read of the file. */
+  private async read(by: { rows: LineRows; blob: Blob; name: string }, into: Trajectory[], a: number, b: number): Promise<void> {
+    const lr = by.rows;
+    const from = lr.start(a);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await by.blob.slice(from, lr.end(b - 1)).arrayBuffer());
+    } catch (e) {
+      throw unreadable(by.name, e);
+    }
+    if (into !== this.rows) return; // another dataset was loaded meanwhile
+    const decoder = new TextDecoder();
+    let produced: Trajectory[] = [];
+    for (let i = a; i < b; i++) {
+      // The rows of one record (a preference pair) share its line: parsed once.
+      if (i === a || !lr.sameLine(i)) {
+        let record: Record<string, unknown>;
+        try {
+          record = JSON.parse(decoder.decode(bytes.subarray(lr.start(i) - from, lr.end(i) - from))) as Record<string, unknown>;
+        } catch (e) {
+          throw unreadable(by.name, e);
+        }
+        produced = lr.produce(i, record);
+      }
+      into[i] = lr.pick(i, produced, by.name);
+    }
   }
 }

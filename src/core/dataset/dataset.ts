@@ -45,6 +45,11 @@ export interface Dataset {
   detection: Detection;
   /** The column mapping used (format `mapped`). */
   mapping?: ColumnMapping;
+  /**
+   * A plain JSONL file: per trajectory, the byte offsets in `blob` of the start and end of its line (start, end).
+   * With `lines`, reward workers read a row back from its line (core/dataset/lineRows.ts) instead of the whole file.
+   */
+  spans?: Float64Array;
 }
 
 /**
@@ -118,13 +123,16 @@ export class DatasetBuilder {
     return this.issues.length;
   }
 
-  finish(init: { id: string; key: number; name: string; blob: Blob; detection: Detection; mapping?: ColumnMapping }): Dataset {
+  finish(init: { id: string; key: number; name: string; blob: Blob; detection: Detection; mapping?: ColumnMapping; spans?: Float64Array }): Dataset {
     const groupOf = this.groupOf.done();
     const steps = this.steps.done();
     const groupSizes = new Int32Array(this.groupKeys.length);
     for (let i = 0; i < groupOf.length; i++) groupSizes[groupOf[i]]++;
+    const { spans, ...rest } = init;
     return {
-      ...init,
+      ...rest,
+      // Spans for another number of rows would read the wrong lines: none then (workers read the whole file).
+      ...(spans && spans.length === 2 * this.size ? { spans } : {}),
       size: this.size,
       lines: this.lines.done(),
       groupKeys: this.groupKeys,

@@ -15,7 +15,7 @@ async function storeOf(src: ByteSource, pieces = 1) {
     if (e.kind === 'meta') format = e.detection.format as never;
     else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
   }
-  return kept.finish(src, { format });
+  return kept.finish(src, { format }).store;
 }
 
 const lines = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
@@ -69,7 +69,7 @@ describe('RowStore', () => {
     const other = await (async () => {
       const kept = new RowStoreBuilder();
       for await (const e of importPacked(source(lines(rows)), {})) if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
-      return kept.finish(changed, { format: 'trl-standard' });
+      return kept.finish(changed, { format: 'trl-standard' }).store;
     })();
     await expect(other.all()).rejects.toThrow('data.jsonl gives 4 rows now, 10 when it was imported: has the file changed?');
     // Its line is past the end of the shorter file: nothing to parse there.

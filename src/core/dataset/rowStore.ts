@@ -10,9 +10,11 @@
  * Other files (gzip, CSV, Parquet, JSON documents) keep their trajectories from the import.
  */
 import { loadAll } from './loadAll';
-import { NORMALIZERS } from '../formats/normalize';
+import { LineRows, unreadable, type LineIndex } from './lineRows';
 import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
+
+export type { LineIndex } from './lineRows';
 
 export interface RowStore {
   readonly size: number;
@@ -34,39 +36,20 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
   };
 }
 
-export interface LineIndex {
-  /** Per row: byte offsets of the start of its source line and of its end (newline or end of file). */
-  spans: Float64Array;
-  /** Per row: its 1-based source line. */
-  lines: Int32Array;
-}
-
 /** A store that reads rows back from their JSONL lines in the file. */
 export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }, index: LineIndex): RowStore {
-  const { spans, lines } = index;
-  const size = lines.length;
-  // Which of its record's trajectories a row is (preference records give several, on consecutive rows).
-  const part = new Int32Array(size);
-  for (let i = 1; i < size; i++) part[i] = lines[i] === lines[i - 1] ? part[i - 1] + 1 : 0;
-  const normalize = NORMALIZERS[read.format];
+  const rows = new LineRows(index, read);
+  const { size } = rows;
   let everything: Promise<Trajectory[]> | null = null;
-
-  // The browser's own words for a file that changed on disk ("could not be read, typically due to permission
-  // problems…") do not say what to do: name the file and the way out.
-  const unreadable = (e: unknown) =>
-    new Error(`${source.name} could not be read again (${e instanceof Error ? e.message : String(e)}). It may have changed or moved since it was imported: import it again.`);
 
   const readRow = async (i: number): Promise<Trajectory> => {
     let record: Record<string, unknown>;
     try {
-      record = JSON.parse(await source.blob.slice(spans[2 * i], spans[2 * i + 1]).text()) as Record<string, unknown>;
+      record = JSON.parse(await source.blob.slice(rows.start(i), rows.end(i)).text()) as Record<string, unknown>;
     } catch (e) {
-      throw unreadable(e);
+      throw unreadable(source.name, e);
     }
-    const t = normalize(record, { line: lines[i], mapping: read.mapping })[part[i]];
-    if (t === undefined) throw new Error(`line ${lines[i]} of ${source.name} no longer gives row ${i + 1}: has the file changed?`);
-    t.index = i;
-    return t;
+    return rows.pick(i, rows.produce(i, record), source.name);
   };
 
   return {
@@ -83,7 +66,7 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
             return rows;
           },
           (e: unknown) => {
-            throw unreadable(e);
+            throw unreadable(source.name, e);
           },
         )
         .catch((e: unknown) => {
@@ -114,12 +97,14 @@ export class RowStoreBuilder {
     }
   }
 
-  finish(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }): RowStore {
+  /** The store, and where each row's line is when the rows are read back from their lines. */
+  finish(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }): { store: RowStore; index?: LineIndex } {
     if (this.withoutSpans) {
       if (this.spans.some((s) => s.length > 0)) throw new Error('RowStoreBuilder: an import mixed spans and rows');
-      return rowsInMemory(this.rows);
+      return { store: rowsInMemory(this.rows) };
     }
-    return rowsFromLines(source, read, { spans: concat(this.spans, Float64Array), lines: concat(this.lines, Int32Array) });
+    const index = { spans: concat(this.spans, Float64Array), lines: concat(this.lines, Int32Array) };
+    return { store: rowsFromLines(source, read, index), index };
   }
 }
 

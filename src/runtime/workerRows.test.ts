@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { importPacked, runPieceHere } from '../core/dataset/importPacked';
+import { loadAll } from '../core/dataset/loadAll';
+import { RowStoreBuilder } from '../core/dataset/rowStore';
+import type { FormatId } from '../core/formats/types';
+import { WorkerRows } from './workerRows';
+
+const encode = (s: string) => new TextEncoder().encode(s);
+const jsonl = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
+
+/** Import as the data worker does (in pieces when `pieces` > 1): the format and the line index it sends the page. */
+async function imported(blob: Blob, pieces = 1) {
+  const kept = new RowStoreBuilder();
+  let format: FormatId | undefined;
+  const par = pieces > 1 ? { pieces, minPieceBytes: 1, run: runPieceHere } : undefined;
+  for await (const e of importPacked({ name: 'data.jsonl', blob }, {}, par)) {
+    if (e.kind === 'meta') format = e.detection.format;
+    else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
+  }
+  if (!format) throw new Error('no format');
+  const { index } = kept.finish({ name: 'data.jsonl', blob }, { format });
+  if (!index) throw new Error('no line index');
+  return { format, index };
+}
+
+describe('WorkerRows read by lines', () => {
+  it('reads nothing on load, then exactly the rows asked for, equal to a whole read of the file', async () => {
+    const rows: unknown[] = [];
+    for (let i = 0; i < 300; i++) {
+      if (i % 40 === 9) rows.push('{"prompt": broken', '');
+      rows.push({ prompt: `Q${i % 30} ${'ça'.repeat(i % 3)}`, completion: `${'日本語 😀 '.repeat(i % 4)}A: ${i}`, uid: `g${i % 30}`, step: i % 5, extra: { n: [i, null] } });
+    }
+    for (const eol of ['\n', '\r\n']) {
+      const blob = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), encode(jsonl(rows, eol))]);
+      const whole = (await loadAll({ name: 'data.jsonl', blob })).rows;
+      expect(whole.length).toBe(300);
+      for (const pieces of [1, 3]) {
+        const { format, index } = await imported(blob, pieces);
+        const w = new WorkerRows();
+        await w.load({ datasetId: 'd', blob, name: 'data.jsonl', format, index });
+        expect(w.datasetId).toBe('d');
+        expect(w.size).toBe(300);
+        expect(w.rows.length).toBe(300);
+        expect(w.rows.every((r) => r === undefined)).toBe(true);
+        // A task in the middle, then one that overlaps it (only the rows missing are read), then the rest.
+        await w.ensure(100, 150);
+        expect(w.rows.slice(100, 150)).toEqual(whole.slice(100, 150));
+        expect(w.rows[99]).toBeUndefined();
+        expect(w.rows[150]).toBeUndefined();
+        const kept = w.rows[120];
+        await w.ensure(90, 160);
+        expect(w.rows[120]).toBe(kept);
+        await w.ensure(0, 300);
+        expect(w.rows).toEqual(whole);
+        // Out-of-range bounds are clipped.
+        await w.ensure(-5, 400);
+      }
+    }
+  });
+
+  it('preference records: the two rows of a pair come from one line, even when a task starts on the second', async () => {
+    const pairs = Array.from({ length: 20 }, (_, i) => ({ prompt: `p${i}`, chosen: `good ${i}`, rejected: `bad ${i}` }));
+    const blob = new Blob([jsonl(pairs)]);
+    const whole = (await loadAll({ name: 'data.jsonl', blob })).rows;
+    expect(whole.length).toBe(40);
+    const { format, index } = await imported(blob);
+    expect(format).toBe('preference');
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'p', blob, name: 'data.jsonl', format, index });
+    await w.ensure(5, 8); // rows 5 (the rejected side of pair 2), 6 and 7
+    expect(w.rows.slice(5, 8)).toEqual(whole.slice(5, 8));
+    expect(w.rows[5].preference).toBe('rejected');
+    expect(w.rows[4]).toBeUndefined();
+    expect(w.rows[5].pairId).toBe(whole[4].pairId);
+    await w.ensure(0, 40);
+    expect(w.rows).toEqual(whole);
+  });
+
+  it('without a line index it reads the whole file at once', async () => {
+    const blob = new Blob([jsonl([{ prompt: 'a', completion: 'b' }, { prompt: 'c', completion: 'd' }])]);
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'x', blob, name: 'data.jsonl', format: 'trl-standard' });
+    expect(w.size).toBe(2);
+    expect(w.rows.map((r) => r.completion)).toEqual(['b', 'd']);
+  });
+
+  it('says so when the file changed since the import', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({ prompt: 'p', completion: `c${i}` }));
+    const blob = new Blob([jsonl(rows)]);
+    const { format, index } = await imported(blob);
+    // Same length, other bytes: the lines no longer parse.
+    const changed = new Blob([jsonl(rows).replace(/"/g, "'")]);
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'c', blob: changed, name: 'data.jsonl', format, index });
+    await expect(w.ensure(0, 3)).rejects.toThrow(/^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/);
+  });
+});
