@@ -33,6 +33,9 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
     } catch (e) {
       post({ kind: 'load-failed', datasetId: m.datasetId, message: e instanceof Error ? e.message : String(e) });
     }
+  } else if (m.kind === 'idle') {
+    // Between runs: the rows of its block it does not hold yet (a failure leaves them to the next run's tasks).
+    tasks = tasks.then(() => data.ensure(...m.block)).catch(() => undefined);
   } else if (m.kind === 'run') {
     tasks = tasks.then(() => run(m)).catch((e: unknown) => post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) }));
   }

@@ -63,7 +63,7 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
       post({ kind: 'scanned', reqId: m.reqId, scan: { ok: false, message: e instanceof Error ? e.message : String(e) } });
     }
   } else if (m.kind === 'idle') {
-    // Only an optimisation: a failure here leaves the next run to make the copies it needs itself.
+    // Only an optimisation: a failure here leaves the next run to read its rows and make its copies itself.
     tasks = tasks.then(async () => {
       if (ready) {
         try {
@@ -72,6 +72,8 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
           /* see above */
         }
       }
+      // The rows of its block it does not hold yet.
+      await data.ensure(...m.block).catch(() => undefined);
     });
   } else if (m.kind === 'run') {
     tasks = tasks.then(() => run(m)).catch((e: unknown) => fail(m.taskId, e));

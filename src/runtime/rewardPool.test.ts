@@ -95,6 +95,8 @@ describe('RewardPool', () => {
     // Blocks [0, 5000) and [5000, 10000): each worker starts at the front of its own.
     expect(firstRuns[0][0][0]).toBe(0);
     expect(firstRuns[1][0][0]).toBe(5000);
+    // After the run each worker hears it is idle, with its block: it reads the rows of it it does not hold yet.
+    expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([[{ kind: 'idle', block: [0, 5000] }], [{ kind: 'idle', block: [5000, 10_000] }]]);
     for (const w of workers) w.sent = [];
     const second = await p.run('code').done;
     expect(second.kind).toBe('done');

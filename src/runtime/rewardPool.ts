@@ -186,11 +186,11 @@ export class RewardPool {
       clearInterval(watchdog);
       // After a compile error or a failed load the other workers answer at once and their replies are ignored:
       // they are free for the next run. (Cancel terminates busy workers before it gets here.)
-      for (const s of this.slots) {
+      this.slots.forEach((s, k) => {
         s.onReply = null;
         s.tasks = [];
-        if (o.kind === 'done') this.send(s, { kind: 'idle' });
-      }
+        if (o.kind === 'done') this.send(s, { kind: 'idle', block: TaskQueue.blockOf(k, n, this.size) });
+      });
       if (this.current === handle) this.current = null;
       resolve(o);
     };

@@ -12,10 +12,12 @@ export type RewardRequest =
   /** `models`: reward-model scores of rows [start, end) by model name, for `ctx.models` (TypeScript rewards). */
   | { kind: 'run'; taskId: number; datasetId: string; code: string; start: number; end: number; tokenizer?: TokenizerId; python?: PythonCall; models?: Record<string, Float64Array> }
   /**
-   * A run has ended with every row scored, and no task of it is left in this worker: a Python worker uses the pause
-   * to make the next run's argument copies ahead (runPython.ts, preparePython). Other workers ignore it.
+   * A run has ended with every row scored, and no task of it is left in this worker. The worker uses the pause to
+   * get ready for the next run: it reads the rows of its block [start, end) it does not hold yet (the rows a pool
+   * hands it first, runtime/taskQueue.ts: the last run may have given some of them to another worker), and a Python
+   * worker makes the next run's argument copies ahead (runPython.ts, preparePython).
    */
-  | { kind: 'idle' }
+  | { kind: 'idle'; block: [number, number] }
   /** Python workers: list the reward functions the code defines (parsed, not run). */
   | { kind: 'scan'; reqId: number; code: string };
 

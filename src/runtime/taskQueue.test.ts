@@ -136,6 +136,15 @@ describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
     ]);
   });
 
+  it('blockOf gives the block a worker takes first', () => {
+    expect([0, 1, 2].map((k) => TaskQueue.blockOf(k, 100, 3))).toEqual([
+      [0, 33],
+      [33, 66],
+      [66, 100],
+    ]);
+    expect(ranges(new TaskQueue(100, 3), 1, [2])).toEqual([[66, 82]]); // 16-row tasks from the front of block 2
+  });
+
   it('task ids are unique', () => {
     const q = new TaskQueue(5000, 4);
     const ids = new Set<number>();

@@ -47,7 +47,10 @@ export class TaskQueue {
     private readonly workers: number,
   ) {
     const w = Math.max(1, Math.floor(workers));
-    for (let k = 0; k < w; k++) this.blocks.push({ start: Math.floor((k * rows) / w), end: Math.floor(((k + 1) * rows) / w) });
+    for (let k = 0; k < w; k++) {
+      const [start, end] = TaskQueue.blockOf(k, rows, w);
+      this.blocks.push({ start, end });
+    }
     this.left = Math.max(0, rows);
     // A small dataset still gets about eight tasks per worker (a slow Python reward on 800 rows uses every worker).
     this.minTask = Math.max(16, Math.min(MIN_TASK, Math.ceil(rows / (w * 8))));
@@ -55,6 +58,13 @@ export class TaskQueue {
 
   get empty(): boolean {
     return this.left === 0;
+  }
+
+  /** Worker `worker`'s block of `rows` rows among `workers`: the rows it takes first, [start, end). */
+  static blockOf(worker: number, rows: number, workers: number): [number, number] {
+    const w = Math.max(1, Math.floor(workers));
+    const k = worker % w;
+    return [Math.floor((k * rows) / w), Math.floor(((k + 1) * rows) / w)];
   }
 
   /** The next task for worker `worker` (0 ≤ worker < workers; call only when not empty). */
