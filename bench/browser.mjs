@@ -58,3 +58,29 @@ export function stealSince(sample) {
   const total = d.reduce((a, b) => a + b, 0);
   return total > 0 ? `${Math.round((100 * d[7]) / total)}%` : 'unknown';
 }
+
+/**
+ * Arm the page to notice the next User Timing measure `name` (earlier ones cleared); `measured` then waits for it and
+ * returns its duration. A PerformanceObserver, not Playwright's waitForFunction: that polls on every animation frame,
+ * which makes the page draw frames while the work runs and takes CPU from its workers.
+ */
+export async function expectMeasure(page, name) {
+  await page.evaluate((n) => {
+    performance.clearMeasures(n);
+    window.__measured = new Promise((resolve) => {
+      const o = new PerformanceObserver((l) => {
+        if (l.getEntriesByName(n).length > 0) {
+          o.disconnect();
+          resolve();
+        }
+      });
+      o.observe({ type: 'measure' });
+    });
+  }, name);
+}
+
+/** The duration of the measure `expectMeasure` armed the page for, once it is recorded. */
+export async function measured(page, name) {
+  await page.evaluate(() => window.__measured);
+  return page.evaluate((n) => performance.getEntriesByName(n, 'measure')[0].duration, name);
+}

@@ -4,7 +4,7 @@
 // in one piece fewer than the cores (one piece on 2 cores).
 // Usage: npx vite build && node bench/import.bench.mjs [rows] [reps]
 import { mkdirSync, statSync } from 'node:fs';
-import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -38,27 +38,15 @@ try {
   const upload = async (query) => {
     await page.evaluate((q) => {
       history.replaceState(null, '', `/${q}`);
-      performance.clearMeasures('import');
       window.__long = [];
       window.__obs?.disconnect();
       window.__obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); });
       window.__obs.observe({ type: 'longtask' });
-      // Resolved by the studio's 'import' measure. Not waitForFunction: it polls on every animation frame, which
-      // makes the page draw frames while the import runs and takes CPU from its workers.
-      window.__imported = new Promise((resolve) => {
-        const o = new PerformanceObserver((l) => {
-          if (l.getEntriesByName('import').length > 0) {
-            o.disconnect();
-            resolve();
-          }
-        });
-        o.observe({ type: 'measure' });
-      });
     }, query);
+    await expectMeasure(page, 'import');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
     await chooser.setFiles(path);
-    await page.evaluate(() => window.__imported);
-    const r = await page.evaluate(() => ({ ms: performance.getEntriesByName('import', 'measure')[0].duration, long: window.__long.slice() }));
+    const r = { ms: await measured(page, 'import'), long: await page.evaluate(() => window.__long.slice()) };
     await page.getByRole('status', { name: 'Dataset status' }).getByText(`${ROWS.toLocaleString('en-US')} trajectories`).waitFor();
     // Let the reward run that follows an import finish, so the next import has both cores to itself.
     await page.getByTestId('run-summary').getByText(`${ROWS.toLocaleString('en-US')} scored`).waitFor({ timeout: 300_000 });

@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 import { importTs } from './tsImport.mjs';
 
@@ -63,21 +63,9 @@ try {
   };
   /** Start a run with `start` and wait for its 'reward-run' measure; the scores must be all there, with no error. */
   const run = async (page, start, rows = ROWS) => {
-    await page.evaluate(() => {
-      performance.clearMeasures('reward-run');
-      window.__ran = new Promise((resolve) => {
-        const o = new PerformanceObserver((l) => {
-          if (l.getEntriesByName('reward-run').length > 0) {
-            o.disconnect();
-            resolve();
-          }
-        });
-        o.observe({ type: 'measure' });
-      });
-    });
+    await expectMeasure(page, 'reward-run');
     await start();
-    await page.evaluate(() => window.__ran);
-    const ms = await page.evaluate(() => performance.getEntriesByName('reward-run', 'measure')[0].duration);
+    const ms = await measured(page, 'reward-run');
     const summary = page.getByTestId('run-summary');
     await summary.getByText(`${rows.toLocaleString('en-US')} scored`).waitFor({ timeout: 60_000 });
     const text = await summary.textContent();
