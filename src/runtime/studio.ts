@@ -44,7 +44,7 @@ function pythonPool(): RewardPool {
 
 /**
  * Start the workers of `language` on the loaded dataset as soon as the user picks it, before the first Run: Python
- * workers take seconds to load Pyodide, and every worker reads the whole file.
+ * workers take seconds to load Pyodide, and every worker reads the file (the whole of it unless it is plain JSONL).
  */
 export function warmLanguage(language: 'ts' | 'py'): void {
   const ds = getDataset(useStudio.getState().datasetId);
@@ -137,9 +137,9 @@ function adoptDataset(ds: Dataset): void {
   const previous = useStudio.getState().datasetId;
   if (previous) forgetDataset(previous);
   registerDataset(ds);
-  // Only the workers of the language in use read the new file at once; the others read it when they next run. Each
-  // worker parses the whole file: with both pools reading, four workers shared two cores, and the first Python run
-  // after an import of 100,000 rows waited for all four (bench/README.md).
+  // Only the workers of the language in use read the new file at once; the others read it when they next run. (When
+  // every worker parsed the whole file, both pools reading meant four workers on two cores, and the first Python run
+  // after an import of 100,000 rows waited for all four: bench/README.md.)
   const py = useStudio.getState().language === 'py';
   rewardPool().setDataset(ds, !py);
   if (py) pythonPool().setDataset(ds);

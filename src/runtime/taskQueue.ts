@@ -28,9 +28,9 @@ export const MAX_TASK = 20_000;
  *
  * The rows are first split into one contiguous block per worker, and each worker takes its tasks from the front of
  * its own block; a worker whose block is used up takes tasks from the end of the block with the most rows left.
- * So a worker gets about the same rows on every run of a dataset, which matters to Python workers: each keeps the
- * rows it has moved into its interpreter, and makes fresh argument copies ahead of the next run for the rows it ran
- * (runPython's `datasetKey`, `preparePython`). Handed out in one stream instead, the rows of a run went to whichever
+ * So a worker gets about the same rows on every run of a dataset: it reads from a JSONL file only the rows it runs
+ * (WorkerRows), and a Python worker keeps the rows it has moved into its interpreter and makes fresh argument copies
+ * ahead of the next run for the rows it ran (runPython's `datasetKey`, `preparePython`). Handed out in one stream instead, the rows of a run went to whichever
  * worker asked first, and a second run moved most rows into the other interpreter again.
  */
 export class TaskQueue {

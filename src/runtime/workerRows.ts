@@ -68,6 +68,7 @@ export class WorkerRows {
       let j = i + 1;
       while (j < stop && rows[j] === undefined) j++;
       await this.read(by, rows, i, j);
+      if (rows !== this.rows) return; // another dataset was loaded meanwhile
       i = j;
     }
   }
