@@ -3,7 +3,7 @@
  * A row is scored when its reward is finite and its group index is in [0, groupCount); other rows are ignored.
  */
 import { advantages, type PresetId } from './advantage';
-import { lowerBound } from './ranks';
+import { lowerBound, sortFloat64 } from './ranks';
 
 export interface GroupStats {
   count: Int32Array;
@@ -169,7 +169,7 @@ export function collapseByStep(
   const buf = new Float64Array(n);
   let k = 0;
   for (let i = 0; i < n; i++) if (Number.isFinite(steps[i])) buf[k++] = steps[i];
-  const sorted = buf.subarray(0, k).sort();
+  const sorted = sortFloat64(buf.subarray(0, k));
   let d = 0;
   for (let i = 0; i < k; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[d++] = sorted[i];
   const uniq = sorted.subarray(0, d);

@@ -1,4 +1,5 @@
 import { quantileSorted } from './histogram';
+import { sortFloat64 } from './ranks';
 
 export interface Quantiles {
   q05: number;
@@ -42,7 +43,7 @@ export function describe(values: ArrayLike<number>): Description {
     const q = { q05: NaN, q25: NaN, q50: NaN, q75: NaN, q95: NaN };
     return { n: 0, mean: NaN, std: NaN, min: NaN, max: NaN, distinct: 0, quantiles: q };
   }
-  const sorted = buf.subarray(0, n).sort();
+  const sorted = sortFloat64(buf.subarray(0, n));
   const mean = sum / n;
   let ss = 0;
   let distinct = 0;

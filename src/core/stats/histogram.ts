@@ -5,6 +5,8 @@
  *   [minBins, maxBins]; Sturges (⌈log2 n⌉ + 1) when the IQR is 0.
  * NaN entries (null / error / not run) are skipped.
  */
+import { sortFloat64 } from './ranks';
+
 export interface HistogramBin {
   /** Inclusive lower edge. */
   x0: number;
@@ -38,7 +40,7 @@ function finiteSorted(values: ArrayLike<number>, indices?: ArrayLike<number>): F
     const v = values[indices ? indices[i] : i];
     if (Number.isFinite(v)) out[k++] = v;
   }
-  return out.subarray(0, k).sort();
+  return sortFloat64(out.subarray(0, k));
 }
 
 /** Linear-interpolated quantile of sorted data (numpy's default "linear" method). */
