@@ -137,13 +137,17 @@ function adoptDataset(ds: Dataset): void {
   const previous = useStudio.getState().datasetId;
   if (previous) forgetDataset(previous);
   registerDataset(ds);
-  // Only the workers of the language in use read the new file at once; the others read it when they next run. (When
-  // every worker parsed the whole file, both pools reading meant four workers on two cores, and the first Python run
-  // after an import of 100,000 rows waited for all four: bench/README.md.)
-  const py = useStudio.getState().language === 'py';
-  rewardPool().setDataset(ds, !py);
-  if (py) pythonPool().setDataset(ds);
-  else pyPool?.setDataset(ds, false);
+  // Every pool takes the new dataset now (a run needs it). Only the workers of the language in use start reading it
+  // at once, and in a task of their own, after the page has taken in the import: their messages carry the rows' line
+  // spans, a copy per worker. The others read it when they next run. (When every worker parsed the whole file, both
+  // pools reading meant four workers on two cores, and the first Python run after an import of 100,000 rows waited
+  // for all four: bench/README.md.)
+  rewardPool().setDataset(ds, false);
+  pyPool?.setDataset(ds, false);
+  setTimeout(() => {
+    const st = useStudio.getState();
+    if (st.datasetId === ds.id) (st.language === 'py' ? pythonPool() : rewardPool()).setDataset(ds);
+  }, 0);
   const s = useStudio.getState();
   s.selectRow(null);
   s.setGroupFilter(null);

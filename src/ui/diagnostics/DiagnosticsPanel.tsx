@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { useDeferredValue, useId, useMemo } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
 import type { LabelColumn } from '../../core/dataset/labelColumns';
 import { useStudio } from '../../store';
@@ -49,16 +49,21 @@ export function DiagnosticsPanel() {
   const sameData = runs.filter((r) => r.datasetId === datasetId);
   // The open tab stays listed even when it does not apply (a session saved on other data): it says why it is empty.
   const tabs = useMemo(() => TABS.filter((t) => t.id === tab || applies(t.id, ds, labels)), [tab, ds, labels]);
+  // The charts follow a new run or dataset in a render of their own, after the page has taken in the run: their
+  // statistics over 100,000 rows would otherwise make one task of 100+ ms with the end of the run. Run and dataset
+  // travel together, so a chart never pairs one dataset's run with another's columns.
+  const current = useMemo(() => ({ run, ds }), [run, ds]);
+  const shown = useDeferredValue(current);
   let body;
   // Preference and Best-of-N take their scores from any source (useScoreSources: runs and models), not only the current run.
   const ownSources = tab === 'preference' || tab === 'bestofn';
-  if (ds && tab === 'preference') body = <PreferenceTab ds={ds} />;
-  else if (ds && tab === 'bestofn') body = <BestOfNTab ds={ds} />;
-  else if (!run || !ds) body = <p className="muted empty-chart">{modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
-  else if (tab === 'distribution') body = <DistributionTab run={run} />;
-  else if (tab === 'length') body = <LengthTab run={run} ds={ds} />;
-  else if (tab === 'collapse') body = <CollapseTab run={run} ds={ds} />;
-  else if (tab === 'label') body = <LabelTab run={run} ds={ds} />;
+  if (shown.ds && tab === 'preference') body = <PreferenceTab ds={shown.ds} />;
+  else if (shown.ds && tab === 'bestofn') body = <BestOfNTab ds={shown.ds} />;
+  else if (!shown.run || !shown.ds) body = <p className="muted empty-chart">{modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
+  else if (tab === 'distribution') body = <DistributionTab run={shown.run} />;
+  else if (tab === 'length') body = <LengthTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'collapse') body = <CollapseTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'label') body = <LabelTab run={shown.run} ds={shown.ds} />;
   else body = <CompareTab runs={sameData} />;
   return (
     <section className="panel diag-panel" aria-label="Diagnostics">
