@@ -21,6 +21,7 @@ const rowAt = (i: number) => data.rows[i];
 
 /** Tasks run one after another in the order they came (the pool matches replies to its tasks in that order). */
 let tasks: Promise<void> = Promise.resolve();
+const fail = (taskId: number, e: unknown) => post({ kind: 'failed', taskId, message: e instanceof Error ? e.message : String(e) });
 
 self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
   const m = ev.data;
@@ -37,22 +38,19 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
     // Between runs: the rows of its block it does not hold yet (a failure leaves them to the next run's tasks).
     tasks = tasks.then(() => data.ensure(...m.block)).catch(() => undefined);
   } else if (m.kind === 'run') {
-    tasks = tasks.then(() => run(m)).catch((e: unknown) => post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) }));
+    tasks = tasks.then(() => run(m)).catch((e: unknown) => fail(m.taskId, e));
   }
 };
 
 async function run(m: Extract<RewardRequest, { kind: 'run' }>): Promise<void> {
-  const failed = (e: unknown) => post({ kind: 'failed', taskId: m.taskId, message: e instanceof Error ? e.message : String(e) });
-  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
   let tokenCount: TokenCounter | undefined;
   try {
-    // The task's rows, read from the file the first time a task needs them.
-    await data.ensure(m.start, m.end);
     if (m.tokenizer) tokenCount = await loadTokenCounter(m.tokenizer, ownFetch);
+    // The task's rows, read from the file the first time a task needs them.
+    await data.ensureFor(m.datasetId, m.start, m.end);
   } catch (e) {
-    return failed(e);
+    return fail(m.taskId, e);
   }
-  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is no longer loaded in this worker` });
   if (compiled?.code !== m.code) compiled = { code: m.code, result: compileReward(m.code) };
   const c = compiled.result;
   if (!c.ok) return post({ kind: 'compile-error', taskId: m.taskId, message: c.message, line: c.line });

@@ -81,16 +81,14 @@ self.onmessage = async (ev: MessageEvent<RewardRequest>) => {
 };
 
 async function run(m: Extract<RewardRequest, { kind: 'run' }>): Promise<void> {
-  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is not loaded in this worker` });
   if (!m.python) return post({ kind: 'failed', taskId: m.taskId, message: 'no Python function chosen' });
   const py = await interpreter();
   try {
-    // The task's rows, read from the file the first time a task needs them.
-    await data.ensure(m.start, m.end);
+    // The task's rows, read from the file the first time a task needs them (the last wait before the run).
+    await data.ensureFor(m.datasetId, m.start, m.end);
   } catch (e) {
     return fail(m.taskId, e);
   }
-  if (m.datasetId !== data.datasetId) return post({ kind: 'failed', taskId: m.taskId, message: `dataset ${m.datasetId} is no longer loaded in this worker` });
   const w = watch;
   try {
     const result = runPython(py, m.code, m.python, rowAt, m.start, m.end, {

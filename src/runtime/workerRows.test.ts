@@ -84,6 +84,19 @@ describe('WorkerRows read by lines', () => {
     expect(w.rows.map((r) => r.completion)).toEqual(['b', 'd']);
   });
 
+  it('ensureFor: a task for another dataset, or one replaced while its rows were read, fails with the reason', async () => {
+    const blob = new Blob([jsonl(Array.from({ length: 10 }, (_, i) => ({ prompt: 'p', completion: `c${i}` })))]);
+    const { format, index } = await imported(blob);
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'a', blob, name: 'data.jsonl', format, index });
+    await expect(w.ensureFor('b', 0, 3)).rejects.toThrow('dataset b is not loaded in this worker');
+    await w.ensureFor('a', 0, 3);
+    expect(w.rows.slice(0, 3).map((r) => r.completion)).toEqual(['c0', 'c1', 'c2']);
+    const reading = w.ensureFor('a', 3, 10);
+    await w.load({ datasetId: 'c', blob, name: 'data.jsonl', format, index });
+    await expect(reading).rejects.toThrow('dataset a is no longer loaded in this worker');
+  });
+
   it('says so when the file changed since the import', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => ({ prompt: 'p', completion: `c${i}` }));
     const blob = new Blob([jsonl(rows)]);

@@ -55,6 +55,17 @@ export class WorkerRows {
     this.size = loaded.rows.length;
   }
 
+  /**
+   * Rows [start, end) of dataset `datasetId` for a task: `ensure`d, with that dataset loaded before and after the
+   * read. Throws, with the reason, when it is not (or no longer) the one loaded, or when the file can no longer be
+   * read as it was imported.
+   */
+  async ensureFor(datasetId: string, start: number, end: number): Promise<void> {
+    if (datasetId !== this.datasetId) throw new Error(`dataset ${datasetId} is not loaded in this worker`);
+    await this.ensure(start, end);
+    if (datasetId !== this.datasetId) throw new Error(`dataset ${datasetId} is no longer loaded in this worker`);
+  }
+
   /** Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported. */
   async ensure(start: number, end: number): Promise<void> {
     const by = this.byLines;
