@@ -159,21 +159,20 @@ describe('rows that fail', () => {
     expect(h.stdout).toContain('row 0: Error: boom 0 (line 3)');
   });
 
-  it('an endless reward times out on its rows (--time-limit 200); the others are scored and the process exits', () => {
+  it('an endless reward times out on its rows (--time-limit 1000); the others are scored and the process exits', () => {
     const data = file(
       'hang.jsonl',
       ['ok', 'hang', 'ok', 'ok', 'hang', 'ok'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n',
     );
     const reward = file('hang.ts', `export default function reward(t) {\n  if (t.completion === 'hang') while (true) {}\n  return 1;\n}\n`);
     const out = join(dir, 'hang-out.jsonl');
-    const t0 = Date.now();
-    const r = cli(['score', data, '--reward', reward, '--time-limit', '200', '--workers', '2', '--out', out, '--json'], 20_000);
+    // The child is killed after 20 s (then its signal is not null): the process must exit on its own.
+    const r = cli(['score', data, '--reward', reward, '--time-limit', '1000', '--workers', '2', '--out', out, '--json'], 20_000);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(15_000);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, groups: 3, errors: 2, reward: { mean: 1 } });
     const rows = readOut(out);
-    expect(rows.map((x) => x.error)).toEqual([null, 'timed out after 200 ms', null, null, 'timed out after 200 ms', null]);
+    expect(rows.map((x) => x.error)).toEqual([null, 'timed out after 1000 ms', null, null, 'timed out after 1000 ms', null]);
     expect(rows.map((x) => x.reward)).toEqual([1, null, 1, 1, null, 1]);
   }, 30_000);
 });

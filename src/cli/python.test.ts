@@ -1,6 +1,7 @@
 /**
  * `reward-studio score --reward file.py`: Python rewards in the built CLI (Pyodide in each worker), run as a
- * subprocess like cli.test.ts. Every run loads Pyodide (3–5 s here), so the runs are started concurrently.
+ * subprocess like cli.test.ts. Every run loads Pyodide (3–5 s here), so the runs are started together, at most
+ * RUNS_AT_ONCE at a time: more would starve each other (and the other test files) of CPU on a small machine.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,8 +24,24 @@ interface Run {
   ms: number;
 }
 
+const RUNS_AT_ONCE = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+/** Per-row limit of the stuck rewards below: far above what a scored row takes on a loaded machine. */
+const LIMIT = 1500;
+
 /** The CLI as a child process, asynchronously (so that several Pyodide loads overlap). */
-function cli(args: string[], timeout = 90_000): Promise<Run> {
+async function cli(args: string[], timeout = 90_000): Promise<Run> {
+  if (running >= RUNS_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try {
+    return await spawnCli(args, timeout);
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+function spawnCli(args: string[], timeout: number): Promise<Run> {
   return new Promise((done, fail) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout });
@@ -57,6 +74,8 @@ beforeAll(async () => {
   const gsm8k = file('gsm8k.py', GSM8K_PY);
   const hangData = file('hang.jsonl', HANG_ROWS);
   const start = (key: string, args: string[]) => (runs[key] = cli(args));
+  // The TypeScript default reward, for comparison (first in line).
+  const tsRun = cli(['score', DEMO, '--reward', file('default.ts', DEFAULT_REWARD_TS), '--out', join(dir, 'ts.jsonl'), '--json']);
 
   // Every run is started here, at once: each test awaits its own.
   for (const [name, extra] of [
@@ -85,11 +104,11 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  start('hangVerl', ['score', hangData, '--reward', hangVerl, '--time-limit', '300', '--workers', '1', '--out', outs.hangVerl, '--json']);
+  start('hangVerl', ['score', hangData, '--reward', hangVerl, '--time-limit', String(LIMIT), '--workers', '1', '--out', outs.hangVerl, '--json']);
   // A TRL reward whose batch of two rows [2, 3] loops, and one that swallows the interrupt (the worker must go).
   outs.hangTrl = join(dir, 'hang-trl.jsonl');
   const hangTrl = file('hang_trl.py', ['def reward(completions, **kwargs):', '    while "hang" in completions[:1]:', '        pass', '    return [2.0 for _ in completions]', ''].join('\n'));
-  start('hangTrl', ['score', hangData, '--reward', hangTrl, '--batch-size', '2', '--time-limit', '300', '--workers', '1', '--out', outs.hangTrl, '--json']);
+  start('hangTrl', ['score', hangData, '--reward', hangTrl, '--batch-size', '2', '--time-limit', String(LIMIT), '--workers', '1', '--out', outs.hangTrl, '--json']);
   outs.stubborn = join(dir, 'stubborn.jsonl');
   const stubborn = file(
     'stubborn.py',
@@ -105,15 +124,14 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  start('stubborn', ['score', hangData, '--reward', stubborn, '--time-limit', '300', '--workers', '1', '--out', outs.stubborn, '--json']);
+  start('stubborn', ['score', hangData, '--reward', stubborn, '--time-limit', String(LIMIT), '--workers', '1', '--out', outs.stubborn, '--json']);
   // Code that does not load.
   start('syntax', ['score', DEMO, '--reward', file('bad.py', 'import re\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None)\n    return 1.0\n'), '--json']);
   start('numpy', ['score', DEMO, '--reward', file('np.py', 'import math\nimport numpy as np\n\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return float(np.mean([1.0]))\n'), '--json']);
   start('none', ['score', DEMO, '--reward', file('none.py', 'def helper(text):\n    return len(text)\n'), '--json']);
   start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
 
-  // The TypeScript default reward, for comparison.
-  const r = await cli(['score', DEMO, '--reward', file('default.ts', DEFAULT_REWARD_TS), '--out', join(dir, 'ts.jsonl'), '--json']);
+  const r = await tsRun;
   if (r.code !== 0) throw new Error(`the TypeScript run failed: ${r.stderr}`);
   ts = { json: r.stdout, out: outLines(join(dir, 'ts.jsonl')) };
 }, 180_000);
@@ -136,7 +154,7 @@ describe('the GSM8K demo reward in Python gives the TypeScript default reward’
 });
 
 describe('time limits', () => {
-  it('a stuck verl call is interrupted (--time-limit 300): its rows time out, the others are scored; print() goes to stderr; the first function is used, and said so', async () => {
+  it('a stuck verl call is interrupted (--time-limit 1500): its rows time out, the others are scored; print() goes to stderr; the first function is used, and said so', async () => {
     const r = await runs.hangVerl;
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
@@ -144,7 +162,7 @@ describe('time limits', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, groups: 3, errors: 2, reward: { mean: 1 } });
     const rows = outLines(outs.hangVerl).map((l) => JSON.parse(l));
     expect(rows.map((x) => x.reward)).toEqual([1, 1, null, 1, 1, null]);
-    expect(rows.map((x) => x.error)).toEqual([null, null, 'timed out after 300 ms (line 5)', null, null, 'timed out after 300 ms (line 5)']);
+    expect(rows.map((x) => x.error)).toEqual([null, null, `timed out after ${LIMIT} ms (line 5)`, null, null, `timed out after ${LIMIT} ms (line 5)`]);
     expect(r.stderr).toMatch(/has 2 reward functions; using the first, compute_score \(verl, line 1\)\. Others: other \(trl, line 9\)\. Choose one with --function <name>\./);
     expect(r.stderr.match(/^scoring ok$/gm)).toHaveLength(4);
     expect(r.stderr.match(/^scoring hang$/gm)).toHaveLength(2);
@@ -156,7 +174,7 @@ describe('time limits', () => {
     expect(r.stderr).toBe('');
     const rows = outLines(outs.hangTrl).map((l) => JSON.parse(l));
     expect(rows.map((x) => x.reward)).toEqual([2, 2, null, null, 2, 2]);
-    expect(rows.map((x) => x.error)).toEqual([null, null, 'timed out after 300 ms (line 3)', 'timed out after 300 ms (line 3)', null, null]);
+    expect(rows.map((x) => x.error)).toEqual([null, null, `timed out after ${LIMIT} ms (line 3)`, `timed out after ${LIMIT} ms (line 3)`, null, null]);
   }, 120_000);
 
   it('a reward that swallows the interrupt: its worker is terminated max(1000 ms, limit) later, a fresh one scores the rest', async () => {
@@ -165,7 +183,7 @@ describe('time limits', () => {
     expect(r.code).toBe(0);
     const rows = outLines(outs.stubborn).map((l) => JSON.parse(l));
     expect(rows.map((x) => x.reward)).toEqual([3, 3, null, 3, 3, null]);
-    expect(rows.map((x) => x.error)).toEqual([null, null, 'timed out after 300 ms', null, null, 'timed out after 300 ms']);
+    expect(rows.map((x) => x.error)).toEqual([null, null, `timed out after ${LIMIT} ms`, null, null, `timed out after ${LIMIT} ms`]);
   }, 120_000);
 });
 
