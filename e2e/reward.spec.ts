@@ -48,7 +48,7 @@ test('a reward that throws on some rows: those rows are errors with the message 
 
 test('a reward that never returns on some rows: they time out, the page stays responsive, the rest are scored', async ({ page }) => {
   await openStudio(page);
-  await page.getByRole('spinbutton', { name: 'Time limit per row (ms)' }).fill('300');
+  await page.getByRole('spinbutton', { name: 'Time limit per row (ms)' }).fill('600');
   await typeReward(page, 'export default function reward(t) {\n  if (t.index % 200 === 7) { while (true) {} }\n  return 1;\n}\n');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
