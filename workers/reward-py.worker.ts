@@ -103,6 +103,7 @@ async function run(m: Extract<RewardRequest, { kind: 'run' }>): Promise<void> {
             w.row[0] = row;
           }
         : undefined,
+      beforeRetry: w ? () => Atomics.store(w.row, 0, -1) : undefined,
     });
     if (w) Atomics.store(w.row, 0, -1);
     const transfer: Transferable[] = [result.scores.buffer, result.status.buffer, ...Object.values(result.components).map((a) => a.buffer)];

@@ -22,6 +22,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { interruptOverrun, type InterruptState } from '../core/python/interruptCall';
 import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import {
@@ -74,9 +75,11 @@ interface Task {
 interface Slot {
   worker: Worker;
   watch: Int32Array;
+  /** The watch's interrupt slot, as the worker hands it to Pyodide's setInterruptBuffer. */
+  interruptFlag: Int32Array;
   seen: { value: number; at: number };
-  /** Python: when the watchdog interrupted the call now running (the one seen in `seen`), else null. */
-  interruptedAt: number | null;
+  /** Python: the KeyboardInterrupt the watchdog sent the call now running (the one seen in `seen`), else null. */
+  interrupt: InterruptState | null;
   tasks: Task[];
   /** Set when the pool itself terminates the worker (its exit is then expected). */
   retired: boolean;
@@ -137,7 +140,7 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
     // The reward's console.log goes to stderr: stdout carries only the report (exactly one JSON object with --json).
     const worker = new Worker(opts.workerUrl, { workerData: setup, stdout: true });
     worker.stdout.pipe(process.stderr, { end: false });
-    const slot: Slot = { worker, watch, seen: { value: WATCH_IDLE, at: 0 }, interruptedAt: null, tasks: [], retired: false, ready: false };
+    const slot: Slot = { worker, watch, interruptFlag: new Int32Array(buf, WATCH_INTERRUPT * 4, 1), seen: { value: WATCH_IDLE, at: 0 }, interrupt: null, tasks: [], retired: false, ready: false };
     worker.on('message', (m: FromWorker) => onMessage(slot, m));
     worker.on('error', (e) => onDeath(slot, e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
     worker.on('exit', (code) => onDeath(slot, `exit code ${code}`));
@@ -281,7 +284,7 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
         // Row indexes are unique within a run, so the same index on two reads means the same row is still running.
         if (value !== slot.seen.value) {
           slot.seen = { value, at: now };
-          slot.interruptedAt = null;
+          slot.interrupt = null;
           continue;
         }
         if (value === WATCH_COMPILING) {
@@ -294,15 +297,11 @@ export function runPool(opts: PoolOptions): Promise<PoolOutcome> {
         if (now - slot.seen.at <= limit * count) continue;
         if (!python) {
           replace(slot, value, 1, RowStatus.TimedOut, `timed out after ${limit} ms`);
-        } else if (slot.interruptedAt === null) {
+        } else {
           // KeyboardInterrupt at Python's next check; runPython reports the call's rows TimedOut.
-          slot.interruptedAt = now;
-          Atomics.store(slot.watch, WATCH_INTERRUPT, 2);
-          // The call may have ended between the read above and the store: take the interrupt back if the slot
-          // moved on (what is left is a window of a few instructions, in which the next call is interrupted).
-          if (Atomics.load(slot.watch, WATCH_ROW) !== value) Atomics.compareExchange(slot.watch, WATCH_INTERRUPT, 2, 0);
-        } else if (now - slot.interruptedAt > interruptGrace) {
-          replace(slot, value, count, RowStatus.TimedOut, `timed out after ${limit} ms`);
+          const r = interruptOverrun(slot.interrupt, slot.interruptFlag, now, interruptGrace, () => Atomics.load(slot.watch, WATCH_ROW) === value);
+          slot.interrupt = r.state;
+          if (r.terminate) replace(slot, value, count, RowStatus.TimedOut, `timed out after ${limit} ms`);
         }
       }
     },

@@ -200,20 +200,19 @@ async function setUpPython(setup: WorkerSetup, python: PythonSetup, watch: Int32
     Atomics.store(watch, WATCH_ROW, row);
   };
   const run = (start: number, end: number) =>
-    runPython(py, setup.code, choice, rowAt, start, end, { batchSize: python.batchSize, interrupt, timeLimitMs: python.timeLimitMs, onCall });
+    runPython(py, setup.code, choice, rowAt, start, end, {
+      batchSize: python.batchSize,
+      interrupt,
+      timeLimitMs: python.timeLimitMs,
+      onCall,
+      beforeRetry: () => Atomics.store(watch, WATCH_ROW, WATCH_IDLE),
+    });
   return (start, end) => {
     let result;
     try {
       result = run(start, end);
-    } catch (first) {
-      // An interrupt meant for a call that had just ended can land in the harness's own code between calls: the
-      // range is run again (runPython has cleared the buffer). A second failure fails the range's rows.
-      Atomics.store(watch, WATCH_ROW, WATCH_IDLE);
-      try {
-        result = run(start, end);
-      } catch (e) {
-        return { result: failedRange(start, end, e instanceof Error ? e.message : String(e)) };
-      }
+    } catch (e) {
+      return { result: failedRange(start, end, e instanceof Error ? e.message : String(e)) };
     }
     // Only the RangeResult fields travel back (the output is `stdout`; `output` and `metrics` are not reported).
     const { stdout, output: _output, metrics: _metrics, ...range } = result;

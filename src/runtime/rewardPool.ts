@@ -1,4 +1,5 @@
 import type { Dataset } from '../core/dataset/dataset';
+import { interruptOverrun, type InterruptState } from '../core/python/interruptCall';
 import { RowStatus } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { SignatureScan } from '../core/python/signatures';
@@ -51,8 +52,8 @@ interface Slot {
   watch: ReturnType<typeof watchViews> | null;
   /** The row index the watchdog last read from `watch`, and when it first read it (Date.now). */
   seen: { row: number; at: number };
-  /** When the watchdog raised KeyboardInterrupt in this worker's Python code for the row in `seen` (0: not yet). */
-  interruptedAt: number;
+  /** The KeyboardInterrupt the watchdog sent this worker's Python call on the row in `seen` (null: none yet). */
+  interrupt: InterruptState | null;
   /** The dataset this worker has read (or is reading), and when it is ready. */
   datasetId: string | null;
   ready: Promise<string | null>;
@@ -121,7 +122,7 @@ export class RewardPool {
   private spawn(): Slot {
     const worker = this.makeWorker();
     const buf = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new SharedArrayBuffer(WATCH_BYTES) : null;
-    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null, seen: { row: -1, at: 0 }, interruptedAt: 0 };
+    const slot: Slot = { worker, watch: buf ? watchViews(buf) : null, datasetId: null, ready: Promise.resolve(null), onLoaded: null, tasks: [], onReply: null, seen: { row: -1, at: 0 }, interrupt: null };
     if (slot.watch) Atomics.store(slot.watch.row, 0, -1);
     worker.onmessage = (ev: MessageEvent<RewardReply>) => {
       const m = ev.data;
@@ -266,19 +267,22 @@ export class RewardPool {
           // Row indexes are unique within a run, so the same index on two reads means the same row is still running.
           if (row !== slot.seen.row) {
             slot.seen = { row, at: now };
-            slot.interruptedAt = 0;
+            slot.interrupt = null;
             continue;
           }
           if (row < task.start || row >= task.end) continue;
           // A batched Python call covers several rows: it gets the limit once per row.
           const callLimit = this.interruptible ? limit * Math.max(1, Atomics.load(slot.watch.rows, 0)) : limit;
           if (now - slot.seen.at <= callLimit) continue;
-          if (!this.interruptible) replace(slot, row);
-          else if (slot.interruptedAt === 0) {
-            // KeyboardInterrupt at Python's next check: the call's rows come back timed out, the worker stays.
-            Atomics.store(slot.watch.interrupt, 0, 2);
-            slot.interruptedAt = now;
-          } else if (now - slot.interruptedAt > Math.max(1000, limit)) replace(slot, row);
+          if (!this.interruptible) {
+            replace(slot, row);
+            continue;
+          }
+          // KeyboardInterrupt at Python's next check: the call's rows come back timed out, the worker stays.
+          const watch = slot.watch;
+          const r = interruptOverrun(slot.interrupt, watch.interrupt, now, Math.max(1000, limit), () => Atomics.load(watch.row, 0) === row);
+          slot.interrupt = r.state;
+          if (r.terminate) replace(slot, row);
         }
       },
       Math.max(10, Math.min(100, limit / 4)),

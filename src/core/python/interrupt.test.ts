@@ -7,6 +7,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
+import { interruptOverrun, type InterruptState } from './interruptCall';
 import type { PythonRangeResult } from './runPython';
 import type { InterruptWorkerData, InterruptWorkerRun } from './testing/interruptWorker';
 
@@ -54,36 +55,50 @@ afterAll(async () => {
 });
 
 /**
- * Run in the worker while the main thread watches the row it publishes, like the pool's watchdog: a call seen
- * running on the same row for longer than the limit gets a 2 (SIGINT) in the interrupt buffer.
+ * Run in the worker while the main thread watches the row it publishes, as the pools' watchdogs do (with their
+ * `interruptOverrun`): a call seen running on the same row for longer than the limit gets a 2 (SIGINT) in the
+ * interrupt buffer, stored again if Pyodide takes it without raising it. A call still running max(1000 ms, limit)
+ * after its first interrupt fails the run (a pool would terminate the worker).
  */
-async function runWatched(msg: InterruptWorkerRun): Promise<{ result: PythonRangeResult; interrupts: { row: number; latencyMs: number }[] }> {
+async function runWatched(msg: InterruptWorkerRun): Promise<{ result: PythonRangeResult; interrupts: { row: number; latencyMs: number; again: number }[] }> {
   const interrupt = new Int32Array(buffer, 0, 1);
   const watch = new Int32Array(buffer, 4, 1);
-  const interrupts: { row: number; at: number; latencyMs?: number }[] = [];
+  const interrupts: { row: number; state: InterruptState; latencyMs?: number }[] = [];
   let seen = { row: -1, at: 0 };
+  let state: InterruptState | null = null;
+  let lost: Error | null = null;
+  let fail: (e: Error) => void = () => {};
   const timer = setInterval(() => {
     const row = Atomics.load(watch, 0);
     const now = performance.now();
     if (row !== seen.row) {
-      // The previous stuck call (if any) has ended: that is how long the interrupt took to land.
+      // The previous stuck call (if any) has ended: that is how long its first interrupt took to land.
       const last = interrupts[interrupts.length - 1];
-      if (last && last.latencyMs === undefined && last.row === seen.row) last.latencyMs = now - last.at;
+      if (state && last) last.latencyMs = now - state.firstAt;
       seen = { row, at: now };
-    } else if (row >= 0 && now - seen.at > LIMIT_MS && !interrupts.some((i) => i.row === row)) {
-      interrupts.push({ row, at: now });
-      Atomics.store(interrupt, 0, 2);
+      state = null;
+    } else if (row >= 0 && now - seen.at > msg.timeLimitMs && !lost) {
+      const r = interruptOverrun(state, interrupt, now, Math.max(1000, msg.timeLimitMs), () => Atomics.load(watch, 0) === row);
+      if (!state) interrupts.push({ row, state: r.state });
+      interrupts[interrupts.length - 1].state = state = r.state;
+      if (r.terminate) {
+        // The worker is stuck for good: it goes, and the run fails now (no later test can use this worker).
+        lost = new Error(`row ${row} still ran ${(now - r.state.firstAt).toFixed(0)} ms after its first interrupt (stored ${r.state.again + 1} times)`);
+        void worker.terminate();
+        fail(lost);
+      }
     }
   }, 10);
   try {
     const reply = await new Promise<{ result: PythonRangeResult }>((resolve, reject) => {
+      fail = reject;
       worker.once('message', resolve);
       worker.once('error', reject);
       worker.postMessage(msg);
     });
     // An interrupt whose row never changed before the reply: count until the reply (an upper bound).
     const end = performance.now();
-    return { result: reply.result, interrupts: interrupts.map(({ row, at, latencyMs }) => ({ row, latencyMs: latencyMs ?? end - at })) };
+    return { result: reply.result, interrupts: interrupts.map(({ row, state, latencyMs }) => ({ row, latencyMs: latencyMs ?? end - state.firstAt, again: state.again })) };
   } finally {
     clearInterval(timer);
   }
@@ -142,4 +157,19 @@ describe('interrupting an endless Python reward through the SharedArrayBuffer', 
     ]);
     expect(interrupts.map((i) => i.row)).toEqual([2]); // the watch slot holds the first row of the batch
   });
+
+  it('every one of 150 stuck rows is interrupted: an interrupt Pyodide took without raising it is stored again', async () => {
+    // Pyodide's read-then-clear of the buffer loses a store that falls between the two (interruptCall.ts): about
+    // one interrupt in 30 here. Unanswered, such a row would run on past the grace and fail the run.
+    const limit = 30;
+    const code = ['def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    while True:', '        pass'].join('\n');
+    const rows = Array.from({ length: 150 }, (_, i) => row(i, `stuck ${i}`));
+    const { result, interrupts } = await runWatched({ code, choice: { name: 'compute_score', kind: 'verl' }, rows, timeLimitMs: limit });
+    expect(result.status.every((s) => s === RowStatus.TimedOut)).toBe(true);
+    expect(result.errors).toHaveLength(150);
+    expect(result.errors.every((e) => e.message === `timed out after ${limit} ms` && e.line === 3)).toBe(true);
+    expect(interrupts.length).toBeGreaterThanOrEqual(150);
+    const again = interrupts.filter((i) => i.again > 0);
+    console.log(`${interrupts.length} interrupts for 150 stuck rows; ${again.length} had to be stored again (rows ${again.map((i) => i.row).join(', ') || 'none'})`);
+  }, 60_000);
 });

@@ -500,3 +500,63 @@ describe('reward-model scores for Python rewards', () => {
     expect(Array.from(r.scores)).toEqual([7, 2]);
   });
 });
+
+describe('an interrupt that lands in the harness’s own code, between calls', () => {
+  // What a watchdog's interrupt meant for a call that had just ended can do. To make it land there every time,
+  // onCall (run by the harness just before a call, outside the call's try) stores it and has Pyodide look at once:
+  // the KeyboardInterrupt is raised where the harness called onCall.
+  const withInterrupt = <T>(f: (buffer: Int32Array) => T): T => {
+    const buffer = new Int32Array(new SharedArrayBuffer(4));
+    py.setInterruptBuffer(buffer);
+    try {
+      return f(buffer);
+    } finally {
+      py.setInterruptBuffer(undefined as unknown as Int32Array);
+    }
+  };
+  const CODE = {
+    verl: lines('def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    return float(len(solution_str))'),
+    trl: lines('def reward(completions, **kwargs):', '    return [float(len(c)) for c in completions]'),
+  };
+
+  it.each(['verl', 'trl'] as const)('%s: the range runs again, once, from its start, after beforeRetry; every row is scored', (kind) => {
+    const calls: number[] = [];
+    const r = withInterrupt((buffer) =>
+      runPython(py, CODE[kind], { name: kind === 'verl' ? 'compute_score' : 'reward', kind }, (i) => ROWS[i], 0, 4, {
+        batchSize: 2,
+        interrupt: buffer,
+        onCall: (row) => {
+          calls.push(row);
+          if (calls.length === 2) {
+            Atomics.store(buffer, 0, 2);
+            py.checkInterrupt();
+          }
+        },
+        beforeRetry: () => calls.push(-1),
+      }),
+    );
+    // verl: one call per row; TRL: batches of 2. The second call's start was interrupted, then all of it again.
+    expect(calls).toEqual(kind === 'verl' ? [0, 1, -1, 0, 1, 2, 3] : [0, 2, -1, 0, 2]);
+    expect(Array.from(r.scores)).toEqual(ROWS.map((t) => t.completion.length));
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Ok, RowStatus.Ok]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('when it lands there again on the second run, runPython throws (the caller fails the range)', () => {
+    let calls = 0;
+    expect(() =>
+      withInterrupt((buffer) =>
+        runPython(py, CODE.verl, { name: 'compute_score', kind: 'verl' }, (i) => ROWS[i], 0, 4, {
+          interrupt: buffer,
+          onCall: () => {
+            if (++calls % 2 === 0) {
+              Atomics.store(buffer, 0, 2);
+              py.checkInterrupt();
+            }
+          },
+        }),
+      ),
+    ).toThrow(/^the Python harness failed: KeyboardInterrupt/);
+    expect(calls).toBe(4); // 2 calls, then again 2 calls
+  });
+});

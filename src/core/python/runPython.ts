@@ -81,8 +81,10 @@
  *    A batch call covers `count` rows: give it `count × limit`. runPython clears the buffer before each call and
  *    after the run, so an interrupt left over from a call that already ended does not hit a later one. As in the
  *    JS pool, a watchdog that reads the slot just as a call ends can still interrupt the next call (reported
- *    TimedOut); an interrupt landing in the harness's own code between calls makes runPython throw (re-run the
- *    range). Code that loops at import time is interrupted the same way (`loadRewardModule` → "timed out").
+ *    TimedOut); an interrupt landing in the harness's own code between calls makes runPython run the range again,
+ *    once (`beforeRetry` first). Code that loops at import time is interrupted the same way (`loadRewardModule` →
+ *    "timed out"). The watchdogs' side, with why an interrupt is stored again while a call goes on, is
+ *    `interruptCall.ts`.
  */
 import type { PyodideAPI } from 'pyodide';
 import { RowStatus } from '../reward/contract';
@@ -122,6 +124,11 @@ export interface PythonRunOptions {
   onCall?: (row: number, rows: number) => void;
   /** The buffer given to `pyodide.setInterruptBuffer`: cleared before each call. */
   interrupt?: Int32Array;
+  /**
+   * Called before the range runs again after an interrupt landed in the harness's own code: reset the watch slot
+   * (the first call of the new attempt may be on the row the watchdog last saw, and must be timed afresh).
+   */
+  beforeRetry?: () => void;
   /** Only used in the message of timed-out rows ("timed out after N ms", as the JS pool writes it). */
   timeLimitMs?: number;
   /**
@@ -356,10 +363,22 @@ export function runPython(
           next += rows;
         }
       : undefined;
+  const attempt = () => {
+    next = start;
+    clear();
+    return h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch, modelsJson(opts.models, start, end));
+  };
   let out: HarnessResult;
-  clear();
   try {
-    out = h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch, modelsJson(opts.models, start, end));
+    try {
+      out = attempt();
+    } catch (e) {
+      // An interrupt meant for a call that had just ended landed in the harness's own code, between calls (see 4.
+      // above): the range runs again, once, from its start.
+      if (!/^KeyboardInterrupt\b/.test(pythonErrorMessage(e))) throw e;
+      opts.beforeRetry?.();
+      out = attempt();
+    }
   } catch (e) {
     const message = pythonErrorMessage(e);
     if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));

@@ -40,6 +40,7 @@ port.on('message', (m: InterruptWorkerRun) => {
     interrupt,
     timeLimitMs: m.timeLimitMs,
     onCall: (row) => Atomics.store(watch, 0, row),
+    beforeRetry: () => Atomics.store(watch, 0, -1),
   });
   Atomics.store(watch, 0, -1);
   const transfer = [result.scores.buffer, result.status.buffer] as ArrayBuffer[];
