@@ -199,18 +199,11 @@ async function setUpPython(setup: WorkerSetup, python: PythonSetup, watch: Int32
     Atomics.store(watch, WATCH_COUNT, count);
     Atomics.store(watch, WATCH_ROW, row);
   };
-  const run = (start: number, end: number) =>
-    runPython(py, setup.code, choice, rowAt, start, end, {
-      batchSize: python.batchSize,
-      interrupt,
-      timeLimitMs: python.timeLimitMs,
-      onCall,
-      beforeRetry: () => Atomics.store(watch, WATCH_ROW, WATCH_IDLE),
-    });
+  const opts = { batchSize: python.batchSize, interrupt, timeLimitMs: python.timeLimitMs, onCall, beforeRetry: () => Atomics.store(watch, WATCH_ROW, WATCH_IDLE) };
   return (start, end) => {
     let result;
     try {
-      result = run(start, end);
+      result = runPython(py, setup.code, choice, rowAt, start, end, opts);
     } catch (e) {
       return { result: failedRange(start, end, e instanceof Error ? e.message : String(e)) };
     }

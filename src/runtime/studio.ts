@@ -42,13 +42,18 @@ function pythonPool(): RewardPool {
   return pyPool;
 }
 
+/** The pool that runs rewards written in `language`. */
+function poolFor(language: 'ts' | 'py'): RewardPool {
+  return language === 'py' ? pythonPool() : rewardPool();
+}
+
 /**
  * Start the workers of `language` on the loaded dataset as soon as the user picks it, before the first Run: Python
  * workers take seconds to load Pyodide, and every worker reads the file (the whole of it unless it is plain JSONL).
  */
 export function warmLanguage(language: 'ts' | 'py'): void {
   const ds = getDataset(useStudio.getState().datasetId);
-  const p = language === 'py' ? pythonPool() : rewardPool();
+  const p = poolFor(language);
   if (ds) p.setDataset(ds);
 }
 
@@ -146,7 +151,7 @@ function adoptDataset(ds: Dataset): void {
   pyPool?.setDataset(ds, false);
   setTimeout(() => {
     const st = useStudio.getState();
-    if (st.datasetId === ds.id) (st.language === 'py' ? pythonPool() : rewardPool()).setDataset(ds);
+    if (st.datasetId === ds.id) warmLanguage(st.language);
   }, 0);
   const s = useStudio.getState();
   s.selectRow(null);
@@ -216,7 +221,7 @@ export async function runReward(): Promise<void> {
         lastProgress = performance.now();
         show(latest);
       }, PROGRESS_AFTER_MS);
-  handle = (language === 'py' ? pythonPool() : rewardPool()).run(code, {
+  handle = poolFor(language).run(code, {
     python,
     timeLimitMs: s.timeLimitMs,
     // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.

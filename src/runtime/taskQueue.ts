@@ -72,24 +72,12 @@ export class TaskQueue {
     const size = Math.max(this.minTask, Math.min(MAX_TASK, Math.ceil(this.left / (this.workers * SHARE))));
     const head = this.given[0];
     if (head) {
-      if (head.end - head.start <= size) {
-        this.given.shift();
-        this.left -= head.end - head.start;
-        return head;
-      }
-      const task = { id: nextTask++, start: head.start, end: head.start + size };
-      head.start += size;
-      this.left -= size;
+      const task = this.front(head, size);
+      if (head.start === head.end) this.given.shift();
       return task;
     }
     const own = this.blocks[worker % this.blocks.length];
-    if (own.end > own.start) {
-      const end = Math.min(own.end, own.start + size);
-      const task = { id: nextTask++, start: own.start, end };
-      this.left -= end - own.start;
-      own.start = end;
-      return task;
-    }
+    if (own.end > own.start) return this.front(own, size);
     // Its block is done: the end of the block with the most rows left (the first such block on a tie).
     let most = this.blocks[0];
     for (const b of this.blocks) if (b.end - b.start > most.end - most.start) most = b;
@@ -97,6 +85,15 @@ export class TaskQueue {
     const task = { id: nextTask++, start, end: most.end };
     this.left -= most.end - start;
     most.end = start;
+    return task;
+  }
+
+  /** The first `size` rows of `range` (all if fewer), taken off it. */
+  private front(range: { start: number; end: number }, size: number): Task {
+    const end = Math.min(range.end, range.start + size);
+    const task = { id: nextTask++, start: range.start, end };
+    this.left -= end - range.start;
+    range.start = end;
     return task;
   }
 
