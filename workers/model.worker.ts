@@ -5,7 +5,7 @@ import { sha256HexOf } from '../src/core/digest';
 import { modelScoreCache } from '../src/runtime/modelCache';
 import type { ModelReply, ModelRequest } from '../src/runtime/modelProtocol';
 import { createModelSession, ProviderUnavailable, type ModelSession } from '../src/runtime/modelSession';
-import { WorkerRows } from '../src/runtime/workerRows';
+import { WorkerRows } from '../src/engine/workerRows';
 
 /** One reward model on one execution provider (see src/runtime/modelSession.ts); scoring is core/models/scoreRollouts. */
 // It runs no user code (no network lock-down: onnxruntime fetches its .wasm from the app's origin and starts its

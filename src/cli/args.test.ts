@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESET_IDS } from '../core/stats/advantage';
-import { CLI_PRESETS, labelValue, parseArgs } from './args';
+import { labelValue } from '../core/dataset/meta';
+import { CLI_PRESETS, parseArgs } from './args';
 
 const base = ['score', 'data.jsonl', '--reward', 'r.ts'];
 

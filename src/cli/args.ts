@@ -199,22 +199,3 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   };
 }
 
-/**
- * A label cell as a number: booleans → 1/0, finite numbers as they are, numeric strings parsed, "true"/"false"
- * (any case, surrounding spaces ignored) → 1/0; anything else (missing, null, other text, objects) → NaN.
- */
-export function labelValue(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : Number.NaN;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string') {
-    const s = v.trim();
-    const lower = s.toLowerCase();
-    if (lower === 'true') return 1;
-    if (lower === 'false') return 0;
-    if (s === '') return Number.NaN;
-    const n = Number(s);
-    return Number.isFinite(n) ? n : Number.NaN;
-  }
-  return Number.NaN;
-}

@@ -1,15 +1,13 @@
 /**
- * Entry of the built CLI (`dist-cli/reward-studio.mjs`, run by `bin/reward-studio.mjs`). The one bundle is both the
- * command and its reward workers: a worker thread started with `workerData.role === WORKER_ROLE` runs the worker.
- * Each side imports only its own half (dynamic imports, evaluated on demand in the bundle): the command never loads
- * the compiler or the file readers, and starts its workers sooner.
+ * Entry of the built CLI (`dist-cli/reward-studio.mjs`). The one bundle is both the command and its reward workers
+ * (a worker thread started with the engine's role serves); each side imports only its own half, on demand.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { WORKER_ROLE } from './protocol';
+import { NODE_WORKER_ROLE } from '../engine/node';
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
-  const { runWorker } = await import('./worker');
-  runWorker();
+if (!isMainThread && (workerData as { role?: string } | null)?.role === NODE_WORKER_ROLE) {
+  const { serveNodeWorker } = await import('../engine/nodeWorker');
+  serveNodeWorker();
 } else {
   const { main } = await import('./score');
   const code = await main(process.argv.slice(2), new URL(import.meta.url), {

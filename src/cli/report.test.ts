@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostics } from '../core/stats/diagnose';
-import type { DatasetMeta } from './protocol';
+import type { DatasetMeta } from '../core/dataset/meta';
 import { diagnosticsJson, errorText, issuesText, outLines } from './report';
 
 describe('diagnosticsJson', () => {

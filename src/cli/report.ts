@@ -3,7 +3,7 @@ import type { Diagnostics } from '../core/stats/diagnose';
 import type { RowError } from '../core/reward/runRows';
 import type { RunSummary } from '../core/reward/summary';
 import type { ParseIssue } from '../core/trajectory';
-import type { DatasetMeta } from './protocol';
+import type { DatasetMeta } from '../core/dataset/meta';
 
 /** The diagnostics as one line of JSON, with the binding key order; NaN and ±Infinity become null. */
 export function diagnosticsJson(d: Diagnostics): string {

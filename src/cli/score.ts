@@ -3,14 +3,16 @@
  * Returns the exit status: 0 scored, 1 the reward does not compile or a file cannot be read, 2 usage error.
  */
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { chooseRewardFunction } from '../core/python/choose';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import { summarizeRun } from '../core/reward/summary';
 import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
-import { defaultPoolSize, runPool } from './pool';
-import { WORKER_ROLE } from './protocol';
+import { RewardEngine, type RunOutcome } from '../engine/engine';
+import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
+import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
 
 export interface Io {
@@ -59,43 +61,12 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
 
   const size = o.workers ?? defaultPoolSize();
   const python = isPythonReward(o.rewardPath);
-  const outcome = await runPool({
-    workerUrl,
-    size,
-    timeLimitMs: o.timeLimitMs,
-    // print() output of a Python reward: stderr, so that stdout carries only the report.
-    onOutput: (text) => io.stderr(text),
-    onPythonReward: ({ chosen, others, stdout }) => {
-      if (stdout) io.stderr(stdout.endsWith('\n') ? stdout : stdout + '\n');
-      if (o.pythonFunction === null && others.length > 0) {
-        const list = others.map((c) => `${c.name} (${c.kind}, line ${c.line})`).join(', ');
-        io.stderr(`reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using the first, ${chosen.name} (${chosen.kind}, line ${chosen.line}). Others: ${list}. Choose one with --function <name>.\n`);
-      }
-    },
-    setup: {
-      role: WORKER_ROLE,
-      code,
-      python: python ? { function: o.pythonFunction, batchSize: o.batchSize, timeLimitMs: o.timeLimitMs } : null,
-      dataPath: resolve(o.dataPath),
-      format: o.format,
-      mapping: o.mapping,
-      // Loaded only when the reward uses it (2–11 MB of JSON per worker).
-      tokenizer: !python && /\btokenCount\b/.test(code) ? o.tokenizer : null,
-      label: o.label,
-    },
-  });
-  if (outcome.kind === 'compile-error') {
-    const where = outcome.line !== undefined ? `${o.rewardPath}, line ${outcome.line}` : o.rewardPath;
-    return fail(io, `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${where}): ${outcome.message}`);
-  }
-  if (outcome.kind === 'load-failed') {
-    // The browser's mapping dialog is, here, a pair of options.
-    const message = outcome.message.replace(/ Choose which columns hold the prompt and the completion\.$/, ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).');
-    return fail(io, `cannot read the data file ${o.dataPath}: ${message}`);
-  }
-  if (outcome.kind === 'failed') return fail(io, outcome.message);
-
-  const { scores, status, errors, meta, elapsedMs, workersUsed } = outcome.result;
+  const ran = await runEngine(o, code, python, size, workerUrl, io);
+  if (!ran.ok) return fail(io, ran.message);
+  const { outcome, meta } = ran;
+  if (outcome.result.stdout) io.stderr(outcome.result.stdout);
+  const { scores, status, errors } = outcome.result;
+  const { elapsedMs, workersUsed } = outcome;
   if (meta.issues.length > 0) io.stderr(issuesText(meta.issues, meta.detection.container) + '\n');
   if (o.label !== null && meta.labelPresent === 0) io.stderr(`reward-studio: warning: no row has a "${o.label}" field (columns: ${meta.detection.columns.join(', ')})\n`);
 
@@ -132,6 +103,58 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     );
   }
   return 0;
+}
+
+type Ran = { ok: true; outcome: Extract<RunOutcome, { kind: 'done' | 'cancelled' }>; meta: DatasetMeta } | { ok: false; message: string };
+
+/** Score the file with the engine on worker threads: staged start (each worker reads the whole file). */
+async function runEngine(o: ScoreOptions, code: string, python: boolean, size: number, workerUrl: URL, io: Io): Promise<Ran> {
+  const engine = new RewardEngine({
+    size,
+    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts'),
+    interruptible: python,
+    staged: true,
+    prepareBetweenRuns: false,
+    outputLimit: Infinity,
+    onProtocolError: (m) => io.stderr(`reward-studio: ${m}\n`),
+  });
+  const notLoading = (where: string, message: string, line?: number) => ({
+    ok: false as const,
+    message: `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${line !== undefined ? `${where}, line ${line}` : where}): ${message}`,
+  });
+  try {
+    engine.setDataset({ file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping }, meta: { label: o.label } });
+    // Errors in the code are reported without waiting for the file.
+    const checked = await engine.check(code);
+    if (!checked.ok) return notLoading(o.rewardPath, checked.message, checked.line);
+    let call: PythonCall | undefined;
+    if (python) {
+      const pick = chooseRewardFunction(checked.candidates, o.pythonFunction);
+      if (!pick.ok) return notLoading(o.rewardPath, pick.message);
+      const { chosen } = pick;
+      const others = checked.candidates.filter((c) => c !== chosen);
+      if (o.pythonFunction === null && others.length > 0) {
+        const list = others.map((c) => `${c.name} (${c.kind}, line ${c.line})`).join(', ');
+        io.stderr(`reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using the first, ${chosen.name} (${chosen.kind}, line ${chosen.line}). Others: ${list}. Choose one with --function <name>.\n`);
+      }
+      call = { name: chosen.name, kind: chosen.kind, batchSize: o.batchSize };
+    }
+    // Loaded only when the reward uses it (2–11 MB of JSON per worker).
+    const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
+    const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: call, tokenizer }).done;
+    if (outcome.kind === 'compile-error') return notLoading(o.rewardPath, outcome.message, outcome.line);
+    if (outcome.kind === 'load-failed') {
+      // The browser's mapping dialog is, here, a pair of options.
+      const message = outcome.message.replace(/ Choose which columns hold the prompt and the completion\.$/, ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).');
+      return { ok: false, message: `cannot read the data file ${o.dataPath}: ${message}` };
+    }
+    if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
+    const info = await engine.loadInfo();
+    if (!info.ok || !info.meta) return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
+    return { ok: true, outcome, meta: info.meta };
+  } finally {
+    engine.dispose();
+  }
 }
 
 /** Write lines to a file in ~1 MB writes. */

@@ -11,14 +11,14 @@ function files(dir: string): string[] {
 }
 
 describe('layering', () => {
-  it('src/core imports nothing from ui, store, runtime, cli or React', () => {
+  it('src/core imports nothing from ui, store, runtime, engine, app, cli or React', () => {
     const root = join(__dirname);
     const bad: string[] = [];
     for (const f of files(root)) {
       const src = readFileSync(f, 'utf8');
       for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
         const spec = m[1] ?? m[2];
-        if (/^(react|react-dom|zustand|recharts|monaco-editor|@monaco-editor)(\/|$)/.test(spec) || /\/(ui|store|runtime|cli)(\/|$)/.test(spec)) {
+        if (/^(react|react-dom|zustand|recharts|monaco-editor|@monaco-editor)(\/|$)/.test(spec) || /\/(ui|store|runtime|cli|engine|app)(\/|$)/.test(spec)) {
           bad.push(`${relative(root, f)} imports ${spec}`);
         }
       }

@@ -4,8 +4,9 @@ import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from './datasetRegistry';
 import { startImport, type ImportJob } from './importClient';
-import { defaultPoolSize, RewardPool, type RunHandle, type RunProgress } from './rewardPool';
-import type { PythonCall } from './rewardProtocol';
+import { defaultPoolSize, browserWorkerPort } from '../engine/browser';
+import { RewardEngine, type RunHandle, type RunProgress } from '../engine/engine';
+import type { PythonCall } from '../engine/protocol';
 import type { RunRecord } from '../store/runsSlice';
 import type { DataSource } from '../store/sessionSlice';
 import { sha256Hex } from './hash';
@@ -15,7 +16,7 @@ import { modelColumns } from './models';
  * The studio's actions: import a file, run the reward, cancel. They tie the workers (runtime) to the store;
  * components call these and read the store.
  */
-let pool: RewardPool | null = null;
+let pool: RewardEngine | null = null;
 let importJob: ImportJob | null = null;
 let runHandle: RunHandle | null = null;
 /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
@@ -26,24 +27,39 @@ let lastSource: { blob: Blob; name: string } | null = null;
 /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
 let dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
 
-function rewardPool(): RewardPool {
-  pool ??= new RewardPool();
+/** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
+function engineDataset(ds: Dataset) {
+  const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
+  return { size: ds.size, file: { datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index } };
+}
+
+function rewardPool(): RewardEngine {
+  pool ??= new RewardEngine({
+    size: defaultPoolSize(),
+    spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' })),
+    onProtocolError: (m) => console.warn(m),
+  });
   return pool;
 }
 
 /** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
-let pyPool: RewardPool | null = null;
-function pythonPool(): RewardPool {
+let pyPool: RewardEngine | null = null;
+function pythonPool(): RewardEngine {
   if (!pyPool) {
-    pyPool = new RewardPool(defaultPoolSize(), () => new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' }), true);
+    pyPool = new RewardEngine({
+      size: defaultPoolSize(),
+      spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' })),
+      interruptible: true,
+      onProtocolError: (m) => console.warn(m),
+    });
     const ds = getDataset(useStudio.getState().datasetId);
-    if (ds) pyPool.setDataset(ds);
+    if (ds) pyPool.setDataset(engineDataset(ds));
   }
   return pyPool;
 }
 
 /** The pool that runs rewards written in `language`. */
-function poolFor(language: 'ts' | 'py'): RewardPool {
+function poolFor(language: 'ts' | 'py'): RewardEngine {
   return language === 'py' ? pythonPool() : rewardPool();
 }
 
@@ -54,7 +70,7 @@ function poolFor(language: 'ts' | 'py'): RewardPool {
 export function warmLanguage(language: 'ts' | 'py'): void {
   const ds = getDataset(useStudio.getState().datasetId);
   const p = poolFor(language);
-  if (ds) p.setDataset(ds);
+  if (ds) p.setDataset(engineDataset(ds));
 }
 
 export function lastImportedSource(): { blob: Blob; name: string } | null {
@@ -147,8 +163,8 @@ function adoptDataset(ds: Dataset): void {
   // spans, a copy per worker. The others read it when they next run. (When every worker parsed the whole file, both
   // pools reading meant four workers on two cores, and the first Python run after an import of 100,000 rows waited
   // for all four: bench/README.md.)
-  rewardPool().setDataset(ds, false);
-  pyPool?.setDataset(ds, false);
+  rewardPool().setDataset(engineDataset(ds), false);
+  pyPool?.setDataset(engineDataset(ds), false);
   setTimeout(() => {
     const st = useStudio.getState();
     if (st.datasetId === ds.id) warmLanguage(st.language);
@@ -184,7 +200,7 @@ export async function runReward(): Promise<void> {
     s.setRunError(null);
     s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });
     const token = (runToken = {});
-    const scan = await pythonPool().scan(code);
+    const scan = await pythonPool().check(code);
     if (runToken !== token) return;
     const st = useStudio.getState();
     if (!scan.ok) {
@@ -247,6 +263,10 @@ export async function runReward(): Promise<void> {
   runHandle = null;
   const st = useStudio.getState();
   st.setRunning(null);
+  if (outcome.kind === 'load-failed') {
+    st.setRunError({ message: `a reward worker could not read ${ds.name}: ${outcome.message}`, compile: false });
+    return;
+  }
   if (outcome.kind === 'compile-error' || outcome.kind === 'failed') {
     st.setRunError({ message: outcome.message, line: outcome.kind === 'compile-error' ? outcome.line : undefined, compile: outcome.kind === 'compile-error' });
     return;

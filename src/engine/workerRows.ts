@@ -1,30 +1,13 @@
-import { LineRows, unreadable, type LineIndex } from '../core/dataset/lineRows';
+import { LineRows, unreadable } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
-import type { ColumnMapping, FormatId } from '../core/formats/types';
+import type { ParseIssue } from '../core/trajectory';
+import type { Detection } from '../core/formats/types';
+import type { DatasetFile } from './protocol';
 import type { Trajectory } from '../core/trajectory';
 
-/** A dataset's file and how it was imported: every worker reads it itself and gets the same trajectories. */
-export interface DatasetFile {
-  datasetId: string;
-  blob: Blob;
-  name: string;
-  format: FormatId;
-  mapping?: ColumnMapping;
-  /**
-   * A plain JSONL file: where each row's line is (the import's spans and lines). The worker then reads only the
-   * rows it is asked for, from their lines, when a run first needs them; without it, it reads the whole file.
-   */
-  index?: LineIndex;
-}
-
 /**
- * The rollouts a worker holds (reward workers, model workers), the trajectories the import made: read from the
- * dataset's file with the import's format and mapping. While a load runs, and after one fails, the worker holds
- * none.
- *
- * With a line index, `load` reads nothing: `ensure(start, end)` reads those rows' lines from the file (one read
- * for each run of rows not read yet) and keeps them. A pool hands each worker about the same rows on every run
- * (runtime/taskQueue.ts), so each worker of a pool reads and parses about its share of the file, not all of it.
+ * The rollouts a worker holds (reward and model workers), read from the dataset's file with the import's format and
+ * mapping. With a line index `load` reads nothing and `ensure` reads only the rows asked for (docs/engine.md).
  */
 export class WorkerRows {
   datasetId = '';
@@ -32,27 +15,38 @@ export class WorkerRows {
   rows: Trajectory[] = [];
   /** Rows in the dataset. */
   size = 0;
+  /** What a whole-file read found (null when read by lines): the CLI reports them. */
+  found: { issues: ParseIssue[]; detection: Detection } | null = null;
   private byLines: { rows: LineRows; blob: Blob; name: string } | null = null;
 
-  /** Throws what the read threw; `rows` is then empty. */
-  async load(f: DatasetFile): Promise<void> {
+  /** Throws what the read threw; `rows` is then empty. `open` reads a file given by path (Node). */
+  async load(f: DatasetFile, open?: (path: string) => Promise<Blob>): Promise<void> {
     this.datasetId = '';
     this.rows = [];
     this.size = 0;
     this.byLines = null;
-    if (f.index && f.index.spans.length === 2 * f.index.lines.length) {
-      const rows = new LineRows(f.index, { format: f.format, mapping: f.mapping });
-      this.byLines = { rows, blob: f.blob, name: f.name };
+    this.found = null;
+    let blob = f.blob;
+    if (!blob) {
+      if (!f.path || !open) throw new Error(`no way to read ${f.name} in this worker`);
+      blob = await open(f.path);
+    }
+    const format = f.format ?? undefined;
+    const mapping = f.mapping ?? undefined;
+    if (f.index && format && f.index.spans.length === 2 * f.index.lines.length) {
+      const rows = new LineRows(f.index, { format, mapping });
+      this.byLines = { rows, blob, name: f.name };
       // Packed, not holey: an array of 100,000 holes would be a dictionary.
       this.rows = Array.from({ length: rows.size }, () => undefined as unknown as Trajectory);
       this.size = rows.size;
       this.datasetId = f.datasetId;
       return;
     }
-    const loaded = await loadAll({ name: f.name, blob: f.blob }, { format: f.format, mapping: f.mapping });
+    const loaded = await loadAll({ name: f.name, blob }, { format, mapping });
     this.datasetId = f.datasetId;
     this.rows = loaded.rows;
     this.size = loaded.rows.length;
+    this.found = { issues: loaded.issues, detection: loaded.detection };
   }
 
   /**
@@ -78,14 +72,14 @@ export class WorkerRows {
       }
       let j = i + 1;
       while (j < stop && rows[j] === undefined) j++;
-      await this.read(by, rows, i, j);
+      await this.readLines(by, rows, i, j);
       if (rows !== this.rows) return; // another dataset was loaded meanwhile
       i = j;
     }
   }
 
   /** Read rows [a, b) from their lines, with one read of the file. */
-  private async read(by: { rows: LineRows; blob: Blob; name: string }, into: Trajectory[], a: number, b: number): Promise<void> {
+  private async readLines(by: { rows: LineRows; blob: Blob; name: string }, into: Trajectory[], a: number, b: number): Promise<void> {
     const lr = by.rows;
     const from = lr.start(a);
     let bytes: Uint8Array;

@@ -5,8 +5,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Trajectory } from '../../trajectory';
-import { runPython, type PythonRewardChoice } from '../runPython';
+import type { Trajectory } from '../../core/trajectory';
+import { runPython, type PythonRewardChoice } from '../../core/python/runPython';
 
 export interface InterruptWorkerData {
   /** Absolute path of node_modules/pyodide/pyodide.mjs. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interruptOverrun, REASSERT_MS, type InterruptState } from './interruptCall';
+import { interruptOverrun, REASSERT_MS, type InterruptState } from './interrupt';
 
 /** A watchdog's ticks on one stuck call, on a fake clock; the "worker" side is played by the test. */
 function setup(graceMs = 1000) {

@@ -1,0 +1,64 @@
+import type { Detection } from '../formats/types';
+import type { ParseIssue, Trajectory } from '../trajectory';
+
+/** Per-row facts the diagnostics need besides the scores, from rows read without the browser's import (the CLI). */
+export interface DatasetMeta {
+  rows: number;
+  issues: ParseIssue[];
+  detection: Detection;
+  /** Group index per row, groups numbered in first-seen order. */
+  groupOf: Int32Array;
+  /** Group key (Trajectory.group) per group index. */
+  groupKeys: string[];
+  /** Completion length in UTF-16 code units (String.length). */
+  lengths: Float64Array;
+  /** Label per row (NaN when missing or not a label); null when no label column was asked for. */
+  labels: Float64Array | null;
+  /** Rows where the label column is present at all. */
+  labelPresent: number;
+}
+
+/** A label cell as a number: booleans 0/1, numbers, numeric or true/false strings; anything else NaN. */
+export function labelValue(v: unknown): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : Number.NaN;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string') {
+    const s = v.trim();
+    const lower = s.toLowerCase();
+    if (lower === 'true') return 1;
+    if (lower === 'false') return 0;
+    if (s === '') return Number.NaN;
+    const n = Number(s);
+    return Number.isFinite(n) ? n : Number.NaN;
+  }
+  return Number.NaN;
+}
+
+/** Group indexes (first-seen order), completion lengths and labels of the rows. */
+export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection: Detection, label: string | null): DatasetMeta {
+  const n = rows.length;
+  const groupOf = new Int32Array(n);
+  const index = new Map<string, number>();
+  const groupKeys: string[] = [];
+  const lengths = new Float64Array(n);
+  const labels = label === null ? null : new Float64Array(n);
+  let labelPresent = 0;
+  for (let i = 0; i < n; i++) {
+    const t = rows[i];
+    let g = index.get(t.group);
+    if (g === undefined) {
+      g = groupKeys.length;
+      index.set(t.group, g);
+      groupKeys.push(t.group);
+    }
+    groupOf[i] = g;
+    lengths[i] = t.completion.length;
+    if (labels && label !== null) {
+      const v = Object.hasOwn(t.fields, label) ? t.fields[label] : undefined;
+      if (v !== undefined) labelPresent++;
+      labels[i] = labelValue(v);
+    }
+  }
+  return { rows: n, issues, detection, groupOf, groupKeys, lengths, labels, labelPresent };
+}

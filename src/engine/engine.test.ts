@@ -1,0 +1,326 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RowStatus } from '../core/reward/contract';
+import { RewardEngine, type WorkerPort } from './engine';
+import type { FromWorker, ToWorker } from './protocol';
+import { WATCH_COMPILING, WATCH_IDLE, watchOf, type Watch } from './watch';
+
+/**
+ * A stand-in for a reward worker behind a port: it answers loads when told (`finishLoad`) and scores each task at
+ * once with row + 0.5, unless the test has made a row stick (then it publishes that row and never answers).
+ */
+class FakeWorker implements WorkerPort {
+  sent: ToWorker[] = [];
+  onMessage: ((m: unknown) => void) | null = null;
+  onExit: ((why: string) => void) | null = null;
+  terminated = false;
+  watch: Watch | null = null;
+  /** Rows that hang: the task stops there, the row published in the watch slot. */
+  stuckRows = new Set<number>();
+  autoLoad = true;
+  loadDelayMs = 0;
+  /** What to send instead of a result (a forged or malformed reply; null: no reply at all). */
+  forge: ((m: Extract<ToWorker, { kind: 'run' }>) => unknown) | null = null;
+  private pending: string | null = null;
+
+  post(m: ToWorker): void {
+    this.sent.push(m);
+    if (m.kind === 'init' && m.watch) this.watch = watchOf(m.watch);
+    if (m.kind === 'load') {
+      this.pending = m.file.datasetId;
+      const load = () => this.finishLoad(rowsOf(m.file.datasetId));
+      if (this.autoLoad) void (this.loadDelayMs ? setTimeout(load, this.loadDelayMs) : queueMicrotask(load));
+    }
+    if (m.kind === 'check') queueMicrotask(() => this.reply({ kind: 'checked', reqId: m.reqId, result: { ok: true, candidates: [] } }));
+    if (m.kind === 'run') queueMicrotask(() => this.runTask(m));
+  }
+
+  private runTask(m: Extract<ToWorker, { kind: 'run' }>): void {
+    if (this.terminated) return;
+    if (this.forge) {
+      const forged = this.forge(m);
+      if (forged !== null) this.onMessage?.(forged);
+      return;
+    }
+    const n = m.end - m.start;
+    for (let r = m.start; r < m.end; r++) {
+      if (this.stuckRows.has(r)) {
+        if (this.watch) Atomics.store(this.watch.row, 0, r);
+        return;
+      }
+    }
+    const scores = Float64Array.from({ length: n }, (_, i) => m.start + i + 0.5);
+    const status = new Uint8Array(n).fill(RowStatus.Ok);
+    this.reply({ kind: 'result', taskId: m.taskId, result: { start: m.start, scores, status, errors: [], components: {}, notes: [] } });
+  }
+
+  finishLoad(rows: number): void {
+    const id = this.pending;
+    if (id === null) throw new Error('no load pending');
+    this.pending = null;
+    this.reply({ kind: 'loaded', datasetId: id, rows });
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+
+  runs(): [number, number][] {
+    return this.sent.flatMap((m) => (m.kind === 'run' ? [[m.start, m.end] as [number, number]] : []));
+  }
+
+  reply(m: FromWorker): void {
+    if (!this.terminated) this.onMessage?.(m);
+  }
+}
+
+/** Dataset ids name their size: "d100" has 100 rows. */
+const rowsOf = (id: string) => Number(id.slice(1));
+const dataset = (id: string) => ({ size: rowsOf(id), file: { datasetId: id, name: `${id}.jsonl`, blob: new Blob([]) } });
+
+let engines: RewardEngine[] = [];
+afterEach(() => {
+  for (const e of engines) e.dispose();
+  engines = [];
+});
+
+interface FakeOptions {
+  interruptible?: boolean;
+  staged?: boolean;
+  compileLimitMs?: number;
+  autoLoad?: boolean;
+  loadDelayMs?: number;
+  forge?: FakeWorker['forge'];
+}
+
+function engine(size: number, opts: FakeOptions = {}) {
+  const workers: FakeWorker[] = [];
+  const protocolErrors: string[] = [];
+  const { autoLoad = true, loadDelayMs = 0, forge = null, ...rest } = opts;
+  const e = new RewardEngine({
+    size,
+    spawn: () => {
+      const w = new FakeWorker();
+      w.autoLoad = autoLoad;
+      w.loadDelayMs = loadDelayMs;
+      w.forge = forge;
+      workers.push(w);
+      return w;
+    },
+    onProtocolError: (m) => protocolErrors.push(m),
+    ...rest,
+  });
+  engines.push(e);
+  return { e, workers, protocolErrors, live: () => workers.filter((w) => !w.terminated) };
+}
+
+describe('RewardEngine on fake ports', () => {
+  it('scores every row once, each worker from its own block, the same tasks on a second run', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d10000'));
+    const first = await e.run('code').done;
+    expect(first.kind).toBe('done');
+    if (first.kind !== 'done') return;
+    expect(Array.from(first.result.scores)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 0.5));
+    expect(workers[0].runs()[0][0]).toBe(0);
+    expect(workers[1].runs()[0][0]).toBe(5000);
+    // After a finished run each worker hears it is idle, with its block.
+    expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([[{ kind: 'idle', block: [0, 5000] }], [{ kind: 'idle', block: [5000, 10_000] }]]);
+    const firstRuns = workers.map((w) => w.runs());
+    for (const w of workers) w.sent = [];
+    await e.run('code').done;
+    expect(workers.map((w) => w.runs())).toEqual(firstRuns);
+  });
+
+  it('with load false no worker reads the dataset until a run needs it; tasks wait for the read', async () => {
+    const { e, workers } = engine(2, { autoLoad: false });
+    e.setDataset(dataset('d100'), false);
+    expect(workers.length).toBe(0);
+    const run = e.run('code');
+    expect(workers.length).toBe(2);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(workers.every((w) => w.runs().length === 0)).toBe(true);
+    for (const w of workers) w.finishLoad(100);
+    const out = await run.done;
+    expect(out.kind).toBe('done');
+  });
+
+  it('a stuck row times out: its worker is replaced, the row marked, the rest of its task scored elsewhere', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d200'));
+    workers[0].stuckRows.add(7);
+    const out = await e.run('code', { timeLimitMs: 40 }).done;
+    expect(out.kind).toBe('done');
+    if (out.kind !== 'done') return;
+    expect(out.result.status[7]).toBe(RowStatus.TimedOut);
+    expect(out.result.errors.get(7)?.message).toBe('timed out after 40 ms');
+    expect(workers[0].terminated).toBe(true);
+    expect(workers.length).toBe(3); // the replacement
+    for (let i = 0; i < 200; i++) if (i !== 7) expect([i, out.result.status[i], out.result.scores[i]]).toEqual([i, RowStatus.Ok, i + 0.5]);
+  });
+
+  it('a Python call past its limit is interrupted first (2 in the interrupt slot) and the worker stays', async () => {
+    const { e, workers } = engine(1, { interruptible: true });
+    e.setDataset(dataset('d50'));
+    const w = workers[0];
+    w.stuckRows.add(3);
+    const run = e.run('code', { timeLimitMs: 30, python: { name: 'f', kind: 'verl', batchSize: 1 } });
+    await until(() => w.watch !== null && Atomics.load(w.watch.interrupt, 0) === 2);
+    expect(w.terminated).toBe(false);
+    run.cancel();
+  });
+
+  it('Cancel terminates the busy workers, starts fresh ones on the same dataset, and leaves unscored rows pending', async () => {
+    const { e, workers, live } = engine(2);
+    e.setDataset(dataset('d100'));
+    workers[1].stuckRows.add(60);
+    const run = e.run('code', { timeLimitMs: 60_000 });
+    await until(() => workers[1].watch !== null && Atomics.load(workers[1].watch.row, 0) === 60);
+    run.cancel();
+    const out = await run.done;
+    expect(out.kind).toBe('cancelled');
+    if (out.kind !== 'cancelled') return;
+    expect(workers[1].terminated).toBe(true);
+    expect(live().length).toBe(2);
+    expect(live().every((w) => w.sent.some((m) => m.kind === 'load' && m.file.datasetId === 'd100'))).toBe(true);
+    expect(out.result.status[60]).toBe(RowStatus.Pending);
+  });
+
+  it('a worker that dies on a row: that row fails with the reason, the run goes on in a fresh worker', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d100'));
+    workers[0].stuckRows.add(10);
+    const run = e.run('code', { timeLimitMs: 60_000 });
+    await until(() => workers[0].watch !== null && Atomics.load(workers[0].watch.row, 0) === 10);
+    workers[0].onExit?.('exit code 1');
+    const out = await run.done;
+    expect(out.kind).toBe('done');
+    if (out.kind !== 'done') return;
+    expect(out.result.status[10]).toBe(RowStatus.Error);
+    expect(out.result.errors.get(10)?.message).toBe('the reward worker died on this row (exit code 1)');
+    expect(Array.from(out.result.status).filter((s) => s === RowStatus.Ok)).toHaveLength(99);
+  });
+
+  it('a worker that dies between rows fails the run with the reason', async () => {
+    const { e, workers } = engine(1);
+    e.setDataset(dataset('d100'));
+    workers[0].stuckRows.add(10);
+    const run = e.run('code', { timeLimitMs: 60_000 });
+    await until(() => workers[0].watch !== null && Atomics.load(workers[0].watch.row, 0) === 10);
+    Atomics.store(workers[0].watch!.row, 0, WATCH_IDLE);
+    workers[0].onExit?.('exit code 1');
+    expect(await run.done).toEqual({ kind: 'failed', message: 'a reward worker stopped unexpectedly (exit code 1)' });
+  });
+
+  it('top-level code that never ends: a compile error after the compile limit, and the worker replaced', async () => {
+    const { e, workers } = engine(1, { compileLimitMs: 200, forge: () => null });
+    e.setDataset(dataset('d10'));
+    const run = e.run('code', { timeLimitMs: 10 });
+    await until(() => workers[0].runs().length > 0);
+    Atomics.store(workers[0].watch!.row, 0, WATCH_COMPILING);
+    const out = await run.done;
+    expect(out).toEqual({ kind: 'compile-error', message: "the reward module's top-level code ran for more than 200 ms" });
+    expect(workers[0].terminated).toBe(true);
+  });
+
+  it('a forged result (a note that is not a string) is dropped and reported; its rows fail, nothing of it is kept', async () => {
+    const { e, protocolErrors } = engine(1, {
+      forge: (m) => ({ kind: 'result', taskId: m.taskId, result: { start: m.start, scores: new Float64Array(m.end - m.start).fill(1), status: new Uint8Array(m.end - m.start).fill(1), errors: [], components: {}, notes: [{ row: m.start, note: { html: '<b>' } }] } }),
+    });
+    e.setDataset(dataset('d20'));
+    const out = await e.run('code').done;
+    expect(out.kind).toBe('done');
+    if (out.kind !== 'done') return;
+    expect(protocolErrors[0]).toMatch(/^a reward worker sent a malformed result \(result\.notes\.0\.note: expected a string\); it was dropped$/);
+    expect(out.result.notes.size).toBe(0);
+    expect(out.result.status.every((s) => s === RowStatus.Error)).toBe(true);
+    expect(out.result.errors.get(0)?.message).toMatch(/malformed result/);
+  });
+
+  it('unknown message kinds and results with rows outside their task are refused', async () => {
+    let forged = 0;
+    const { e, protocolErrors } = engine(1, {
+      forge: (m) =>
+        forged++ === 0
+          ? { kind: 'result', taskId: m.taskId, result: { start: m.start, scores: new Float64Array(m.end - m.start), status: new Uint8Array(m.end - m.start).fill(1), errors: [{ row: 999, message: 'x' }], components: {}, notes: [] } }
+          : { kind: 'surprise' },
+    });
+    e.setDataset(dataset('d20'));
+    const out = await e.run('code').done;
+    expect(out.kind).toBe('done');
+    expect(protocolErrors[0]).toMatch(/result\.errors\.0\.row: expected an integer in \[0, \d+\]/);
+    expect(protocolErrors[1]).toMatch(/unknown message kind "surprise"/);
+  });
+
+  it('a component named __proto__ is kept as a component', async () => {
+    const { e } = engine(1, {
+      forge: (m) => {
+      const components = Object.create(null) as Record<string, unknown>;
+      for (const k of ['__proto__', 'constructor']) Object.defineProperty(components, k, { value: Float64Array.from([1, 2, 3, 4]), enumerable: true });
+      return { kind: 'result', taskId: m.taskId, result: { start: 0, scores: new Float64Array(4), status: new Uint8Array(4).fill(1), errors: [], components, notes: [] } };
+      },
+    });
+    e.setDataset(dataset('d4'));
+    const out = await e.run('code').done;
+    if (out.kind !== 'done') throw new Error(out.kind);
+    expect(Object.keys(out.result.components).sort()).toEqual(['__proto__', 'constructor']);
+    expect(Array.from(Object.getOwnPropertyDescriptor(out.result.components, '__proto__')!.value as Float64Array)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a new run cancels the one in flight (the latest request wins)', async () => {
+    const { e, workers } = engine(1);
+    e.setDataset(dataset('d100'));
+    workers[0].stuckRows.add(5);
+    const first = e.run('a', { timeLimitMs: 60_000 });
+    await until(() => workers[0].runs().length > 0);
+    const second = e.run('b');
+    expect((await first.done).kind).toBe('cancelled');
+    expect((await second.done).kind).toBe('done');
+  });
+
+  it('Python tasks start on multiples of the batch size', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d1000'));
+    await e.run('code', { python: { name: 'f', kind: 'trl', batchSize: 32 } }).done;
+    for (const w of workers) for (const [a] of w.runs()) expect(a % 32).toBe(0);
+  });
+
+  it('staged: one worker reads and scores; the rest start only when the scoring left outlasts a worker start', async () => {
+    const quick = engine(4, { staged: true, loadDelayMs: 50 });
+    quick.e.setDataset({ ...dataset('d100'), size: undefined });
+    const out = await quick.e.run('code').done;
+    expect(out.kind === 'done' && out.workersUsed).toBe(1);
+    expect(quick.workers.length).toBe(1);
+    // Tasks that take long (never answered here): the others are started.
+    const slow = engine(4, { staged: true, loadDelayMs: 20, forge: () => null });
+    slow.e.setDataset({ ...dataset('d100'), size: undefined });
+    slow.e.run('code', { timeLimitMs: 60_000 });
+    await until(() => slow.workers.length === 4, 3000);
+  });
+
+  it('the first worker to read the dataset reports its size when the import did not (the CLI)', async () => {
+    const { e } = engine(2, { staged: true });
+    e.setDataset({ ...dataset('d37'), size: undefined, meta: { label: null } });
+    const out = await e.run('code').done;
+    if (out.kind !== 'done') throw new Error(out.kind);
+    expect(out.result.scores.length).toBe(37);
+    expect(await e.loadInfo()).toEqual({ ok: true, rows: 37 });
+  });
+
+  it('a load that fails ends the run with the reason', async () => {
+    const { e, workers } = engine(1, { autoLoad: false });
+    e.setDataset(dataset('d10'), false);
+    const run = e.run('code');
+    const w = workers[0];
+    w.reply({ kind: 'load-failed', datasetId: 'd10', message: 'd10.jsonl could not be read' });
+    expect(await run.done).toEqual({ kind: 'load-failed', message: 'd10.jsonl could not be read' });
+  });
+});
+
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,0 +1,628 @@
+/**
+ * The one reward-run engine, for the browser and the CLI alike: a pool of reward workers behind ports, the task
+ * queue, time limits (terminate, or interrupt a Python call first), cancellation, and the checks on every reply.
+ * Scheduling and time limits are explained in docs/engine.md.
+ */
+import { RowStatus } from '../core/reward/contract';
+import type { RowError } from '../core/reward/runRows';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
+import { interruptOverrun, type InterruptState } from './interrupt';
+import { checkFromWorker, checkRangeResult, type CheckResult, type DatasetFile, type DatasetMeta, type FromWorker, type PythonCall, type ToWorker } from './protocol';
+import { counter, DEPTH, TaskQueue, type Task } from './taskQueue';
+import { newWatch, WATCH_COMPILING, WATCH_IDLE, type Watch } from './watch';
+
+/** One worker as the engine sees it; the browser and Node adapters make these. */
+export interface WorkerPort {
+  post(m: ToWorker, transfer?: Transferable[]): void;
+  /** Every message the worker sends, unchecked (the engine checks it). */
+  onMessage: ((m: unknown) => void) | null;
+  /** The worker stopped on its own (crashed, ran out of memory, closed itself). */
+  onExit: ((why: string) => void) | null;
+  terminate(): void;
+}
+
+export interface EngineOptions {
+  size: number;
+  spawn: () => WorkerPort;
+  /** Python workers: a call past its limit is interrupted (KeyboardInterrupt) before its worker is replaced. */
+  interruptible?: boolean;
+  /** Start one worker, and the rest only when they can still help (each reads the whole file: the CLI). */
+  staged?: boolean;
+  /** After a finished run, workers read the rest of their block and make the next run's copies (default true). */
+  prepareBetweenRuns?: boolean;
+  /** A worker sent something that is not in the protocol: it was dropped (and its task failed). */
+  onProtocolError?: (message: string) => void;
+  /** Python output kept per run, in characters (default 200,000). */
+  outputLimit?: number;
+  /** How long compiling and the module's top-level code may take (default 10 s, or the row limit if longer). */
+  compileLimitMs?: number;
+}
+
+export interface EngineDataset {
+  file: DatasetFile;
+  /** Rows, when the import counted them; else the first worker's read says. */
+  size?: number;
+  /** Ask the first worker for the per-row facts of its read (the CLI, which has no import). */
+  meta?: { label: string | null };
+}
+
+export interface RunResult {
+  scores: Float64Array;
+  status: Uint8Array;
+  errors: Map<number, RowError>;
+  components: Record<string, Float64Array>;
+  notes: Map<number, string>;
+  /** Python `print()` output: the module's top level, then the calls in row order. */
+  stdout: string;
+}
+
+export type RunOutcome =
+  | { kind: 'done' | 'cancelled'; result: RunResult; elapsedMs: number; workersUsed: number }
+  | { kind: 'compile-error'; message: string; line?: number; stdout?: string }
+  | { kind: 'load-failed'; message: string }
+  | { kind: 'failed'; message: string };
+
+export interface RunProgress {
+  done: number;
+  total: number;
+  rowsPerSecond: number;
+}
+
+export interface RunOptions {
+  /** Per-row time limit in ms (default 1000). */
+  timeLimitMs?: number;
+  tokenizer?: TokenizerId;
+  python?: PythonCall;
+  /** Reward-model score columns (whole dataset) by model name, for `ctx.models`. */
+  models?: Record<string, Float64Array>;
+  onProgress?: (p: RunProgress) => void;
+}
+
+export interface RunHandle {
+  done: Promise<RunOutcome>;
+  cancel(): void;
+}
+
+/** What the first worker to read the dataset found. */
+export type LoadInfo = { ok: true; rows: number; meta?: DatasetMeta } | { ok: false; message: string };
+
+interface Slot {
+  port: WorkerPort;
+  watch: Watch | null;
+  /** The watch value last read and when it was first seen (a value seen twice is the same call still running). */
+  seen: { value: number; at: number };
+  interrupt: InterruptState | null;
+  /** The dataset this worker was asked to read, and whether it has. */
+  datasetId: string | null;
+  loaded: boolean;
+  /** Tasks given to this worker, oldest first; the first `sent` of them have been posted (the rest wait for its read). */
+  tasks: Task[];
+  sent: number;
+  /** The engine terminated it: anything it still says is ignored. */
+  retired: boolean;
+  spawnedAt: number;
+}
+
+const COMPILE_LIMIT_MS = 10_000;
+
+export class RewardEngine {
+  private slots: Slot[] = [];
+  private dataset: { ds: EngineDataset; info: Promise<LoadInfo>; settle: (i: LoadInfo) => void; metaAsked: boolean } | null = null;
+  private current: Run | null = null;
+  private checks = new Map<number, { slot: Slot; resolve: (r: CheckResult) => void }>();
+  private nextCheck = 1;
+  readonly nextTaskId = counter();
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private watchEvery = 100;
+  /** How long the first worker took from its start to having read the file (staged growth). */
+  firstLoadMs: number | null = null;
+
+  constructor(readonly opts: EngineOptions) {}
+
+  get size(): number {
+    return this.opts.size;
+  }
+
+  /** Use this dataset from now on; with `load`, the workers start reading it at once. */
+  setDataset(ds: EngineDataset, load = true): void {
+    let settle!: (i: LoadInfo) => void;
+    const info = new Promise<LoadInfo>((r) => (settle = r));
+    this.dataset = { ds, info, settle, metaAsked: false };
+    if (!load) return;
+    this.fill(this.opts.staged ? 1 : this.size);
+    for (const s of this.slots) this.ensureData(s);
+  }
+
+  /** The first read of the current dataset by any worker (rows, and the facts asked for with `meta`). */
+  loadInfo(): Promise<LoadInfo> {
+    if (!this.dataset) return Promise.resolve({ ok: false, message: 'no dataset' });
+    if (this.slots.length === 0) this.fill(1);
+    for (const s of this.slots) this.ensureData(s);
+    return this.dataset.info;
+  }
+
+  /** Compile (TypeScript) or parse (Python: list its reward functions) `code` in a worker, running no row. */
+  check(code: string): Promise<CheckResult> {
+    this.fill(1);
+    const slot = this.slots[0];
+    const reqId = this.nextCheck++;
+    return new Promise((resolve) => {
+      this.checks.set(reqId, { slot, resolve });
+      this.watch();
+      slot.port.post({ kind: 'check', reqId, code });
+    });
+  }
+
+  /** Run `code` on every row. A new run cancels the one in flight (the latest request wins). */
+  run(code: string, opts: RunOptions = {}): RunHandle {
+    this.current?.cancel();
+    if (!this.dataset) throw new Error('no dataset loaded');
+    const run = new Run(this, this.dataset.ds, this.dataset.info, code, opts);
+    this.current = run;
+    void run.start();
+    return { done: run.done, cancel: () => run.cancel() };
+  }
+
+  /** Stop every worker (the CLI, once it has its results). */
+  dispose(): void {
+    for (const s of this.slots) this.retire(s);
+    this.slots = [];
+    this.current?.cancel();
+    this.stopWatch();
+  }
+
+  // ---- workers -------------------------------------------------------------------------------------------
+
+  /** @internal */
+  get workers(): readonly Slot[] {
+    return this.slots;
+  }
+
+  /** @internal Start workers until there are `n`. */
+  fill(n: number): void {
+    while (this.slots.length < Math.min(n, this.size)) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const port = this.opts.spawn();
+    const watch = newWatch();
+    const slot: Slot = { port, watch, seen: { value: WATCH_IDLE, at: 0 }, interrupt: null, datasetId: null, loaded: false, tasks: [], sent: 0, retired: false, spawnedAt: performance.now() };
+    port.onMessage = (m) => this.receive(slot, m);
+    port.onExit = (why) => this.died(slot, why);
+    port.post({ kind: 'init', watch: watch?.buffer ?? null });
+    return slot;
+  }
+
+  /** @internal Terminate a worker; what it still sends is ignored. */
+  retire(slot: Slot): void {
+    slot.retired = true;
+    slot.port.onMessage = null;
+    slot.port.onExit = null;
+    slot.port.terminate();
+  }
+
+  /** @internal Put a fresh worker in `slot`'s place (reading the current dataset); returns it. */
+  replace(slot: Slot): Slot {
+    this.retire(slot);
+    const fresh = this.spawn();
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots[i] = fresh;
+    for (const [id, c] of this.checks) {
+      if (c.slot !== slot) continue;
+      this.checks.delete(id);
+      c.resolve({ ok: false, message: 'the worker checking the code was stopped' });
+    }
+    this.ensureData(fresh);
+    return fresh;
+  }
+
+  /** @internal Have the worker read the current dataset (once). */
+  ensureData(slot: Slot): void {
+    const d = this.dataset;
+    if (!d || slot.retired || slot.datasetId === d.ds.file.datasetId) return;
+    slot.datasetId = d.ds.file.datasetId;
+    slot.loaded = false;
+    const meta = d.ds.meta && !d.metaAsked ? d.ds.meta : undefined;
+    if (meta) d.metaAsked = true;
+    slot.port.post(meta ? { kind: 'load', file: d.ds.file, meta } : { kind: 'load', file: d.ds.file });
+  }
+
+  /** @internal */
+  isReady(slot: Slot): boolean {
+    return !slot.retired && slot.loaded && slot.datasetId === this.dataset?.ds.file.datasetId;
+  }
+
+  /**
+   * @internal A worker may be given tasks once it reads the dataset; in staged mode only once it has read it (a
+   * worker that reads the whole file would hold tasks for seconds).
+   */
+  canTake(slot: Slot): boolean {
+    return this.opts.staged ? this.isReady(slot) : !slot.retired && slot.datasetId === this.dataset?.ds.file.datasetId;
+  }
+
+  private receive(slot: Slot, raw: unknown): void {
+    if (slot.retired) return;
+    const c = checkFromWorker(raw);
+    if (!c.ok) {
+      this.opts.onProtocolError?.(`a reward worker sent a malformed message (${c.error}); it was dropped`);
+      // Its tasks cannot be trusted to be answered: the worker is replaced and its first task's rows fail.
+      if (this.current && slot.tasks.length > 0) this.current.lost(slot, `the reward worker sent a malformed reply (${c.error})`);
+      return;
+    }
+    const m = c.value;
+    switch (m.kind) {
+      case 'loaded':
+      case 'load-failed':
+        return this.loaded(slot, m);
+      case 'checked': {
+        const waiting = this.checks.get(m.reqId);
+        if (!waiting || waiting.slot !== slot) return;
+        this.checks.delete(m.reqId);
+        waiting.resolve(m.result);
+        return this.watchIfNeeded();
+      }
+      default:
+        this.current?.reply(slot, m);
+    }
+  }
+
+  private loaded(slot: Slot, m: Extract<FromWorker, { kind: 'loaded' | 'load-failed' }>): void {
+    const d = this.dataset;
+    if (!d || m.datasetId !== slot.datasetId || m.datasetId !== d.ds.file.datasetId) return;
+    if (m.kind === 'load-failed') {
+      slot.datasetId = null;
+      d.settle({ ok: false, message: m.message });
+      this.current?.loadFailed(m.message);
+      return;
+    }
+    slot.loaded = true;
+    this.firstLoadMs ??= performance.now() - slot.spawnedAt;
+    d.settle(m.meta ? { ok: true, rows: m.rows, meta: m.meta } : { ok: true, rows: m.rows });
+    this.current?.slotReady(slot, m.rows);
+  }
+
+  private died(slot: Slot, why: string): void {
+    if (slot.retired) return;
+    if (this.current?.died(slot, why)) return;
+    // Idle: a fresh worker takes its place.
+    this.replace(slot);
+  }
+
+  // ---- the watchdog --------------------------------------------------------------------------------------
+
+  /** @internal Run the watchdog (every `every` ms) while a run or a check is in flight. */
+  watch(every = this.watchEvery): void {
+    if (this.watchdog && every === this.watchEvery) return;
+    this.stopWatch();
+    this.watchEvery = every;
+    this.watchdog = setInterval(() => this.tick(), every);
+  }
+
+  private stopWatch(): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
+  }
+
+  /** @internal */
+  watchIfNeeded(): void {
+    if (!this.current && this.checks.size === 0) this.stopWatch();
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    this.current?.grow();
+    for (const slot of [...this.slots]) {
+      if (slot.retired || !slot.watch) continue;
+      const value = Atomics.load(slot.watch.row, 0);
+      // Row indexes are unique within a run: the same value on two reads is the same call, still running.
+      if (value !== slot.seen.value) {
+        slot.seen = { value, at: now };
+        slot.interrupt = null;
+        continue;
+      }
+      if (value === WATCH_COMPILING) {
+        const limit = Math.max(this.opts.compileLimitMs ?? COMPILE_LIMIT_MS, this.current?.limit ?? 0);
+        if (now - slot.seen.at > limit) this.compileOverrun(slot, limit);
+        continue;
+      }
+      this.current?.overrun(slot, value, now);
+    }
+  }
+
+  private compileOverrun(slot: Slot, limit: number): void {
+    const message = `the reward module's top-level code ran for more than ${limit} ms`;
+    for (const [id, c] of this.checks) {
+      if (c.slot !== slot) continue;
+      this.checks.delete(id);
+      c.resolve({ ok: false, message });
+    }
+    const run = this.current;
+    this.replace(slot);
+    run?.finish({ kind: 'compile-error', message });
+    this.watchIfNeeded();
+  }
+
+  /** @internal A run has ended. */
+  ended(run: Run, outcome: RunOutcome): void {
+    if (this.current === run) this.current = null;
+    this.watchIfNeeded();
+    const n = run.rows;
+    this.slots.forEach((s, k) => {
+      s.tasks = [];
+      s.sent = 0;
+      if (outcome.kind === 'done' && this.opts.prepareBetweenRuns !== false && this.isReady(s)) s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, n, this.size, run.align) });
+    });
+  }
+}
+
+/** One run over the dataset: its queue, its results, and what it does about each reply. */
+class Run {
+  readonly done: Promise<RunOutcome>;
+  private resolve!: (o: RunOutcome) => void;
+  readonly limit: number;
+  readonly align: number;
+  rows = 0;
+  private queue: TaskQueue | null = null;
+  private result: RunResult | null = null;
+  private outputs: { start: number; text: string }[] = [];
+  private moduleOutput = '';
+  private doneRows = 0;
+  private finished = false;
+  private t0 = performance.now();
+  private scoringSince = 0;
+  private grown = false;
+  private deaths = 0;
+
+  constructor(
+    private readonly engine: RewardEngine,
+    private readonly ds: EngineDataset,
+    private readonly info: Promise<LoadInfo>,
+    private readonly code: string,
+    private readonly opts: RunOptions,
+  ) {
+    this.done = new Promise((r) => (this.resolve = r));
+    this.limit = opts.timeLimitMs ?? 1000;
+    this.align = opts.python && opts.python.kind !== 'verl' ? Math.max(1, opts.python.batchSize) : 1;
+  }
+
+  async start(): Promise<void> {
+    const e = this.engine;
+    e.fill(e.opts.staged ? 1 : e.size);
+    for (const s of e.workers) e.ensureData(s);
+    e.watch(Math.max(10, Math.min(100, this.limit / 4)));
+    let n = this.ds.size;
+    if (n === undefined) {
+      const info = await this.info;
+      if (this.finished) return;
+      if (!info.ok) return this.loadFailed(info.message);
+      n = info.rows;
+    }
+    this.rows = n;
+    this.result = { scores: new Float64Array(n).fill(Number.NaN), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
+    this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
+    for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
+    // Tasks go out before the first progress report (which re-renders the page).
+    this.dispatch();
+    this.progress();
+  }
+
+  finish(o: RunOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.result) {
+      const out = this.moduleOutput + this.outputs
+        .sort((a, b) => a.start - b.start)
+        .map((x) => x.text)
+        .join('');
+      const max = this.engine.opts.outputLimit ?? 200_000;
+      this.result.stdout = out.length > max ? `${out.slice(0, max)}\n… (output cut at ${max.toLocaleString('en-US')} characters)` : out;
+    }
+    this.engine.ended(this, o);
+    this.resolve(o);
+  }
+
+  cancel(): void {
+    if (this.finished) return;
+    // Busy workers are terminated (their rows stay Pending) and fresh ones read the same dataset.
+    for (const s of [...this.engine.workers]) if (s.sent > 0) this.engine.replace(s);
+    this.finish(this.outcome('cancelled'));
+  }
+
+  private outcome(kind: 'done' | 'cancelled'): RunOutcome {
+    const result = this.result ?? { scores: new Float64Array(0), status: new Uint8Array(0), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
+    return { kind, result, elapsedMs: performance.now() - this.t0, workersUsed: this.engine.workers.length };
+  }
+
+  loadFailed(message: string): void {
+    this.finish({ kind: 'load-failed', message });
+  }
+
+  slotReady(slot: Slot, rows: number): void {
+    if (this.finished) return;
+    if (this.queue && rows !== this.rows) return this.finish({ kind: 'failed', message: `a reward worker read ${rows} rows where the dataset has ${this.rows}` });
+    if (slot === this.engine.workers[0] && !this.scoringSince) this.scoringSince = performance.now();
+    this.dispatch();
+  }
+
+  private progress(): void {
+    const secs = (performance.now() - this.t0) / 1000;
+    this.opts.onProgress?.({ done: this.doneRows, total: this.rows, rowsPerSecond: secs > 0 ? this.doneRows / secs : 0 });
+  }
+
+  private dispatch(): void {
+    const q = this.queue;
+    if (this.finished || !q) return;
+    const e = this.engine;
+    const slots = e.workers;
+    // One task per worker per pass, so the first (largest) tasks go to every worker alike.
+    for (let pass = 0; pass < DEPTH && !q.empty; pass++) {
+      for (let k = 0; k < slots.length && !q.empty; k++) {
+        const slot = slots[k];
+        if (!e.canTake(slot) || slot.tasks.length >= DEPTH) continue;
+        slot.tasks.push(q.take(k));
+      }
+    }
+    for (const slot of slots) if (e.isReady(slot)) while (slot.sent < slot.tasks.length) this.send(slot, slot.tasks[slot.sent++]);
+    if (q.empty && slots.every((s) => s.tasks.length === 0)) this.finish(this.outcome('done'));
+  }
+
+  private send(slot: Slot, task: Task): void {
+    const m = this.opts.models;
+    const models = m && Object.keys(m).length ? Object.fromEntries(Object.entries(m).map(([k, col]) => [k, col.slice(task.start, task.end)])) : undefined;
+    const { tokenizer, python } = this.opts;
+    const run = { kind: 'run', taskId: task.id, datasetId: this.ds.file.datasetId, code: this.code, start: task.start, end: task.end, timeLimitMs: this.limit } as const;
+    slot.port.post({ ...run, tokenizer, python, models });
+  }
+
+  reply(slot: Slot, m: Extract<FromWorker, { kind: 'result' | 'compile-error' | 'failed' }>): void {
+    const task = slot.tasks[0];
+    if (this.finished || !task || task.id !== m.taskId || slot.sent === 0) return;
+    slot.tasks.shift();
+    slot.sent--;
+    if (m.kind === 'compile-error') return this.finish({ kind: 'compile-error', message: m.message, line: m.line, stdout: m.stdout });
+    if (m.kind === 'failed') return this.finish({ kind: 'failed', message: m.message });
+    let range;
+    try {
+      range = checkRangeResult(m.result, task.start, task.end);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.engine.opts.onProtocolError?.(`a reward worker sent a malformed result (${why}); it was dropped`);
+      this.fail(task.start, task.end, RowStatus.Error, `the reward worker sent a malformed result (${why})`);
+      this.engine.replace(slot);
+      this.requeue(slot.tasks);
+      return this.next();
+    }
+    this.merge(range);
+    if (m.stdout) this.outputs.push({ start: range.start, text: m.stdout });
+    if (m.moduleStdout && !this.moduleOutput) this.moduleOutput = m.moduleStdout;
+    this.next();
+  }
+
+  private next(): void {
+    this.progress();
+    this.grow();
+    this.dispatch();
+  }
+
+  private merge(r: ReturnType<typeof checkRangeResult>): void {
+    const res = this.result!;
+    res.scores.set(r.scores, r.start);
+    res.status.set(r.status, r.start);
+    for (const e of r.errors) res.errors.set(e.row, e);
+    for (const note of r.notes) res.notes.set(note.row, note.note);
+    for (const [k, arr] of Object.entries(r.components)) {
+      let col = Object.hasOwn(res.components, k) ? res.components[k] : undefined;
+      if (!col) {
+        col = new Float64Array(this.rows).fill(Number.NaN);
+        Object.defineProperty(res.components, k, { value: col, enumerable: true, writable: true, configurable: true });
+      }
+      col.set(arr, r.start);
+    }
+    this.doneRows += r.scores.length;
+  }
+
+  /** Rows [a, b) end with this status and message. */
+  private fail(a: number, b: number, status: number, message: string): void {
+    const res = this.result!;
+    for (let r = a; r < b; r++) {
+      res.status[r] = status;
+      res.errors.set(r, { row: r, message });
+    }
+    this.doneRows += b - a;
+  }
+
+  /** Hand these tasks' rows out again, ahead of the rest, in their order. */
+  private requeue(tasks: Task[]): void {
+    for (let i = tasks.length - 1; i >= 0; i--) this.queue!.giveBack(tasks[i].start, tasks[i].end);
+  }
+
+  /**
+   * The worker's call on rows [row, row + count) will not end (or killed its worker): those rows fail, the worker is
+   * replaced, and the rest of its tasks go back to the queue.
+   */
+  private stuck(slot: Slot, row: number, count: number, status: number, message: string): void {
+    const [task, ...waiting] = slot.tasks;
+    this.engine.replace(slot);
+    const after = Math.min(task.end, row + Math.max(1, count));
+    this.fail(row, after, status, message);
+    // Rows of the task before the stuck one were lost with the worker.
+    this.requeue(waiting);
+    this.queue!.giveBack(after, task.end);
+    this.queue!.giveBack(task.start, row);
+    this.next();
+  }
+
+  /** A malformed reply: the worker's first task fails, the rest go back to the queue. */
+  lost(slot: Slot, message: string): void {
+    if (this.finished || !this.result) return;
+    const [task, ...waiting] = slot.tasks;
+    this.engine.replace(slot);
+    this.fail(task.start, task.end, RowStatus.Error, message);
+    this.requeue(waiting);
+    this.next();
+  }
+
+  /** A worker died on its own; true when this run dealt with it. */
+  died(slot: Slot, why: string): boolean {
+    if (this.finished || slot.tasks.length === 0 || !this.result) return false;
+    if (slot.sent === 0 && this.deaths++ < 2 * this.engine.size) {
+      // It died reading the data: its tasks go to the others and a fresh worker reads again.
+      this.engine.replace(slot);
+      this.requeue(slot.tasks);
+      this.next();
+      return true;
+    }
+    const task = slot.tasks[0];
+    const row = slot.watch ? Atomics.load(slot.watch.row, 0) : WATCH_IDLE;
+    if (row >= task.start && row < task.end) {
+      const count = this.engine.opts.interruptible && slot.watch ? Math.max(1, Atomics.load(slot.watch.count, 0)) : 1;
+      this.stuck(slot, row, count, RowStatus.Error, `the reward worker died on this row (${why})`);
+    } else {
+      this.engine.replace(slot);
+      this.finish({ kind: 'failed', message: `a reward worker stopped unexpectedly (${why})` });
+    }
+    return true;
+  }
+
+  /** The watchdog saw `value` running in this worker since `slot.seen.at`. */
+  overrun(slot: Slot, value: number, now: number): void {
+    const task = slot.tasks[0];
+    if (this.finished || !task || value < task.start || value >= task.end || !slot.watch) return;
+    const interruptible = this.engine.opts.interruptible;
+    const count = interruptible ? Math.max(1, Atomics.load(slot.watch.count, 0)) : 1;
+    if (now - slot.seen.at <= this.limit * count) return;
+    const message = `timed out after ${this.limit} ms`;
+    if (!interruptible) return this.stuck(slot, value, 1, RowStatus.TimedOut, message);
+    // KeyboardInterrupt at Python's next check: the call's rows come back timed out and the worker stays.
+    const w = slot.watch;
+    const r = interruptOverrun(slot.interrupt, w.interrupt, now, Math.max(1000, this.limit), () => Atomics.load(w.row, 0) === value);
+    slot.interrupt = r.state;
+    if (r.terminate) this.stuck(slot, value, count, RowStatus.TimedOut, message);
+  }
+
+  /**
+   * Staged start: add the other workers once the scoring left (rows in flight read from the watch slots) would take
+   * longer than a worker takes to start and read the file.
+   */
+  grow(): void {
+    const e = this.engine;
+    if (!e.opts.staged || this.grown || this.finished || !this.queue || !this.scoringSince || e.workers.length >= e.size) return;
+    const startupMs = e.firstLoadMs ?? 0;
+    const elapsed = performance.now() - this.scoringSince;
+    // Too early to tell (the first rows also pay for compiling the reward's hot paths).
+    if (elapsed < Math.min(250, startupMs / 2)) return;
+    let done = this.doneRows;
+    for (const s of e.workers) {
+      const task = s.tasks[0];
+      const row = s.watch ? Atomics.load(s.watch.row, 0) : WATCH_IDLE;
+      if (task && row >= task.start && row < task.end) done += row - task.start;
+    }
+    const leftMs = done > 0 ? (elapsed * (this.rows - done)) / done : Infinity;
+    if (leftMs <= startupMs) return;
+    this.grown = true;
+    e.fill(e.size);
+    for (const s of e.workers) e.ensureData(s);
+  }
+}
+
+export type { Run };

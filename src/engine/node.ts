@@ -1,0 +1,34 @@
+/** The engine on Node worker_threads (the CLI): the engine side. The worker side is nodeWorker.ts. */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { WorkerPort } from './engine';
+
+/** `workerData` of a reward worker thread: the CLI's one bundle is both the command and the worker. */
+export interface NodeWorkerData {
+  role: typeof NODE_WORKER_ROLE;
+  language: 'ts' | 'py';
+}
+export const NODE_WORKER_ROLE = 'reward-studio-engine-worker';
+
+export function defaultPoolSize(): number {
+  return Math.max(2, availableParallelism());
+}
+
+/** A worker thread running `url` (which serves when it sees NODE_WORKER_ROLE); its console goes to `log`. */
+export function nodeWorkerPort(url: URL, language: 'ts' | 'py', log: NodeJS.WritableStream = process.stderr): WorkerPort {
+  const data: NodeWorkerData = { role: NODE_WORKER_ROLE, language };
+  // The reward's console.log goes to stderr: stdout carries only the report.
+  const worker = new Worker(url, { workerData: data, stdout: true });
+  worker.stdout.pipe(log, { end: false });
+  const port: WorkerPort = {
+    post: (m, transfer = []) => worker.postMessage(m, transfer as never),
+    onMessage: null,
+    onExit: null,
+    terminate: () => void worker.terminate(),
+  };
+  worker.on('message', (m: unknown) => port.onMessage?.(m));
+  worker.on('messageerror', () => port.onMessage?.({ kind: 'unreadable' }));
+  worker.on('error', (e) => port.onExit?.(e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
+  worker.on('exit', (code) => port.onExit?.(`exit code ${code}`));
+  return port;
+}

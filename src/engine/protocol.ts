@@ -1,0 +1,259 @@
+/**
+ * The messages between the engine and its reward workers, the same in the browser and in Node. Each side checks
+ * what arrives (`checkToWorker`, `checkFromWorker`): a malformed message is reported and dropped, never used.
+ */
+import type { DatasetMeta } from '../core/dataset/meta';
+import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
+import type { LineIndex } from '../core/dataset/lineRows';
+import type { RewardCandidate, RewardKind } from '../core/python/signatures';
+import { RowStatus } from '../core/reward/contract';
+import type { RangeResult, RowError } from '../core/reward/runRows';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
+import { WATCH_SLOTS } from './watch';
+
+export type { DatasetMeta };
+
+/** A dataset's file and how it was imported: every worker reads it itself and gets the same trajectories. */
+export interface DatasetFile {
+  datasetId: string;
+  /** The file (browser), or its path (Node: a file-backed Blob cannot be posted to a worker thread). */
+  blob?: Blob;
+  path?: string;
+  name: string;
+  /** null: detect the format as the import does. */
+  format?: FormatId | null;
+  mapping?: ColumnMapping | null;
+  /** A plain JSONL file's row spans: the worker then reads only the rows its tasks need. */
+  index?: LineIndex;
+}
+
+/** Which Python function to call, and how (see src/core/python/runPython.ts). */
+export interface PythonCall {
+  name: string;
+  kind: RewardKind;
+  /** Rows per call for the batch conventions (TRL, verl-batch, OpenRLHF). */
+  batchSize: number;
+}
+
+export interface RunTask {
+  kind: 'run';
+  taskId: number;
+  datasetId: string;
+  code: string;
+  start: number;
+  end: number;
+  /** The per-row limit, for the message of rows that time out. */
+  timeLimitMs?: number;
+  /** Load this tokenizer (once) before running, for `ctx.tokenCount`. */
+  tokenizer?: TokenizerId;
+  python?: PythonCall;
+  /** Reward-model scores of rows [start, end) by model name, for `ctx.models`. */
+  models?: Record<string, Float64Array>;
+}
+
+/** Engine → worker. */
+export type ToWorker =
+  | { kind: 'init'; watch: SharedArrayBuffer | null }
+  | { kind: 'load'; file: DatasetFile; meta?: { label: string | null } }
+  | RunTask
+  /** A run has ended: read the rows of this block not held yet, and (Python) make the next run's copies. */
+  | { kind: 'idle'; block: [number, number] }
+  /** Compile (TypeScript) or parse (Python: list the reward functions, run nothing). */
+  | { kind: 'check'; reqId: number; code: string };
+
+export type CheckResult = { ok: true; candidates: RewardCandidate[] } | { ok: false; message: string; line?: number };
+
+/** Worker → engine. */
+export type FromWorker =
+  | { kind: 'loaded'; datasetId: string; rows: number; meta?: DatasetMeta }
+  | { kind: 'load-failed'; datasetId: string; message: string }
+  | { kind: 'checked'; reqId: number; result: CheckResult }
+  /** `stdout`: Python print() output of the task; `moduleStdout`: the module's top-level output when it was loaded for it. */
+  | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string; moduleStdout?: string }
+  | { kind: 'compile-error'; taskId: number; message: string; line?: number; stdout?: string }
+  | { kind: 'failed'; taskId: number; message: string };
+
+// ---- checks at the receiving end ----------------------------------------------------------------------------
+
+/** Longest message, note or error text accepted from a worker (a longer one is cut, not refused). */
+export const TEXT_LIMIT = 100_000;
+
+type Check<T> = { ok: true; value: T } | { ok: false; error: string };
+
+class Bad extends Error {}
+const bad = (where: string, what: string): never => {
+  throw new Bad(`${where}: expected ${what}`);
+};
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const record = (v: unknown, where: string) => (isRecord(v) ? v : bad(where, 'an object'));
+const str = (v: unknown, where: string) => (typeof v === 'string' ? v : bad(where, 'a string'));
+const text = (v: unknown, where: string) => {
+  const s = str(v, where);
+  return s.length > TEXT_LIMIT ? `${s.slice(0, TEXT_LIMIT)}… (cut at ${TEXT_LIMIT.toLocaleString('en-US')} characters)` : s;
+};
+const int = (v: unknown, where: string, min = -Infinity, max = Infinity) =>
+  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : bad(where, `an integer in [${min}, ${max}]`);
+const optional = <T>(v: unknown, f: (v: unknown) => T): T | undefined => (v === undefined ? undefined : f(v));
+const f64 = (v: unknown, n: number, where: string) => (v instanceof Float64Array && v.length === n ? v : bad(where, `a Float64Array of ${n}`));
+
+/** A task's result: sizes match the task, rows lie inside it, statuses are known codes. */
+export function checkRangeResult(v: unknown, start: number, end: number, where = 'result'): RangeResult {
+  const r = record(v, where);
+  const n = end - start;
+  if (r.start !== start) bad(`${where}.start`, String(start));
+  const scores = f64(r.scores, n, `${where}.scores`);
+  const status = r.status instanceof Uint8Array && r.status.length === n ? r.status : bad(`${where}.status`, `a Uint8Array of ${n}`);
+  for (let i = 0; i < n; i++) if (status[i] < RowStatus.Ok || status[i] > RowStatus.TimedOut) bad(`${where}.status.${i}`, 'a row status 1–4');
+  const row = (x: unknown, at: string) => int(x, at, start, end - 1);
+  if (!Array.isArray(r.errors)) bad(`${where}.errors`, 'an array');
+  const errors = (r.errors as unknown[]).map((e, i): RowError => {
+    const o = record(e, `${where}.errors.${i}`);
+    const line = optional(o.line, (x) => int(x, `${where}.errors.${i}.line`, 1));
+    const out: RowError = { row: row(o.row, `${where}.errors.${i}.row`), message: text(o.message, `${where}.errors.${i}.message`) };
+    if (line !== undefined) out.line = line;
+    return out;
+  });
+  const comps = record(r.components, `${where}.components`);
+  const components: Record<string, Float64Array> = {};
+  // defineProperty: a component named `__proto__` is a name like any other.
+  for (const k of Object.keys(comps)) Object.defineProperty(components, k, { value: f64(comps[k], n, `${where}.components.${k}`), enumerable: true, writable: true, configurable: true });
+  if (!Array.isArray(r.notes)) bad(`${where}.notes`, 'an array');
+  const notes = (r.notes as unknown[]).map((x, i) => {
+    const o = record(x, `${where}.notes.${i}`);
+    return { row: row(o.row, `${where}.notes.${i}.row`), note: text(o.note, `${where}.notes.${i}.note`) };
+  });
+  return { start, scores, status, errors, components, notes };
+}
+
+function checkMeta(v: unknown): DatasetMeta {
+  const m = record(v, 'meta');
+  const rows = int(m.rows, 'meta.rows', 0);
+  const groupOf = m.groupOf instanceof Int32Array && m.groupOf.length === rows ? m.groupOf : bad('meta.groupOf', `an Int32Array of ${rows}`);
+  if (!Array.isArray(m.groupKeys) || !m.groupKeys.every((k) => typeof k === 'string')) bad('meta.groupKeys', 'an array of strings');
+  const groupKeys = m.groupKeys as string[];
+  for (let i = 0; i < rows; i++) if (groupOf[i] < 0 || groupOf[i] >= groupKeys.length) bad(`meta.groupOf.${i}`, 'a group index');
+  const labels = m.labels === null ? null : f64(m.labels, rows, 'meta.labels');
+  if (!Array.isArray(m.issues)) bad('meta.issues', 'an array');
+  const issues = (m.issues as unknown[]).map((x, i) => {
+    const o = record(x, `meta.issues.${i}`);
+    return { line: int(o.line, `meta.issues.${i}.line`, 0), reason: text(o.reason, `meta.issues.${i}.reason`) };
+  });
+  return {
+    rows,
+    issues,
+    detection: record(m.detection, 'meta.detection') as unknown as Detection,
+    groupOf,
+    groupKeys,
+    lengths: f64(m.lengths, rows, 'meta.lengths'),
+    labels,
+    labelPresent: int(m.labelPresent, 'meta.labelPresent', 0, rows),
+  };
+}
+
+function checkCandidates(v: unknown): RewardCandidate[] {
+  if (!Array.isArray(v)) return bad('result.candidates', 'an array');
+  return v.map((x, i) => {
+    const c = record(x, `result.candidates.${i}`);
+    str(c.name, `result.candidates.${i}.name`);
+    str(c.kind, `result.candidates.${i}.kind`);
+    return c as unknown as RewardCandidate;
+  });
+}
+
+/**
+ * A message from a worker, checked. Task results are checked against their task later (`checkRangeResult`), when
+ * the engine knows which task a reply answers.
+ */
+export function checkFromWorker(v: unknown): Check<FromWorker> {
+  try {
+    const m = record(v, 'message');
+    switch (m.kind) {
+      case 'loaded': {
+        const out: FromWorker = { kind: 'loaded', datasetId: str(m.datasetId, 'datasetId'), rows: int(m.rows, 'rows', 0) };
+        if (m.meta !== undefined) out.meta = checkMeta(m.meta);
+        return { ok: true, value: out };
+      }
+      case 'load-failed':
+        return { ok: true, value: { kind: 'load-failed', datasetId: str(m.datasetId, 'datasetId'), message: text(m.message, 'message') } };
+      case 'checked': {
+        const r = record(m.result, 'result');
+        const result: CheckResult =
+          r.ok === true ? { ok: true, candidates: checkCandidates(r.candidates) } : { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
+        return { ok: true, value: { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result } };
+      }
+      case 'result':
+        return {
+          ok: true,
+          value: {
+            kind: 'result',
+            taskId: int(m.taskId, 'taskId', 0),
+            result: m.result as RangeResult,
+            stdout: optional(m.stdout, (x) => text(x, 'stdout')),
+            moduleStdout: optional(m.moduleStdout, (x) => text(x, 'moduleStdout')),
+          },
+        };
+      case 'compile-error':
+        return {
+          ok: true,
+          value: {
+            kind: 'compile-error',
+            taskId: int(m.taskId, 'taskId', 0),
+            message: text(m.message, 'message'),
+            line: optional(m.line, (x) => int(x, 'line', 1)),
+            stdout: optional(m.stdout, (x) => text(x, 'stdout')),
+          },
+        };
+      case 'failed':
+        return { ok: true, value: { kind: 'failed', taskId: int(m.taskId, 'taskId', 0), message: text(m.message, 'message') } };
+      default:
+        return { ok: false, error: `unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}` };
+    }
+  } catch (e) {
+    if (e instanceof Bad) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+/** A message from the engine, checked by the worker before it acts on it. */
+export function checkToWorker(v: unknown): Check<ToWorker> {
+  try {
+    const m = record(v, 'message');
+    switch (m.kind) {
+      case 'init':
+        if (m.watch !== null && !(m.watch instanceof SharedArrayBuffer && m.watch.byteLength >= WATCH_SLOTS * 4)) bad('watch', 'a SharedArrayBuffer or null');
+        return { ok: true, value: m as ToWorker };
+      case 'load': {
+        const f = record(m.file, 'file');
+        str(f.datasetId, 'file.datasetId');
+        str(f.name, 'file.name');
+        if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
+        return { ok: true, value: m as ToWorker };
+      }
+      case 'run': {
+        str(m.datasetId, 'datasetId');
+        str(m.code, 'code');
+        int(m.taskId, 'taskId', 0);
+        const start = int(m.start, 'start', 0);
+        int(m.end, 'end', start);
+        if (m.models !== undefined) for (const [k, col] of Object.entries(record(m.models, 'models'))) f64(col, (m.end as number) - start, `models.${k}`);
+        return { ok: true, value: m as ToWorker };
+      }
+      case 'idle': {
+        if (!Array.isArray(m.block) || m.block.length !== 2) bad('block', 'a pair of rows');
+        const [a, b] = m.block as unknown[];
+        int(a, 'block.0', 0);
+        int(b, 'block.1', a as number);
+        return { ok: true, value: m as ToWorker };
+      }
+      case 'check':
+        int(m.reqId, 'reqId', 0);
+        str(m.code, 'code');
+        return { ok: true, value: m as ToWorker };
+      default:
+        return { ok: false, error: `unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}` };
+    }
+  } catch (e) {
+    if (e instanceof Bad) return { ok: false, error: e.message };
+    throw e;
+  }
+}

@@ -1,0 +1,91 @@
+/** Python rewards in a worker: one Pyodide interpreter, the module loaded once per code, ranges scored with runPython. */
+import type { PyodideAPI } from 'pyodide';
+import { loadRewardModule, preparePython, PythonLoadError, runPython } from '../../core/python/runPython';
+import { findRewardFunctions } from '../../core/python/signatures';
+import { RowStatus } from '../../core/reward/contract';
+import type { RangeResult } from '../../core/reward/runRows';
+import type { Runtime } from '../serve';
+import { publishCall, WATCH_COMPILING, WATCH_IDLE, type Watch } from '../watch';
+
+export interface PythonHost {
+  /** The interpreter, started when the worker starts. */
+  pyodide: Promise<PyodideAPI>;
+  /** Adjust messages to where Python runs (the harness's texts say "in the browser"). */
+  rewrite?: (message: string) => string;
+}
+
+export function pythonRuntime(host: PythonHost): Runtime {
+  const rewrite = host.rewrite ?? ((m: string) => m);
+  let started = false;
+  let bufferSet: Watch | null = null;
+  let loaded: string | null = null;
+  void host.pyodide.then(() => (started = true)).catch(() => undefined);
+
+  const interpreter = async (w: Watch | null) => {
+    const py = await host.pyodide;
+    if (w && bufferSet !== w) {
+      py.setInterruptBuffer(w.interrupt);
+      bufferSet = w;
+    }
+    return py;
+  };
+
+  return {
+    ready: host.pyodide,
+    notReady: (e) => `Python could not start: ${e instanceof Error ? e.message : String(e)}`,
+    async check(code, w) {
+      return findRewardFunctions(await interpreter(w), code);
+    },
+    async run(m, rows, w) {
+      if (!m.python) return { kind: 'failed', message: 'no Python function chosen' };
+      const py = await interpreter(w);
+      let moduleStdout = '';
+      if (loaded !== m.code) {
+        // The module's top-level code runs here: the engine times it.
+        if (w) {
+          Atomics.store(w.interrupt, 0, 0);
+          publishCall(w, WATCH_COMPILING);
+        }
+        const l = loadRewardModule(py, m.code);
+        if (w) {
+          Atomics.store(w.row, 0, WATCH_IDLE);
+          Atomics.store(w.interrupt, 0, 0);
+        }
+        if (!l.ok) return { kind: 'compile-error', message: rewrite(l.message), line: l.line, stdout: l.stdout };
+        loaded = m.code;
+        moduleStdout = l.stdout;
+      }
+      try {
+        const r = runPython(py, m.code, m.python, (i) => rows.rows[i], m.start, m.end, {
+          batchSize: m.python.batchSize,
+          timeLimitMs: m.timeLimitMs,
+          interrupt: w?.interrupt,
+          // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
+          datasetKey: rows.rows,
+          models: m.models ? { columns: m.models, offset: m.start } : undefined,
+          onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
+          beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,
+        });
+        const { start, scores, status, errors, components, notes } = r;
+        for (const e of errors) e.message = rewrite(e.message);
+        return { kind: 'result', result: { start, scores, status, errors, components, notes }, stdout: r.stdout, moduleStdout };
+      } catch (e) {
+        if (e instanceof PythonLoadError) {
+          loaded = null;
+          return { kind: 'compile-error', message: rewrite(e.message), line: e.line, stdout: e.stdout };
+        }
+        // The harness itself failed (twice): this range's rows fail with the reason, the run goes on.
+        return { kind: 'result', result: failedRange(m.start, m.end, e instanceof Error ? e.message : String(e)) };
+      }
+    },
+    idle() {
+      if (started) void host.pyodide.then(preparePython);
+    },
+  };
+}
+
+function failedRange(start: number, end: number, message: string): RangeResult {
+  const n = end - start;
+  const errors = Array.from({ length: n }, (_, i) => ({ row: start + i, message }));
+  return { start, scores: new Float64Array(n).fill(Number.NaN), status: new Uint8Array(n).fill(RowStatus.Error), errors, components: {}, notes: [] };
+}

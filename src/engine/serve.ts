@@ -1,0 +1,115 @@
+/**
+ * The worker side of the engine, for both languages and both platforms: reads the dataset, runs tasks one after
+ * another in the order they came (the engine matches replies to tasks in that order), and answers checks.
+ */
+import { datasetMeta } from '../core/dataset/meta';
+import type { RangeResult } from '../core/reward/runRows';
+import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from './protocol';
+import { WATCH_IDLE, watchOf, type Watch } from './watch';
+import { WorkerRows } from './workerRows';
+
+/** What a language runtime answers for one task. */
+export type TaskOutcome =
+  | { kind: 'result'; result: RangeResult; stdout?: string; moduleStdout?: string }
+  | { kind: 'compile-error'; message: string; line?: number; stdout?: string }
+  | { kind: 'failed'; message: string };
+
+/** A reward language inside a worker: TypeScript (runtimes/js.ts) or Python (runtimes/python.ts). */
+export interface Runtime {
+  /** Start-up work a load waits for (Python: the interpreter). */
+  ready: Promise<unknown>;
+  check(code: string, watch: Watch | null): Promise<CheckResult> | CheckResult;
+  run(task: RunTask, rows: WorkerRows, watch: Watch | null): Promise<TaskOutcome> | TaskOutcome;
+  /** Between runs: get the next run's inputs ready. */
+  idle?(): void;
+  /** What to say when `ready` failed. */
+  notReady?(e: unknown): string;
+}
+
+/** The worker's end of its channel to the engine. */
+export interface ServeChannel {
+  post(m: FromWorker, transfer?: Transferable[]): void;
+  listen(on: (m: unknown) => void): void;
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: string) => Promise<Blob>): void {
+  let watch: Watch | null = null;
+  const rows = new WorkerRows();
+  // Tasks and the idle work after a run, one after another.
+  let tasks: Promise<void> = Promise.resolve();
+  const queue = (f: () => Promise<void> | void) => (tasks = tasks.then(f).catch(() => undefined));
+
+  const run = async (m: RunTask) => {
+    let out: TaskOutcome;
+    try {
+      // The task's rows, read from the file the first time a task needs them.
+      await rows.ensureFor(m.datasetId, m.start, m.end);
+      out = await runtime.run(m, rows, watch);
+    } catch (e) {
+      out = { kind: 'failed', message: messageOf(e) };
+    }
+    if (watch) Atomics.store(watch.row, 0, WATCH_IDLE);
+    if (out.kind !== 'result') return ch.post({ taskId: m.taskId, ...out });
+    const r = out.result;
+    const transfer = [r.scores.buffer, r.status.buffer, ...Object.values(r.components).map((a) => a.buffer)] as ArrayBuffer[];
+    ch.post({ kind: 'result', taskId: m.taskId, result: r, stdout: out.stdout || undefined, moduleStdout: out.moduleStdout || undefined }, transfer);
+  };
+
+  ch.listen(async (raw) => {
+    const c = checkToWorker(raw);
+    if (!c.ok) return console.warn(`reward worker: dropped a malformed message (${c.error})`);
+    const m = c.value;
+    switch (m.kind) {
+      case 'init':
+        watch = m.watch ? watchOf(m.watch) : null;
+        return;
+      case 'load': {
+        // The file is read while the runtime starts (Pyodide takes seconds).
+        const reading = rows.load(m.file, openPath).then(
+          () => null,
+          (e: unknown) => messageOf(e),
+        );
+        let failure: string | null;
+        try {
+          await runtime.ready;
+          failure = await reading;
+        } catch (e) {
+          await reading;
+          failure = runtime.notReady?.(e) ?? messageOf(e);
+        }
+        if (failure !== null) return ch.post({ kind: 'load-failed', datasetId: m.file.datasetId, message: failure });
+        if (m.meta && rows.found) {
+          const meta = datasetMeta(rows.rows, rows.found.issues, rows.found.detection, m.meta.label);
+          const transfer = [meta.groupOf.buffer, meta.lengths.buffer, ...(meta.labels ? [meta.labels.buffer] : [])] as ArrayBuffer[];
+          return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size, meta }, transfer);
+        }
+        return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size });
+      }
+      case 'check': {
+        let result: CheckResult;
+        try {
+          await runtime.ready;
+          result = await runtime.check(m.code, watch);
+        } catch (e) {
+          result = { ok: false, message: runtime.notReady?.(e) ?? messageOf(e) };
+        }
+        if (watch) Atomics.store(watch.row, 0, WATCH_IDLE);
+        return ch.post({ kind: 'checked', reqId: m.reqId, result });
+      }
+      case 'idle':
+        // Only an optimisation: a failure leaves the next run to read its rows and make its copies itself.
+        return void queue(async () => {
+          try {
+            runtime.idle?.();
+          } catch {
+            /* see above */
+          }
+          await rows.ensure(...m.block);
+        });
+      case 'run':
+        return void queue(() => run(m));
+    }
+  });
+}
