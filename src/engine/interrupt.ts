@@ -1,16 +1,7 @@
 /**
- * What a pool's watchdog does about a Python call it has seen on the same row past its limit (the browser's
- * `src/runtime/rewardPool.ts` and the CLI's `src/cli/pool.ts`): store 2 in the worker's interrupt buffer
- * (Pyodide raises KeyboardInterrupt in the call, runPython reports its rows TimedOut, the worker goes on), and
- * terminate the worker only when the call is still running `graceMs` later.
- *
- * The interrupt is stored again while the call goes on, because one can be lost. Pyodide takes it from the buffer
- * in CPython's `_Py_CheckEmscriptenSignals_Helper`, which reads the buffer and then stores 0 as two steps; a 2
- * stored between them is overwritten and never raised (python/cpython#157548, open, fix in PR #157553). A pure
- * Python loop runs that helper every 50 eval-breaker checks, so this hits about one interrupt in 30 here
- * (`src/cli/python.test.ts` saw it on CI as a worker terminated after the grace, its row's line lost). So: when
- * the buffer reads 0 again (taken) and the call still runs `REASSERT_MS` after the last store, store 2 again.
- * A taken interrupt that did land ends the call within microseconds, long before that.
+ * What the watchdog does about a Python call past its limit: store 2 (KeyboardInterrupt) in its interrupt buffer,
+ * store it again when Pyodide took it without raising it (python/cpython#157548; docs/engine.md), and terminate the
+ * worker only when the call still runs `graceMs` after the first.
  */
 export const REASSERT_MS = 100;
 
