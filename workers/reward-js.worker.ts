@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // A TypeScript reward worker: the engine's serve loop with the JavaScript runtime (src/engine).
-import { browserChannel } from '../src/engine/browser';
+import { browserChannel, forbidClose } from '../src/engine/browser';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { jsRuntime } from '../src/engine/runtimes/js';
 import { serve } from '../src/engine/serve';
@@ -11,4 +11,5 @@ declare const self: DedicatedWorkerGlobalScope;
 const ownFetch = self.fetch.bind(self);
 const channel = browserChannel(self);
 lockDownNetwork(self);
+forbidClose(self);
 serve(channel, jsRuntime((id) => loadTokenCounter(id, ownFetch)));

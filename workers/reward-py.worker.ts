@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // A Python reward worker: the engine's serve loop with one Pyodide, loaded from the app's own /pyodide/ (no CDN).
 import type { PyodideAPI } from 'pyodide';
-import { browserChannel } from '../src/engine/browser';
+import { browserChannel, forbidClose } from '../src/engine/browser';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
@@ -13,6 +13,8 @@ const pyodide: Promise<PyodideAPI> = (async () => {
   const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');
   return loadPyodide({ indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} });
 })();
+const channel = browserChannel(self);
+forbidClose(self);
 const lock = () => lockDownNetwork(self);
 void pyodide.then(lock, lock);
-serve(browserChannel(self), pythonRuntime({ pyodide }));
+serve(channel, pythonRuntime({ pyodide }));

@@ -1,4 +1,7 @@
-/** The engine on browser Workers: the engine side (a WorkerPort per Worker) and the worker side (a ServeChannel). */
+/**
+ * The engine on browser Workers. Engine and worker talk on a private MessageChannel handed over before any reward
+ * code runs: what reward code posts on the worker's own channel never reaches the engine as a reply.
+ */
 import type { WorkerPort } from './engine';
 import type { ServeChannel } from './serve';
 
@@ -11,26 +14,62 @@ export function defaultPoolSize(): number {
 }
 
 export function browserWorkerPort(worker: Worker): WorkerPort {
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ kind: 'connect' }, [port2]);
   const port: WorkerPort = {
-    post: (m, transfer = []) => worker.postMessage(m, transfer),
+    post: (m, transfer = []) => port1.postMessage(m, transfer),
     onMessage: null,
     onExit: null,
-    terminate: () => worker.terminate(),
+    onStray: null,
+    terminate: () => {
+      worker.terminate();
+      port1.close();
+    },
   };
-  worker.onmessage = (ev) => port.onMessage?.(ev.data);
+  port1.onmessage = (ev) => port.onMessage?.(ev.data);
+  port1.onmessageerror = () => port.onMessage?.({ kind: 'unreadable' });
+  worker.onmessage = (ev) => port.onStray?.(ev.data);
   // The serve loop catches what reward code throws: an error event means the worker itself failed.
   worker.onerror = (ev) => {
     ev.preventDefault();
     port.onExit?.(ev.message || 'the worker failed');
   };
-  worker.onmessageerror = () => port.onMessage?.({ kind: 'unreadable' });
   return port;
 }
 
+// Taken when the worker starts, before reward code could replace them.
+const portPost = MessagePort.prototype.postMessage;
+const portListen = EventTarget.prototype.addEventListener;
+const portStart = MessagePort.prototype.start;
+
+/**
+ * The worker's end: it waits for the engine's port (the first message) and then talks only on it. Call it before
+ * anything runs user code.
+ */
 export function browserChannel(scope: DedicatedWorkerGlobalScope): ServeChannel {
-  const post = scope.postMessage.bind(scope);
-  return {
-    post: (m, transfer = []) => post(m, transfer),
-    listen: (on) => scope.addEventListener('message', (ev) => on(ev.data)),
+  let port: MessagePort | null = null;
+  let listener: ((m: unknown) => void) | null = null;
+  const connect = (ev: MessageEvent) => {
+    if (port || !ev.ports[0]) return;
+    port = ev.ports[0];
+    portListen.call(port, 'message', (e: Event) => listener?.((e as MessageEvent).data));
+    portStart.call(port);
   };
+  portListen.call(scope, 'message', connect as EventListener);
+  return {
+    post: (m, transfer = []) => {
+      if (port) portPost.call(port, m, { transfer });
+    },
+    listen: (on) => void (listener = on),
+  };
+}
+
+/** Reward code may not stop its own worker: `close()` throws instead (the engine also notices a worker gone quiet). */
+export function forbidClose(scope: DedicatedWorkerGlobalScope): void {
+  const refuse = () => {
+    throw new Error('close() is not available in reward code');
+  };
+  for (let o: object | null = scope; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    if (Object.hasOwn(o, 'close')) Object.defineProperty(o, 'close', { value: refuse, writable: false, configurable: false });
+  }
 }

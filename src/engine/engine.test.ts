@@ -12,10 +12,12 @@ class FakeWorker implements WorkerPort {
   sent: ToWorker[] = [];
   onMessage: ((m: unknown) => void) | null = null;
   onExit: ((why: string) => void) | null = null;
+  onStray: ((m: unknown) => void) | null = null;
   terminated = false;
   watch: Watch | null = null;
   /** Rows that hang: the task stops there, the row published in the watch slot. */
   stuckRows = new Set<number>();
+  isStuck = (row: number) => this.stuckRows.has(row);
   autoLoad = true;
   loadDelayMs = 0;
   /** What to send instead of a result (a forged or malformed reply; null: no reply at all). */
@@ -34,8 +36,11 @@ class FakeWorker implements WorkerPort {
     if (m.kind === 'run') queueMicrotask(() => this.runTask(m));
   }
 
+  /** A real worker runs its tasks one after another: once one hangs, the ones queued behind it never start. */
+  private hung = false;
+
   private runTask(m: Extract<ToWorker, { kind: 'run' }>): void {
-    if (this.terminated) return;
+    if (this.terminated || this.hung) return;
     if (this.forge) {
       const forged = this.forge(m);
       if (forged !== null) this.onMessage?.(forged);
@@ -43,8 +48,9 @@ class FakeWorker implements WorkerPort {
     }
     const n = m.end - m.start;
     for (let r = m.start; r < m.end; r++) {
-      if (this.stuckRows.has(r)) {
+      if (this.isStuck(r)) {
         if (this.watch) Atomics.store(this.watch.row, 0, r);
+        this.hung = true;
         return;
       }
     }
@@ -87,6 +93,9 @@ interface FakeOptions {
   interruptible?: boolean;
   staged?: boolean;
   compileLimitMs?: number;
+  liveness?: { pingAfterMs: number; pongMs: number };
+  /** Rows every worker of this engine hangs on. */
+  stuck?: (row: number) => boolean;
   autoLoad?: boolean;
   loadDelayMs?: number;
   forge?: FakeWorker['forge'];
@@ -95,7 +104,7 @@ interface FakeOptions {
 function engine(size: number, opts: FakeOptions = {}) {
   const workers: FakeWorker[] = [];
   const protocolErrors: string[] = [];
-  const { autoLoad = true, loadDelayMs = 0, forge = null, ...rest } = opts;
+  const { autoLoad = true, loadDelayMs = 0, forge = null, stuck, ...rest } = opts;
   const e = new RewardEngine({
     size,
     spawn: () => {
@@ -103,6 +112,7 @@ function engine(size: number, opts: FakeOptions = {}) {
       w.autoLoad = autoLoad;
       w.loadDelayMs = loadDelayMs;
       w.forge = forge;
+      if (stuck) w.isStuck = stuck;
       workers.push(w);
       return w;
     },
@@ -201,7 +211,7 @@ describe('RewardEngine on fake ports', () => {
     expect(Array.from(out.result.status).filter((s) => s === RowStatus.Ok)).toHaveLength(99);
   });
 
-  it('a worker that dies between rows fails the run with the reason', async () => {
+  it('a worker that dies between rows: the rows of the task it held fail with the reason, the run goes on', async () => {
     const { e, workers } = engine(1);
     e.setDataset(dataset('d100'));
     workers[0].stuckRows.add(10);
@@ -209,7 +219,44 @@ describe('RewardEngine on fake ports', () => {
     await until(() => workers[0].watch !== null && Atomics.load(workers[0].watch.row, 0) === 10);
     Atomics.store(workers[0].watch!.row, 0, WATCH_IDLE);
     workers[0].onExit?.('exit code 1');
-    expect(await run.done).toEqual({ kind: 'failed', message: 'a reward worker stopped unexpectedly (exit code 1)' });
+    const out = await run.done;
+    if (out.kind !== 'done') throw new Error(out.kind);
+    const failed = [...out.result.errors.keys()];
+    expect(failed[0]).toBe(0);
+    expect(out.result.errors.get(0)?.message).toBe('the reward worker stopped (exit code 1)');
+    for (const r of failed) expect(out.result.status[r]).toBe(RowStatus.Error);
+    expect(failed.length + Array.from(out.result.status).filter((st) => st === RowStatus.Ok).length).toBe(100);
+  });
+
+  it('a worker that stops answering (it closed itself) is found by a ping; its task fails with the reason', async () => {
+    const { e, workers } = engine(1, { forge: () => null, liveness: { pingAfterMs: 50, pongMs: 100 } });
+    e.setDataset(dataset('d20'));
+    const w = workers[0];
+    // It takes the task, shows no row, and never answers anything again.
+    const post = w.post.bind(w);
+    w.post = (m) => (m.kind === 'ping' ? undefined : post(m));
+    const out = await e.run('code', { timeLimitMs: 60_000 }).done;
+    if (out.kind !== 'done') throw new Error(out.kind);
+    expect(out.result.errors.get(0)?.message).toBe('the reward worker stopped (it stopped answering; did the reward call close()?)');
+    expect(w.terminated).toBe(true);
+  });
+
+  it('every row timing out on every worker stops the run early with the reason', async () => {
+    const { e, workers } = engine(2, { stuck: () => true });
+    e.setDataset(dataset('d1000'));
+    const out = await e.run('code', { timeLimitMs: 30 }).done;
+    // One timeout on each of the two workers was enough.
+    expect(workers.length).toBe(4);
+    expect(out).toEqual({ kind: 'failed', message: 'every row so far timed out: the reward probably never returns' });
+  });
+
+  it('a message reward code posts on the worker\'s own channel is reported and never used', async () => {
+    const { e, workers, protocolErrors } = engine(1);
+    e.setDataset(dataset('d10'));
+    const run = e.run('code');
+    workers[0].onStray?.({ kind: 'result', taskId: 1, result: {} });
+    expect((await run.done).kind).toBe('done');
+    expect(protocolErrors).toEqual(['reward code posted a message of its own to the page; it was dropped']);
   });
 
   it('top-level code that never ends: a compile error after the compile limit, and the worker replaced', async () => {

@@ -3,7 +3,7 @@
  * queue, time limits (terminate, or interrupt a Python call first), cancellation, and the checks on every reply.
  * Scheduling and time limits are explained in docs/engine.md.
  */
-import { RowStatus } from '../core/reward/contract';
+import { COMPONENT_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { interruptOverrun, type InterruptState } from './interrupt';
@@ -18,6 +18,8 @@ export interface WorkerPort {
   onMessage: ((m: unknown) => void) | null;
   /** The worker stopped on its own (crashed, ran out of memory, closed itself). */
   onExit: ((why: string) => void) | null;
+  /** A message outside the private channel (reward code posting on the worker's own): never used. */
+  onStray?: ((m: unknown) => void) | null;
   terminate(): void;
 }
 
@@ -36,6 +38,8 @@ export interface EngineOptions {
   outputLimit?: number;
   /** How long compiling and the module's top-level code may take (default 10 s, or the row limit if longer). */
   compileLimitMs?: number;
+  /** A worker that holds tasks but runs no row is pinged after `pingAfterMs`, and dead without a pong in `pongMs`. */
+  liveness?: { pingAfterMs: number; pongMs: number };
 }
 
 export interface EngineDataset {
@@ -101,9 +105,13 @@ interface Slot {
   /** The engine terminated it: anything it still says is ignored. */
   retired: boolean;
   spawnedAt: number;
+  /** When it last sent anything, and the ping it has not answered yet. */
+  heardAt: number;
+  ping: { id: number; at: number } | null;
 }
 
 const COMPILE_LIMIT_MS = 10_000;
+const LIVENESS = { pingAfterMs: 2000, pongMs: 5000 };
 
 export class RewardEngine {
   private slots: Slot[] = [];
@@ -186,9 +194,10 @@ export class RewardEngine {
   private spawn(): Slot {
     const port = this.opts.spawn();
     const watch = newWatch();
-    const slot: Slot = { port, watch, seen: { value: WATCH_IDLE, at: 0 }, interrupt: null, datasetId: null, loaded: false, tasks: [], sent: 0, retired: false, spawnedAt: performance.now() };
+    const slot: Slot = { port, watch, seen: { value: WATCH_IDLE, at: 0 }, interrupt: null, datasetId: null, loaded: false, tasks: [], sent: 0, retired: false, spawnedAt: performance.now(), heardAt: Date.now(), ping: null };
     port.onMessage = (m) => this.receive(slot, m);
     port.onExit = (why) => this.died(slot, why);
+    port.onStray = () => this.opts.onProtocolError?.('reward code posted a message of its own to the page; it was dropped');
     port.post({ kind: 'init', watch: watch?.buffer ?? null });
     return slot;
   }
@@ -198,6 +207,7 @@ export class RewardEngine {
     slot.retired = true;
     slot.port.onMessage = null;
     slot.port.onExit = null;
+    slot.port.onStray = null;
     slot.port.terminate();
   }
 
@@ -242,6 +252,7 @@ export class RewardEngine {
 
   private receive(slot: Slot, raw: unknown): void {
     if (slot.retired) return;
+    slot.heardAt = Date.now();
     const c = checkFromWorker(raw);
     if (!c.ok) {
       this.opts.onProtocolError?.(`a reward worker sent a malformed message (${c.error}); it was dropped`);
@@ -254,6 +265,9 @@ export class RewardEngine {
       case 'loaded':
       case 'load-failed':
         return this.loaded(slot, m);
+      case 'pong':
+        if (slot.ping?.id === m.id) slot.ping = null;
+        return;
       case 'checked': {
         const waiting = this.checks.get(m.reqId);
         if (!waiting || waiting.slot !== slot) return;
@@ -325,8 +339,21 @@ export class RewardEngine {
         if (now - slot.seen.at > limit) this.compileOverrun(slot, limit);
         continue;
       }
-      this.current?.overrun(slot, value, now);
+      if (value === WATCH_IDLE && slot.sent > 0) this.checkAlive(slot, now);
+      else this.current?.overrun(slot, value, now);
     }
+  }
+
+  /** A worker that holds tasks but runs no row may be reading; one that does not answer a ping has stopped. */
+  private checkAlive(slot: Slot, now: number): void {
+    const { pingAfterMs, pongMs } = this.opts.liveness ?? LIVENESS;
+    if (slot.ping) {
+      if (now - slot.ping.at > pongMs) this.died(slot, 'it stopped answering; did the reward call close()?');
+      return;
+    }
+    if (now - Math.max(slot.seen.at, slot.heardAt) < pingAfterMs) return;
+    slot.ping = { id: this.nextCheck++, at: now };
+    slot.port.post({ kind: 'ping', id: slot.ping.id });
   }
 
   private compileOverrun(slot: Slot, limit: number): void {
@@ -372,6 +399,9 @@ class Run {
   private scoringSince = 0;
   private grown = false;
   private deaths = 0;
+  /** The workers (by index) that had a row time out, and whether any row has run to its end. */
+  private timedOutOn = new Set<number>();
+  private sawProgress = false;
 
   constructor(
     private readonly engine: RewardEngine,
@@ -409,6 +439,8 @@ class Run {
   finish(o: RunOutcome): void {
     if (this.finished) return;
     this.finished = true;
+    // A failed run may leave workers in endless rows: they are replaced (compile errors end at once everywhere).
+    if (o.kind === 'failed' || o.kind === 'load-failed') for (const s of [...this.engine.workers]) if (s.sent > 0) this.engine.replace(s);
     if (this.result) {
       const out = this.moduleOutput + this.outputs
         .sort((a, b) => a.start - b.start)
@@ -493,6 +525,8 @@ class Run {
       return this.next();
     }
     this.merge(range);
+    if (range.status.some((st) => st !== RowStatus.TimedOut)) this.sawProgress = true;
+    else this.noteTimeout(slot);
     if (m.stdout) this.outputs.push({ start: range.start, text: m.stdout });
     if (m.moduleStdout && !this.moduleOutput) this.moduleOutput = m.moduleStdout;
     this.next();
@@ -500,8 +534,18 @@ class Run {
 
   private next(): void {
     this.progress();
+    // Every worker's first rows timed out and nothing else finished: the reward most likely never returns.
+    const workers = this.engine.workers.length;
+    if (!this.sawProgress && this.timedOutOn.size >= workers && workers > 0) {
+      return this.finish({ kind: 'failed', message: 'every row so far timed out: the reward probably never returns' });
+    }
     this.grow();
     this.dispatch();
+  }
+
+  private noteTimeout(slot: Slot): void {
+    const k = this.engine.workers.indexOf(slot);
+    if (k >= 0) this.timedOutOn.add(k);
   }
 
   private merge(r: ReturnType<typeof checkRangeResult>): void {
@@ -513,8 +557,9 @@ class Run {
     for (const [k, arr] of Object.entries(r.components)) {
       let col = Object.hasOwn(res.components, k) ? res.components[k] : undefined;
       if (!col) {
-        col = new Float64Array(this.rows).fill(Number.NaN);
-        Object.defineProperty(res.components, k, { value: col, enumerable: true, writable: true, configurable: true });
+        // Tasks may name different components: the run keeps the first COMPONENT_LIMIT names.
+        if (Object.keys(res.components).length >= COMPONENT_LIMIT) continue;
+        setOwn(res.components, k, (col = new Float64Array(this.rows).fill(Number.NaN)));
       }
       col.set(arr, r.start);
     }
@@ -542,9 +587,12 @@ class Run {
    */
   private stuck(slot: Slot, row: number, count: number, status: number, message: string): void {
     const [task, ...waiting] = slot.tasks;
-    this.engine.replace(slot);
+    const fresh = this.engine.replace(slot);
     const after = Math.min(task.end, row + Math.max(1, count));
     this.fail(row, after, status, message);
+    // Rows of the task before the stuck one did run (their results were lost with the worker).
+    if (row > task.start || status !== RowStatus.TimedOut) this.sawProgress = true;
+    else this.noteTimeout(fresh);
     // Rows of the task before the stuck one were lost with the worker.
     this.requeue(waiting);
     this.queue!.giveBack(after, task.end);
@@ -556,6 +604,7 @@ class Run {
   lost(slot: Slot, message: string): void {
     if (this.finished || !this.result) return;
     const [task, ...waiting] = slot.tasks;
+    if (!task) return void this.engine.replace(slot);
     this.engine.replace(slot);
     this.fail(task.start, task.end, RowStatus.Error, message);
     this.requeue(waiting);
@@ -578,8 +627,8 @@ class Run {
       const count = this.engine.opts.interruptible && slot.watch ? Math.max(1, Atomics.load(slot.watch.count, 0)) : 1;
       this.stuck(slot, row, count, RowStatus.Error, `the reward worker died on this row (${why})`);
     } else {
-      this.engine.replace(slot);
-      this.finish({ kind: 'failed', message: `a reward worker stopped unexpectedly (${why})` });
+      // Between rows: the task it was on is lost with it.
+      this.lost(slot, `the reward worker stopped (${why})`);
     }
     return true;
   }

@@ -1,6 +1,6 @@
 /** The engine on Node worker_threads (the CLI): the engine side. The worker side is nodeWorker.ts. */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { WorkerPort } from './engine';
 
 /** `workerData` of a reward worker thread: the CLI's one bundle is both the command and the worker. */
@@ -20,14 +20,22 @@ export function nodeWorkerPort(url: URL, language: 'ts' | 'py', log: NodeJS.Writ
   // The reward's console.log goes to stderr: stdout carries only the report.
   const worker = new Worker(url, { workerData: data, stdout: true });
   worker.stdout.pipe(log, { end: false });
+  // A private channel, as in the browser: reward code cannot post replies of its own.
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ kind: 'connect', port: port2 }, [port2]);
   const port: WorkerPort = {
-    post: (m, transfer = []) => worker.postMessage(m, transfer as never),
+    post: (m, transfer = []) => port1.postMessage(m, transfer as never),
     onMessage: null,
     onExit: null,
-    terminate: () => void worker.terminate(),
+    onStray: null,
+    terminate: () => {
+      port1.close();
+      void worker.terminate();
+    },
   };
-  worker.on('message', (m: unknown) => port.onMessage?.(m));
-  worker.on('messageerror', () => port.onMessage?.({ kind: 'unreadable' }));
+  port1.on('message', (m: unknown) => port.onMessage?.(m));
+  port1.on('messageerror', () => port.onMessage?.({ kind: 'unreadable' }));
+  worker.on('message', (m: unknown) => port.onStray?.(m));
   worker.on('error', (e) => port.onExit?.(e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
   worker.on('exit', (code) => port.onExit?.(`exit code ${code}`));
   return port;

@@ -1,6 +1,6 @@
 /** A reward worker thread of the CLI: the same serve loop as the browser's workers, reading the file by path. */
 import { openAsBlob } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { lockDownNetwork } from './lockDown';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
@@ -12,9 +12,20 @@ export function serveNodeWorker(): void {
   if (!port) throw new Error('serveNodeWorker: not in a worker thread');
   const { language } = workerData as NodeWorkerData;
   const open = openAsBlob;
+  // The engine's port arrives first; from then on the worker talks only on it.
+  const portPost = MessagePort.prototype.postMessage;
+  let engine: MessagePort | null = null;
+  let listener: ((m: unknown) => void) | null = null;
+  port.once('message', (m: { kind?: string; port?: MessagePort }) => {
+    if (m?.kind !== 'connect' || !(m.port instanceof MessagePort)) return;
+    engine = m.port;
+    engine.on('message', (x: unknown) => listener?.(x));
+  });
   const channel: ServeChannel = {
-    post: (m, transfer = []) => port.postMessage(m, transfer as never),
-    listen: (on) => port.on('message', on),
+    post: (m, transfer = []) => {
+      if (engine) portPost.call(engine, m, transfer as never);
+    },
+    listen: (on) => void (listener = on),
   };
   if (language === 'py') {
     // Not bundled (bin/build-cli.mjs): Pyodide finds its wasm and standard library beside its own module.
@@ -23,7 +34,7 @@ export function serveNodeWorker(): void {
     const lock = () => lockDownNetwork(globalThis);
     void pyodide.then(lock, lock);
     const rewrite = (m: string) => m.replace('(Python runs in the browser with Pyodide, ', '(Python runs in Pyodide, ');
-    serve(channel, pythonRuntime({ pyodide, rewrite }), (p) => open(p));
+    serve(channel, pythonRuntime({ pyodide, rewrite, keepRows: false }), (p) => open(p));
     return;
   }
   lockDownNetwork(globalThis);

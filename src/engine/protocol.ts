@@ -6,7 +6,7 @@ import type { DatasetMeta } from '../core/dataset/meta';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
 import type { RewardCandidate, RewardKind } from '../core/python/signatures';
-import { RowStatus } from '../core/reward/contract';
+import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { WATCH_SLOTS } from './watch';
@@ -59,7 +59,9 @@ export type ToWorker =
   /** A run has ended: read the rows of this block not held yet, and (Python) make the next run's copies. */
   | { kind: 'idle'; block: [number, number] }
   /** Compile (TypeScript) or parse (Python: list the reward functions, run nothing). */
-  | { kind: 'check'; reqId: number; code: string };
+  | { kind: 'check'; reqId: number; code: string }
+  /** Are you there? (a worker that holds tasks but shows no row for a while) */
+  | { kind: 'ping'; id: number };
 
 export type CheckResult = { ok: true; candidates: RewardCandidate[] } | { ok: false; message: string; line?: number };
 
@@ -71,7 +73,8 @@ export type FromWorker =
   /** `stdout`: Python print() output of the task; `moduleStdout`: the module's top-level output when it was loaded for it. */
   | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string; moduleStdout?: string }
   | { kind: 'compile-error'; taskId: number; message: string; line?: number; stdout?: string }
-  | { kind: 'failed'; taskId: number; message: string };
+  | { kind: 'failed'; taskId: number; message: string }
+  | { kind: 'pong'; id: number };
 
 // ---- checks at the receiving end ----------------------------------------------------------------------------
 
@@ -87,9 +90,9 @@ const bad = (where: string, what: string): never => {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const record = (v: unknown, where: string) => (isRecord(v) ? v : bad(where, 'an object'));
 const str = (v: unknown, where: string) => (typeof v === 'string' ? v : bad(where, 'a string'));
-const text = (v: unknown, where: string) => {
+const text = (v: unknown, where: string, limit = TEXT_LIMIT) => {
   const s = str(v, where);
-  return s.length > TEXT_LIMIT ? `${s.slice(0, TEXT_LIMIT)}… (cut at ${TEXT_LIMIT.toLocaleString('en-US')} characters)` : s;
+  return s.length > limit ? `${s.slice(0, limit)}… (cut at ${limit.toLocaleString('en-US')} characters)` : s;
 };
 const int = (v: unknown, where: string, min = -Infinity, max = Infinity) =>
   Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : bad(where, `an integer in [${min}, ${max}]`);
@@ -115,12 +118,17 @@ export function checkRangeResult(v: unknown, start: number, end: number, where =
   });
   const comps = record(r.components, `${where}.components`);
   const components: Record<string, Float64Array> = {};
-  // defineProperty: a component named `__proto__` is a name like any other.
-  for (const k of Object.keys(comps)) Object.defineProperty(components, k, { value: f64(comps[k], n, `${where}.components.${k}`), enumerable: true, writable: true, configurable: true });
+  const names = Object.keys(comps);
+  if (names.length > COMPONENT_LIMIT) bad(`${where}.components`, `at most ${COMPONENT_LIMIT} components`);
+  for (const k of names) {
+    if (k.length > COMPONENT_NAME_LIMIT) bad(`${where}.components`, `names of at most ${COMPONENT_NAME_LIMIT} characters`);
+    // A component named `__proto__` is a name like any other.
+    setOwn(components, k, f64(comps[k], n, `${where}.components.${k}`));
+  }
   if (!Array.isArray(r.notes)) bad(`${where}.notes`, 'an array');
   const notes = (r.notes as unknown[]).map((x, i) => {
     const o = record(x, `${where}.notes.${i}`);
-    return { row: row(o.row, `${where}.notes.${i}.row`), note: text(o.note, `${where}.notes.${i}.note`) };
+    return { row: row(o.row, `${where}.notes.${i}.row`), note: text(o.note, `${where}.notes.${i}.note`, NOTE_LIMIT + 100) };
   });
   return { start, scores, status, errors, components, notes };
 }
@@ -205,6 +213,8 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
         };
       case 'failed':
         return { ok: true, value: { kind: 'failed', taskId: int(m.taskId, 'taskId', 0), message: text(m.message, 'message') } };
+      case 'pong':
+        return { ok: true, value: { kind: 'pong', id: int(m.id, 'id', 0) } };
       default:
         return { ok: false, error: `unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}` };
     }
@@ -248,6 +258,9 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
       case 'check':
         int(m.reqId, 'reqId', 0);
         str(m.code, 'code');
+        return { ok: true, value: m as ToWorker };
+      case 'ping':
+        int(m.id, 'id', 0);
         return { ok: true, value: m as ToWorker };
       default:
         return { ok: false, error: `unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}` };

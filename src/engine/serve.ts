@@ -65,6 +65,8 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
       case 'init':
         watch = m.watch ? watchOf(m.watch) : null;
         return;
+      case 'ping':
+        return ch.post({ kind: 'pong', id: m.id });
       case 'load': {
         // The file is read while the runtime starts (Pyodide takes seconds).
         const reading = rows.load(m.file, openPath).then(

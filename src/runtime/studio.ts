@@ -27,6 +27,12 @@ let lastSource: { blob: Blob; name: string } | null = null;
 /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
 let dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
 
+/** A reward worker sent something outside the protocol: it was dropped; the user hears of it. */
+function reportProtocolError(message: string): void {
+  console.warn(message);
+  useStudio.getState().setSessionMessage({ kind: 'error', text: `${message[0].toUpperCase()}${message.slice(1)}.` });
+}
+
 /** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
 function engineDataset(ds: Dataset) {
   const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
@@ -37,7 +43,7 @@ function rewardPool(): RewardEngine {
   pool ??= new RewardEngine({
     size: defaultPoolSize(),
     spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' })),
-    onProtocolError: (m) => console.warn(m),
+    onProtocolError: reportProtocolError,
   });
   return pool;
 }
@@ -50,7 +56,7 @@ function pythonPool(): RewardEngine {
       size: defaultPoolSize(),
       spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' })),
       interruptible: true,
-      onProtocolError: (m) => console.warn(m),
+      onProtocolError: reportProtocolError,
     });
     const ds = getDataset(useStudio.getState().datasetId);
     if (ds) pyPool.setDataset(engineDataset(ds));

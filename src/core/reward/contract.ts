@@ -33,6 +33,16 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** A note longer than this is cut (with a word that it was); a row's components are at most COMPONENT_LIMIT names. */
+export const NOTE_LIMIT = 2000;
+export const COMPONENT_LIMIT = 64;
+export const COMPONENT_NAME_LIMIT = 100;
+
+/** Set an own property, whatever its name (`__proto__` included). */
+export function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Check what reward code returned. A non-finite or non-number result is an error with a clear reason. */
 export function validateResult(value: unknown): ValidatedResult {
   if (value === null) return { kind: 'null' };
@@ -54,15 +64,18 @@ export function validateResult(value: unknown): ValidatedResult {
         return { kind: 'error', reason: 'reward returned `components` that is not an object of numbers' };
       }
       const comps: Record<string, number> = {};
-      for (const [k, v] of Object.entries(obj.components as Record<string, unknown>)) {
+      const entries = Object.entries(obj.components as Record<string, unknown>);
+      if (entries.length > COMPONENT_LIMIT) return { kind: 'error', reason: `reward returned ${entries.length} components, at most ${COMPONENT_LIMIT} are allowed` };
+      for (const [k, v] of entries) {
+        if (k.length > COMPONENT_NAME_LIMIT) return { kind: 'error', reason: `a component name is ${k.length} characters long, at most ${COMPONENT_NAME_LIMIT} are allowed` };
         if (typeof v !== 'number' || !Number.isFinite(v)) {
           return { kind: 'error', reason: `component "${k}" is ${describe(v)}, expected a finite number` };
         }
-        comps[k] = v;
+        setOwn(comps, k, v);
       }
       out.components = comps;
     }
-    if (typeof obj.note === 'string') out.note = obj.note;
+    if (typeof obj.note === 'string') out.note = obj.note.length > NOTE_LIMIT ? `${obj.note.slice(0, NOTE_LIMIT)}… (note cut at ${NOTE_LIMIT.toLocaleString('en-US')} characters)` : obj.note;
     return out;
   }
   return { kind: 'error', reason: `reward returned ${describe(value)}, expected a finite number, {score} or null` };

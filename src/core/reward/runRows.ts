@@ -3,7 +3,7 @@ import type { Trajectory } from '../trajectory';
 import type { RewardFn } from './compile';
 import { errorLine } from './compile';
 import { createContext, type ModelColumns } from './context';
-import { RowStatus, validateResult } from './contract';
+import { COMPONENT_LIMIT, RowStatus, setOwn, validateResult } from './contract';
 
 export interface RowError {
   /** Dataset index of the row. */
@@ -75,8 +75,20 @@ export function runRows(
       scores[i] = v.score;
       if (v.components) {
         for (const [k, val] of Object.entries(v.components)) {
-          (components[k] ??= new Float64Array(n).fill(Number.NaN))[i] = val;
+          let col = Object.hasOwn(components, k) ? components[k] : undefined;
+          if (!col) {
+            // A task keeps at most COMPONENT_LIMIT distinct names: rows that add more fail with the reason.
+            if (Object.keys(components).length >= COMPONENT_LIMIT) {
+              status[i] = RowStatus.Error;
+              scores[i] = Number.NaN;
+              errors.push({ row, message: `more than ${COMPONENT_LIMIT} distinct component names in this run; "${k.slice(0, 40)}" was not kept` });
+              break;
+            }
+            setOwn(components, k, (col = new Float64Array(n).fill(Number.NaN)));
+          }
+          col[i] = val;
         }
+        if (status[i] === RowStatus.Error) continue;
       }
       if (v.note) notes.push({ row, note: v.note });
     }

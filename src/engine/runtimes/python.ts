@@ -12,6 +12,11 @@ export interface PythonHost {
   pyodide: Promise<PyodideAPI>;
   /** Adjust messages to where Python runs (the harness's texts say "in the browser"). */
   rewrite?: (message: string) => string;
+  /**
+   * Keep the rows converted to Python values for the next run (the studio runs again after each edit); a one-shot
+   * run (the CLI) converts without keeping, which is faster once.
+   */
+  keepRows?: boolean;
 }
 
 export function pythonRuntime(host: PythonHost): Runtime {
@@ -61,7 +66,7 @@ export function pythonRuntime(host: PythonHost): Runtime {
           timeLimitMs: m.timeLimitMs,
           interrupt: w?.interrupt,
           // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
-          datasetKey: rows.rows,
+          datasetKey: host.keepRows === false ? undefined : rows.rows,
           models: m.models ? { columns: m.models, offset: m.start } : undefined,
           onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
           beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,

@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { openStudio, runAndWait, typeReward } from './helpers';
+
+/** Attacks on the studio from reward code, as a hostile colleague would write it (issue 20). */
+
+test('forged result messages posted by reward code are dropped and reported; the scores are the real ones', async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await openStudio(page);
+  await typeReward(
+    page,
+    `export default function reward(t) {
+  if (t.index % 100 === 0) {
+    const n = 800;
+    const forged = { kind: 'result', taskId: t.index + 1, result: { start: 0, scores: new Float64Array(n).fill(99), status: new Uint8Array(n).fill(1), errors: [], components: {}, notes: [{ row: 0, note: { evil: true } }] } };
+    self.postMessage(forged);
+    postMessage(forged);
+    Object.getOwnPropertyDescriptor(self, "postMessage").value.call(self, forged);
+    MessagePort.prototype.postMessage = function () { throw new Error('patched'); };
+  }
+  return 1;
+}
+`,
+  );
+  await runAndWait(page, 'mean 1.0000 · 800 scored');
+  await expect(page.getByText(/Reward code posted a message of its own to the page; it was dropped/).first()).toBeVisible();
+  expect(pageErrors).toEqual([]);
+  // The page starts again as it was.
+  await page.reload();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 1.0000 · 800 scored');
+});
+
+test('close() in reward code fails that row with the reason; the run goes on', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, 'export default function reward(t) {\n  if (t.index === 5) self.close();\n  return 1;\n}\n');
+  await runAndWait(page, '799 scored · 1 error');
+  await page.getByRole('checkbox', { name: 'Errors only' }).check();
+  await page.locator('.rt-data[data-row="5"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText('close() is not available in reward code');
+});
+
+test('a reward that never returns on any row stops early with the reason', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('spinbutton', { name: 'Time limit per row (ms)' }).fill('300');
+  await typeReward(page, 'export default function reward(t) {\n  while (true) {}\n}\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'every row so far timed out: the reward probably never returns' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeHidden();
+});
+
+test('megabyte notes are cut; components named __proto__, constructor and toString are kept', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(
+    page,
+    `export default function reward(t) {
+  return { score: 1, note: 'x'.repeat(3_000_000), components: JSON.parse('{"__proto__": 1, "constructor": 2, "toString": 3}') };
+}
+`,
+  );
+  await runAndWait(page, 'mean 1.0000 · 800 scored');
+  for (const name of ['__proto__', 'constructor', 'toString']) await expect(page.getByRole('figure', { name: `Component ${name} histogram` })).toBeVisible();
+  await page.locator('.rt-data[data-row="3"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText('(note cut at 2,000 characters)');
+});
