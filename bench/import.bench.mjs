@@ -48,7 +48,7 @@ try {
     await expectMeasure(page, 'import');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
     await chooser.setFiles(path);
-    const ms = await measured(page, 'import');
+    await measured(page, 'import');
     await page.getByRole('status', { name: 'Dataset status' }).getByText(`${ROWS.toLocaleString('en-US')} trajectories`).waitFor();
     // Let the reward run that follows an import finish, so the next import has both cores to itself.
     await page.getByTestId('run-summary').getByText(`${ROWS.toLocaleString('en-US')} scored`).waitFor({ timeout: 300_000 });

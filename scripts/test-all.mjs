@@ -1,9 +1,10 @@
-// `npm test`: type-check, unit tests (vitest), production build, browser tests (Playwright on Debian's Chromium).
+// `npm test`: type-check, lint, unit tests (vitest), production build, browser tests (Playwright on Debian's Chromium).
 // Every step runs even if an earlier one failed, so one report shows everything; the exit code is non-zero if any failed.
 import { spawnSync } from 'node:child_process';
 
 const steps = [
   ['type-check', 'npx', ['tsc', '--noEmit']],
+  ['lint', 'npm', ['run', '--silent', 'lint']],
   ['unit tests', 'npx', ['vitest', 'run']],
   ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['browser tests', 'npx', ['playwright', 'test']],

@@ -136,11 +136,11 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
         row({ group: null, uid: { a: 1 }, group_id: [1], prompt_id: true }),
         row({ prompt_id: false }),
         row({ uid: 1.5e300 }),
-        row({ uid: 1e400 }, 'prompt when uid is Infinity'),
+        row({ uid: Number('1e400') }, 'prompt when uid is Infinity'),
         row({ uid: -0 }),
         row({}, 'a "quoted" prompt\nwith é and 😀'),
         row({}, ''),
-        row({ group: 12345678901234567890 }),
+        row({ group: Number('12345678901234567890') }),
       ]),
     );
   });
@@ -181,7 +181,7 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
         row({ a: 2, b: true, c: 3 }),
         row({ a: 0.5, d: false, e: { x: 1 } }),
         row({ d: 1, e: 2, f: [1] }),
-        row({ g: 1e400 }),
+        row({ g: Number('1e400') }),
         row({ h: 1, __proto__x: 2 }),
         '{"prompt":"p","completion":"c","__proto__":3}',
       ]),

@@ -38,7 +38,7 @@ describe('values in marshal format arrive in Python as json.loads of their JSON'
       1e20,
       1e21,
       -1e21,
-      123456789012345678901,
+      Number('123456789012345678901'),
       0.1,
       -2.5,
       1e-7,

@@ -382,7 +382,7 @@ export function runPython(
   } catch (e) {
     const message = pythonErrorMessage(e);
     if (/^LookupError: /.test(message)) throw new PythonLoadError(message.replace(/^LookupError: /, ''));
-    throw new Error(`the Python harness failed: ${message}`);
+    throw new Error(`the Python harness failed: ${message}`, { cause: e });
   } finally {
     clear();
     // The harness copied the payload into Python: its buffer is the next range's (up to 64 MB kept).

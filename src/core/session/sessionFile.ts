@@ -80,7 +80,7 @@ export function readSessionFile(bytes: Uint8Array): ReadSession {
     const rows = run.summary.rows;
     const scores = f64(files[`${dir}scores.f64`], rows);
     const status = files[`${dir}status.u8`];
-    let meta: { components?: unknown; errors?: unknown; notes?: unknown; stdout?: unknown } | null = null;
+    let meta: { components?: unknown; errors?: unknown; notes?: unknown; stdout?: unknown } | null;
     try {
       meta = files[`${dir}meta.json`] ? JSON.parse(strFromU8(files[`${dir}meta.json`])) : null;
     } catch {

@@ -147,7 +147,11 @@ export function advantages(rewards: ArrayLike<number>, groupOf: Int32Array, grou
       // nanstd over the whole batch (every scored row), around the batch mean.
       let m = 0;
       let c = 0;
-      for (let i = 0; i < n; i++) if (scored[i]) (m += rewards[i]), c++;
+      for (let i = 0; i < n; i++) {
+        if (!scored[i]) continue;
+        m += rewards[i];
+        c++;
+      }
       m /= c;
       let s = 0;
       for (let i = 0; i < n; i++) if (scored[i]) s += (rewards[i] - m) * (rewards[i] - m);

@@ -198,7 +198,10 @@ export function collapseByStep(
     for (let j = 0; j < m; j++) {
       const i = order[lo + j];
       r[j] = rewards[i];
-      if (Number.isFinite(r[j])) (sum += r[j]), scored++;
+      if (Number.isFinite(r[j])) {
+        sum += r[j];
+        scored++;
+      }
       const g = groupOf[i];
       if (g < 0 || g >= groupCount) {
         gl[j] = -1;

@@ -68,8 +68,10 @@ function confusionOf(x: Float64Array, y: Float64Array): { tp: number; fp: number
   let fn = 0;
   let tn = 0;
   for (let i = 0; i < x.length; i++) {
-    if (x[i] === 1) y[i] === 1 ? tp++ : fp++;
-    else y[i] === 1 ? fn++ : tn++;
+    if (x[i] === 1 && y[i] === 1) tp++;
+    else if (x[i] === 1) fp++;
+    else if (y[i] === 1) fn++;
+    else tn++;
   }
   return { tp, fp, fn, tn };
 }

@@ -49,6 +49,7 @@ export function RolloutTable() {
   const view = useRowView();
   const ds = getDataset(datasetId);
   const scroller = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is not memoizable by the React Compiler; nothing here is compiled
   const virtualizer = useVirtualizer({ count: view.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
   useEffect(() => {

@@ -25,6 +25,7 @@ export function useRowView(): Int32Array {
         { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null },
       )
     : new Int32Array(0);
+  // eslint-disable-next-line react-hooks/globals -- one cache for the table and the detail view: 100k rows sorted once
   last = { deps, view };
   return view;
 }

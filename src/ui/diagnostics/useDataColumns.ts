@@ -46,7 +46,6 @@ export function useTokenCounts(ds: Dataset | null, tokenizer: TokenizerId, enabl
       p.catch(() => tokenCache.delete(key)).finally(() => tokenProgress.delete(key));
     }
     let live = true;
-    setState({ key, s: { status: 'loading' } });
     const onProgress = (done: number, total: number) => live && setState({ key, s: { status: 'loading', done, total } });
     tokenProgress.get(key)?.add(onProgress);
     p.then(

@@ -35,9 +35,12 @@ export function useRunningLong(): boolean {
   const running = useStudio((s) => s.running !== null);
   const [long, setLong] = useState(false);
   useEffect(() => {
-    if (!running) return setLong(false);
+    if (!running) return;
     const timer = setTimeout(() => setLong(true), STALE_AFTER_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      setLong(false);
+    };
   }, [running]);
   return running && long;
 }

@@ -1,5 +1,5 @@
 import Editor, { type OnMount } from '@monaco-editor/react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { monaco } from './monacoSetup';
 
 interface Props {
@@ -12,7 +12,9 @@ interface Props {
 /** Monaco with the studio's types; Ctrl/Cmd+Enter runs. Loaded lazily (Monaco is ~4 MB). */
 export default function CodeEditor({ value, language, onChange, onRun }: Props) {
   const runRef = useRef(onRun);
-  runRef.current = onRun;
+  useEffect(() => {
+    runRef.current = onRun;
+  });
   const onMount: OnMount = (editor) => {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => runRef.current());
   };

@@ -24,14 +24,18 @@ export function SessionsDialog({ onClose }: { onClose(): void }) {
   const setName = useStudio((s) => s.setSessionName);
   const [sessions, setSessions] = useState<SessionDoc[] | null>(null);
   const [invalid, setInvalid] = useState<string[]>([]);
-  const refresh = useCallback(async () => {
-    const r = await listSessions();
+  const show = useCallback((r: Awaited<ReturnType<typeof listSessions>>) => {
     setSessions(r.sessions);
     setInvalid(r.invalid);
   }, []);
+  const refresh = useCallback(() => listSessions().then(show), [show]);
   useEffect(() => {
-    void refresh();
-  }, [refresh, currentId]);
+    let live = true;
+    void listSessions().then((r) => live && show(r));
+    return () => {
+      live = false;
+    };
+  }, [show, currentId]);
 
   return (
     <Dialog title="Sessions" onClose={onClose} wide>
