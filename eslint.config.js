@@ -7,7 +7,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'dist-cli/', 'reports/', 'test-results/', 'public/', 'src/core/formats/jsonl-scan/scan.wasm.ts', 'src/core/formats/jsonl-scan/scan.as.ts'],
+    ignores: [
+      'dist/',
+      'dist-cli/',
+      'reports/',
+      'test-results/',
+      'public/',
+      'src/core/formats/jsonl-scan/scan.wasm.ts',
+      'src/core/formats/jsonl-scan/scan.as.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -31,7 +39,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/ui/**', '**/store/**', '**/runtime/**', '**/app/**', '**/engine/**', '**/cli/**', '**/ui', '**/store', '**/engine', '**/app'], message: 'src/core imports nothing from the layers above it' },
+            {
+              group: ['**/ui/**', '**/store/**', '**/runtime/**', '**/app/**', '**/engine/**', '**/cli/**', '**/ui', '**/store', '**/engine', '**/app'],
+              message: 'src/core imports nothing from the layers above it',
+            },
             { group: ['react', 'react-dom', 'zustand', 'recharts', 'monaco-editor', '@monaco-editor/*'], message: 'src/core does not use UI libraries' },
           ],
         },

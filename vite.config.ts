@@ -25,9 +25,7 @@ function securityHeaders(dev: boolean): Plugin {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler: () => [
-        { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ dev }) }, injectTo: 'head-prepend' },
-      ],
+      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ dev }) }, injectTo: 'head-prepend' }],
     },
   };
 }

@@ -77,7 +77,9 @@ for (let i = 0; i < REPS; i++) {
 const mo = median(tOurs);
 const mp = median(tPy);
 const fmt = (xs) => xs.map((x) => Math.round(x)).join(', ');
-console.log(`${ROWS.toLocaleString('en-US')} rollouts, ${mb.toFixed(0)} MB JSONL; ${availableParallelism()} cores; Node ${process.version}, pandas ${py.stdout.trim()}; median of ${REPS}`);
+console.log(
+  `${ROWS.toLocaleString('en-US')} rollouts, ${mb.toFixed(0)} MB JSONL; ${availableParallelism()} cores; Node ${process.version}, pandas ${py.stdout.trim()}; median of ${REPS}`,
+);
 console.log(`reward-studio score --json (node bin/reward-studio.mjs): ${Math.round(mo)} ms   [${fmt(tOurs)}]`);
 console.log(`python3 bench/cli_baseline.py (pandas):               ${Math.round(mp)} ms   [${fmt(tPy)}]`);
 console.log(`ratio ours / python: ${(mo / mp).toFixed(2)}×  (results cross-checked: ${checks.map((c) => c[0]).join(', ')})`);

@@ -59,12 +59,14 @@ try {
       }, tab);
       perTab[tab].push(ms);
     }
-    sorts.push(await page.evaluate((n) => {
-      const a = new Float64Array(n).map(() => Math.random());
-      const t0 = performance.now();
-      a.sort();
-      return performance.now() - t0;
-    }, ROWS));
+    sorts.push(
+      await page.evaluate((n) => {
+        const a = new Float64Array(n).map(() => Math.random());
+        const t0 = performance.now();
+        a.sort();
+        return performance.now() - t0;
+      }, ROWS),
+    );
   }
   const total = TABS.reduce((s, t) => s + median(perTab[t]), 0);
   const sort = median(sorts);

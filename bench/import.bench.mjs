@@ -42,16 +42,24 @@ try {
       history.replaceState(null, '', `/${q}`);
       window.__long = [];
       window.__obs?.disconnect();
-      window.__obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); });
+      window.__obs = new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]);
+      });
       window.__obs.observe({ type: 'longtask' });
     }, query);
     await expectMeasure(page, 'import');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
     await chooser.setFiles(path);
     await measured(page, 'import');
-    await page.getByRole('status', { name: 'Dataset status' }).getByText(`${ROWS.toLocaleString('en-US')} trajectories`).waitFor();
+    await page
+      .getByRole('status', { name: 'Dataset status' })
+      .getByText(`${ROWS.toLocaleString('en-US')} trajectories`)
+      .waitFor();
     // Let the reward run that follows an import finish, so the next import has both cores to itself.
-    await page.getByTestId('run-summary').getByText(`${ROWS.toLocaleString('en-US')} scored`).waitFor({ timeout: 300_000 });
+    await page
+      .getByTestId('run-summary')
+      .getByText(`${ROWS.toLocaleString('en-US')} scored`)
+      .waitFor({ timeout: 300_000 });
     await page.waitForTimeout(300);
     // Long tasks are reported once they have ended: read only now, so the task that ends the import is among them.
     // During the import: any task overlapping it; then, up to 300 ms after the run that follows it.
@@ -81,7 +89,10 @@ try {
         postMessage({ parse: t2 - t1, all: t2 - t0, n });
       }`;
       const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
-      const r = await new Promise((res) => { w.onmessage = (e) => res(e.data); w.postMessage(file); });
+      const r = await new Promise((res) => {
+        w.onmessage = (e) => res(e.data);
+        w.postMessage(file);
+      });
       w.terminate();
       return r;
     });
@@ -102,14 +113,19 @@ try {
     twoPieces.push(pair.ms);
     longest.push(r.long, pair.long);
     afterwards.push(r.after, pair.after);
-    console.log(`rep ${rep + 1}: import ${r.ms.toFixed(0)} ms (two pieces ${pair.ms.toFixed(0)} ms) · bare JSON.parse loop ${base.at(-1).toFixed(0)} ms (read+split+parse ${baseWithRead.at(-1).toFixed(0)} ms) · longest main-thread task ${Math.max(r.long, pair.long).toFixed(0)} ms`);
+    console.log(
+      `rep ${rep + 1}: import ${r.ms.toFixed(0)} ms (two pieces ${pair.ms.toFixed(0)} ms) · bare JSON.parse loop ${base.at(-1).toFixed(0)} ms (read+split+parse ${baseWithRead.at(-1).toFixed(0)} ms) · longest main-thread task ${Math.max(r.long, pair.long).toFixed(0)} ms`,
+    );
   }
   // Text search after the import: the first one reads the file again in the data worker (a JSONL import keeps no
   // trajectories), the next ones search the rows it kept. Timed from typing to the table's count changing.
   const search = async (needle, expected) => {
     const box = page.getByRole('searchbox', { name: 'Search text' });
     await box.fill('');
-    await page.getByTestId('shown-count').getByText(`${ROWS.toLocaleString('en-US')} shown`).waitFor();
+    await page
+      .getByTestId('shown-count')
+      .getByText(`${ROWS.toLocaleString('en-US')} shown`)
+      .waitFor();
     const t0 = Date.now();
     await box.fill(needle);
     await page.getByTestId('shown-count').getByText(expected).waitFor({ timeout: 120_000 });
@@ -118,18 +134,28 @@ try {
   const firstSearch = await search('Question 777:', '4 shown');
   const nextSearch = await search('Question 778:', '4 shown');
   const m = median(ours);
-  console.log(`\nimport of ${ROWS.toLocaleString('en-US')} rollouts (${mb.toFixed(1)} MB JSONL), median of ${REPS}; CPU taken by the hypervisor (steal) during the rounds: ${stealSince(cpu)}`);
+  console.log(
+    `\nimport of ${ROWS.toLocaleString('en-US')} rollouts (${mb.toFixed(1)} MB JSONL), median of ${REPS}; CPU taken by the hypervisor (steal) during the rounds: ${stealSince(cpu)}`,
+  );
   console.log(`  studio import (worker, progress, normalize, transfer):  ${m.toFixed(0)} ms  = ${(mb / (m / 1000)).toFixed(1)} MB/s`);
   console.log(`  bare JSON.parse loop over the same lines (worker):      ${median(base).toFixed(0)} ms  = ${(mb / (median(base) / 1000)).toFixed(1)} MB/s`);
   console.log(`  ratio (throughput, ours / bare JSON.parse):             ${(median(base) / m).toFixed(2)}×  (target ≥ 0.5×)`);
   // Each round's own ratio (its bare loop and its import, minutes apart at most): the machine's speed drifts by up
   // to 2× between rounds, and a ratio of medians taken in different phases says little.
-  console.log(`  median of the rounds' own ratios:                       ${median(ours.map((x, i) => base[i] / x)).toFixed(2)}×  (${ours.map((x, i) => (base[i] / x).toFixed(2)).join(', ')})`);
-  console.log(`  read in two pieces at once (?pieces=2):                 ${median(twoPieces).toFixed(0)} ms = ${(median(base) / median(twoPieces)).toFixed(2)}× the bare loop; as shipped gains ${(median(twoPieces) / m).toFixed(2)}× over it`);
+  console.log(
+    `  median of the rounds' own ratios:                       ${median(ours.map((x, i) => base[i] / x)).toFixed(2)}×  (${ours.map((x, i) => (base[i] / x).toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  read in two pieces at once (?pieces=2):                 ${median(twoPieces).toFixed(0)} ms = ${(median(base) / median(twoPieces)).toFixed(2)}× the bare loop; as shipped gains ${(median(twoPieces) / m).toFixed(2)}× over it`,
+  );
   console.log(`  ratio against read+split+parse baseline:                ${(median(baseWithRead) / m).toFixed(2)}×`);
   console.log(`  text search over every row: first ${firstSearch} ms (reads the file again), next ${nextSearch} ms`);
-  console.log(`  longest main-thread task during import:                 ${median(longest).toFixed(0)} ms (median; max ${Math.max(...longest).toFixed(0)} ms; target < 100 ms)`);
-  console.log(`  … from the import's end to the end of the run after it: ${median(afterwards).toFixed(0)} ms (median; max ${Math.max(...afterwards).toFixed(0)} ms)`);
+  console.log(
+    `  longest main-thread task during import:                 ${median(longest).toFixed(0)} ms (median; max ${Math.max(...longest).toFixed(0)} ms; target < 100 ms)`,
+  );
+  console.log(
+    `  … from the import's end to the end of the run after it: ${median(afterwards).toFixed(0)} ms (median; max ${Math.max(...afterwards).toFixed(0)} ms)`,
+  );
 } catch (e) {
   console.error(e);
   process.exitCode = 1;

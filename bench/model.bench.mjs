@@ -66,7 +66,10 @@ const ALSO = (flag('also-max-tokens') ?? '').split(',').filter(Boolean).map(Numb
 const { sha256HexOf } = await importTs('src/core/digest.ts');
 
 const version = (pkg) => JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const loadStart = load();
 
 // ---------------------------------------------------------------- build, large model, server
@@ -75,7 +78,10 @@ if (NO_BUILD && existsSync(join(OUT_DIR, 'tests-pages/ort-parity.html'))) {
   console.log(`reusing the build in ${OUT_DIR} (--no-build)`);
 } else {
   console.log(`building the app into ${OUT_DIR} (never dist/) …`);
-  const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', OUT_DIR, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
+  const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', OUT_DIR, '--emptyOutDir'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (b.status !== 0) throw new Error(`vite build --outDir ${OUT_DIR} failed`);
 }
 const MODELS = [{ name: 'tiny', dir: join(ROOT, 'public/models/tiny-reward'), url: '/models/tiny-reward/' }];
@@ -98,13 +104,28 @@ async function prepare(m) {
   const r = await inspectModelFolder(picked);
   if (!r.ok) throw new Error(r.message);
   const folder = r.folder;
-  const encoder = new RolloutEncoder({ tokenizerJson: folder.tokenizerJson, tokenizerConfig: folder.tokenizerConfig, chatTemplate: folder.chatTemplate, maxLength: folder.maxLength, config: folder.config }, 'pair');
+  const encoder = new RolloutEncoder(
+    {
+      tokenizerJson: folder.tokenizerJson,
+      tokenizerConfig: folder.tokenizerConfig,
+      chatTemplate: folder.chatTemplate,
+      maxLength: folder.maxLength,
+      config: folder.config,
+    },
+    'pair',
+  );
   const t0 = performance.now();
   const encoded = rows.map((t) => encoder.encode(t));
   const encodeMs = performance.now() - t0;
   const ids = encoded.map((e) => e.ids);
   const lengths = ids.map((x) => x.length);
-  const batchesOf = (plan) => plan.map((b) => padBatch(Array.from(b, (j) => ids[j]), { padId: encoder.padId }));
+  const batchesOf = (plan) =>
+    plan.map((b) =>
+      padBatch(
+        Array.from(b, (j) => ids[j]),
+        { padId: encoder.padId },
+      ),
+    );
   const dynamic = batchesOf(planBatches(lengths, LIMITS));
   const also = Object.fromEntries(ALSO.map((t) => [`maxTokens ${t}`, batchesOf(planBatches(lengths, { ...LIMITS, maxTokens: t }))]));
   const single = batchesOf(planBatches(lengths, { maxTokens: Number.MAX_SAFE_INTEGER, maxRows: 1 }));
@@ -116,7 +137,14 @@ async function prepare(m) {
     encoder,
     encodeMs,
     plans: { dynamic, single, ...also },
-    facts: { maxLength: folder.maxLength, tokens, padded, truncated: encoded.filter((e) => e.truncated).length, longest: Math.max(...lengths), batches: dynamic.length },
+    facts: {
+      maxLength: folder.maxLength,
+      tokens,
+      padded,
+      truncated: encoded.filter((e) => e.truncated).length,
+      longest: Math.max(...lengths),
+      batches: dynamic.length,
+    },
   };
 }
 
@@ -126,7 +154,10 @@ for (const m of MODELS) prepared.push(await prepare(m));
 // ---------------------------------------------------------------- onnxruntime-node
 
 const nodeFeeds = (batches) =>
-  batches.map((b) => ({ input_ids: new ort.Tensor('int64', b.inputIds, [b.batch, b.sequence]), attention_mask: new ort.Tensor('int64', b.attentionMask, [b.batch, b.sequence]) }));
+  batches.map((b) => ({
+    input_ids: new ort.Tensor('int64', b.inputIds, [b.batch, b.sequence]),
+    attention_mask: new ort.Tensor('int64', b.attentionMask, [b.batch, b.sequence]),
+  }));
 
 /** One pass over all batches: wall ms, CPU ms of this process (all of onnxruntime's threads), the logits. */
 async function nodePass(session, feeds) {
@@ -169,7 +200,12 @@ async function openPage() {
 }
 
 const webKey = (threads) => `web ${threads} thread${threads > 1 ? 's' : ''}`;
-const toNumbers = (b) => ({ inputIds: Array.from(b.inputIds, Number), attentionMask: Array.from(b.attentionMask, Number), batch: b.batch, sequence: b.sequence });
+const toNumbers = (b) => ({
+  inputIds: Array.from(b.inputIds, Number),
+  attentionMask: Array.from(b.attentionMask, Number),
+  batch: b.batch,
+  sequence: b.sequence,
+});
 
 try {
   // Pages: the studio's own session (its thread setting) and explicit 1 and 2 threads; an explicit page with the
@@ -196,7 +232,12 @@ try {
     m.feeds = Object.fromEntries(Object.entries(m.plans).map(([k, v]) => [k, nodeFeeds(v)]));
     const nodeSessions = {
       default: await ort.InferenceSession.create(join(m.dir, 'model.onnx'), { executionProviders: ['cpu'], graphOptimizationLevel: 'all' }),
-      1: await ort.InferenceSession.create(join(m.dir, 'model.onnx'), { executionProviders: ['cpu'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1 }),
+      1: await ort.InferenceSession.create(join(m.dir, 'model.onnx'), {
+        executionProviders: ['cpu'],
+        graphOptimizationLevel: 'all',
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+      }),
     };
     const configs = [
       { key: 'node default', run: (plan) => nodePass(nodeSessions.default, m.feeds[plan]) },
@@ -240,9 +281,20 @@ try {
   const scorePage = await openPage();
   const cachedRuns = {};
   for (const m of prepared) {
-    const web = await scorePage.evaluate((r) => window.ortBench.score(r), { modelDir: m.url, rolloutsUrl: '/demo/gsm8k-rollouts.jsonl', numThreads: 0, repeats: SCORE_REPS });
+    const web = await scorePage.evaluate((r) => window.ortBench.score(r), {
+      modelDir: m.url,
+      rolloutsUrl: '/demo/gsm8k-rollouts.jsonl',
+      numThreads: 0,
+      repeats: SCORE_REPS,
+    });
     const session = await ort.InferenceSession.create(join(m.dir, 'model.onnx'), { executionProviders: ['cpu'], graphOptimizationLevel: 'all' });
-    const infer = async (x) => (await session.run({ input_ids: new ort.Tensor('int64', x.inputIds, [x.batch, x.sequence]), attention_mask: new ort.Tensor('int64', x.attentionMask, [x.batch, x.sequence]) })).logits.data;
+    const infer = async (x) =>
+      (
+        await session.run({
+          input_ids: new ort.Tensor('int64', x.inputIds, [x.batch, x.sequence]),
+          attention_mask: new ort.Tensor('int64', x.attentionMask, [x.batch, x.sequence]),
+        })
+      ).logits.data;
     const map = new Map();
     const cache = { getMany: async (keys) => keys.map((k) => map.get(k)), putMany: async (entries) => void entries.forEach(([k, v]) => map.set(k, v)) };
     const opts = { numLabels: 1, cache, modelKey: `${await sha256HexOf(readFileSync(join(m.dir, 'model.onnx')))}|pair|${m.folder.maxLength}` };
@@ -255,10 +307,12 @@ try {
       t0 = performance.now();
       const b = await scoreRollouts(rows, m.encoder, infer, opts);
       node.cached.push(performance.now() - t0);
-      if (a.inferredCount !== N || b.cachedCount !== N) throw new Error(`node scoring: ${a.inferredCount} inferred, then ${b.cachedCount} from cache (want ${N})`);
+      if (a.inferredCount !== N || b.cachedCount !== N)
+        throw new Error(`node scoring: ${a.inferredCount} inferred, then ${b.cachedCount} from cache (want ${N})`);
     }
     await session.release();
-    if (web.uncached.some((r) => r.inferredCount !== N) || web.cached.some((r) => r.cachedCount !== N || r.inferredCount !== 0)) throw new Error(`web scoring did not run / hit the cache as expected: ${JSON.stringify(web)}`);
+    if (web.uncached.some((r) => r.inferredCount !== N) || web.cached.some((r) => r.cachedCount !== N || r.inferredCount !== 0))
+      throw new Error(`web scoring did not run / hit the cache as expected: ${JSON.stringify(web)}`);
     cachedRuns[m.name] = { web, node };
   }
 
@@ -268,15 +322,23 @@ try {
   const fmtR = (x) => `${x.toFixed(2)}×`;
   const nodeDefault = 'node default';
   const studioKey = webKey(studioThreads);
-  console.log(`\nReward-model inference, ${N} GSM8K demo rollouts (pair mode), onnxruntime-web ${version('onnxruntime-web')} WASM in ${browser.version()} vs onnxruntime-node ${version('onnxruntime-node')} (CPU EP), Node ${process.versions.node}`);
-  console.log(`dynamic batches: planBatches with maxTokens ${LIMITS.maxTokens}, maxRows ${LIMITS.maxRows}${LIMITS === DEFAULT_BATCH_LIMITS ? ' (DEFAULT_BATCH_LIMITS)' : ' (--max-tokens; DEFAULT_BATCH_LIMITS is ' + DEFAULT_BATCH_LIMITS.maxTokens + ')'}`);
+  console.log(
+    `\nReward-model inference, ${N} GSM8K demo rollouts (pair mode), onnxruntime-web ${version('onnxruntime-web')} WASM in ${browser.version()} vs onnxruntime-node ${version('onnxruntime-node')} (CPU EP), Node ${process.versions.node}`,
+  );
+  console.log(
+    `dynamic batches: planBatches with maxTokens ${LIMITS.maxTokens}, maxRows ${LIMITS.maxRows}${LIMITS === DEFAULT_BATCH_LIMITS ? ' (DEFAULT_BATCH_LIMITS)' : ' (--max-tokens; DEFAULT_BATCH_LIMITS is ' + DEFAULT_BATCH_LIMITS.maxTokens + ')'}`,
+  );
   console.log(`machine: ${availableParallelism()} cores, load average ${loadStart} at the start, ${load()} at the end; medians of ${REPS} rounds`);
-  console.log(`web threads: the studio's session (createModelSession) runs ${studioThreads} WASM thread${studioThreads > 1 ? 's' : ''} here ("${studioKey}" is that session, through its infer); pages with ${pages.map((p) => p.threads).join(', ')} thread(s); Node default = onnxruntime's intra-op pool (physical cores)`);
+  console.log(
+    `web threads: the studio's session (createModelSession) runs ${studioThreads} WASM thread${studioThreads > 1 ? 's' : ''} here ("${studioKey}" is that session, through its infer); pages with ${pages.map((p) => p.threads).join(', ')} thread(s); Node default = onnxruntime's intra-op pool (physical cores)`,
+  );
   for (const m of prepared) {
     const { ms, cpu, maxDiff } = results[m.name];
     const med = (key, plan) => median(ms[key][plan]);
     const f = m.facts;
-    console.log(`\n${m.name} (max ${f.maxLength} tokens): ${f.tokens} tokens, ${f.truncated} truncated, longest ${f.longest}; ${f.batches} dynamic batches, ${f.padded} padded tokens (${((f.padded / f.tokens - 1) * 100).toFixed(1)}% padding); encode ${m.encodeMs.toFixed(0)} ms in Node; max |web − node| logit ${maxDiff.toExponential(1)}`);
+    console.log(
+      `\n${m.name} (max ${f.maxLength} tokens): ${f.tokens} tokens, ${f.truncated} truncated, longest ${f.longest}; ${f.batches} dynamic batches, ${f.padded} padded tokens (${((f.padded / f.tokens - 1) * 100).toFixed(1)}% padding); encode ${m.encodeMs.toFixed(0)} ms in Node; max |web − node| logit ${maxDiff.toExponential(1)}`,
+    );
     for (const key of Object.keys(ms)) {
       const d = med(key, 'dynamic');
       const s = med(key, 'single');
@@ -290,19 +352,29 @@ try {
       for (const plan of Object.keys(m.plans).filter((p) => p.startsWith('maxTokens '))) {
         const a = med(key, plan);
         const ca = median(cpu[key][plan]);
-        console.log(`  ${''.padEnd(23)} ${plan} (${m.plans[plan].length} batches): ${a.toFixed(0)} ms = ${rps(a).toFixed(0)} rollouts/s [${ms[key][plan].map((x) => x.toFixed(0)).join(', ')}] (CPU ${ca.toFixed(0)} ms) · gain over batch 1 ${fmtR(s / a)} (CPU ${fmtR(cs / ca)}) · over maxTokens ${LIMITS.maxTokens} ${fmtR(d / a)} (CPU ${fmtR(cd / ca)})`);
+        console.log(
+          `  ${''.padEnd(23)} ${plan} (${m.plans[plan].length} batches): ${a.toFixed(0)} ms = ${rps(a).toFixed(0)} rollouts/s [${ms[key][plan].map((x) => x.toFixed(0)).join(', ')}] (CPU ${ca.toFixed(0)} ms) · gain over batch 1 ${fmtR(s / a)} (CPU ${fmtR(cs / ca)}) · over maxTokens ${LIMITS.maxTokens} ${fmtR(d / a)} (CPU ${fmtR(cd / ca)})`,
+        );
       }
     }
     const ratio = (web, node) => fmtR(med(node, 'dynamic') / med(web, 'dynamic'));
-    console.log(`  web / node throughput, dynamic batches: studio setting (${studioThreads} thread${studioThreads > 1 ? 's' : ''}) vs Node default ${ratio(studioKey, nodeDefault)} · 1 thread vs 1 thread ${ratio('web 1 thread', 'node 1 thread')}${webOf(2) && studioThreads !== 2 ? ` · 2 threads vs Node default ${ratio('web 2 threads', nodeDefault)}` : ''}   (target ≥ 0.5×)`);
-    console.log(`  web / node CPU-time ratio at 1 thread (less sensitive to other processes on the machine): dynamic ${fmtR(median(cpu['node 1 thread'].dynamic) / median(cpu['web 1 thread'].dynamic))} · batch 1 ${fmtR(median(cpu['node 1 thread'].single) / median(cpu['web 1 thread'].single))}`);
+    console.log(
+      `  web / node throughput, dynamic batches: studio setting (${studioThreads} thread${studioThreads > 1 ? 's' : ''}) vs Node default ${ratio(studioKey, nodeDefault)} · 1 thread vs 1 thread ${ratio('web 1 thread', 'node 1 thread')}${webOf(2) && studioThreads !== 2 ? ` · 2 threads vs Node default ${ratio('web 2 threads', nodeDefault)}` : ''}   (target ≥ 0.5×)`,
+    );
+    console.log(
+      `  web / node CPU-time ratio at 1 thread (less sensitive to other processes on the machine): dynamic ${fmtR(median(cpu['node 1 thread'].dynamic) / median(cpu['web 1 thread'].dynamic))} · batch 1 ${fmtR(median(cpu['node 1 thread'].single) / median(cpu['web 1 thread'].single))}`,
+    );
     const { web, node } = cachedRuns[m.name];
     const wu = median(web.uncached.map((r) => r.ms));
     const wc = median(web.cached.map((r) => r.ms));
     const nu = median(node.uncached);
     const nc = median(node.cached);
-    console.log(`  cached re-run, browser (scoreRollouts + IndexedDB cache, ${web.threads} WASM thread${web.threads > 1 ? 's' : ''}): uncached ${wu.toFixed(0)} ms [${web.uncached.map((r) => r.ms.toFixed(0)).join(', ')}] · all ${N} from cache ${wc.toFixed(0)} ms [${web.cached.map((r) => r.ms.toFixed(0)).join(', ')}] → ${fmtR(wc / wu)} the uncached time (${(wu / wc).toFixed(1)}× faster)`);
-    console.log(`  cached re-run, Node (scoreRollouts + in-memory cache):          uncached ${nu.toFixed(0)} ms · from cache ${nc.toFixed(0)} ms → ${fmtR(nc / nu)} the uncached time`);
+    console.log(
+      `  cached re-run, browser (scoreRollouts + IndexedDB cache, ${web.threads} WASM thread${web.threads > 1 ? 's' : ''}): uncached ${wu.toFixed(0)} ms [${web.uncached.map((r) => r.ms.toFixed(0)).join(', ')}] · all ${N} from cache ${wc.toFixed(0)} ms [${web.cached.map((r) => r.ms.toFixed(0)).join(', ')}] → ${fmtR(wc / wu)} the uncached time (${(wu / wc).toFixed(1)}× faster)`,
+    );
+    console.log(
+      `  cached re-run, Node (scoreRollouts + in-memory cache):          uncached ${nu.toFixed(0)} ms · from cache ${nc.toFixed(0)} ms → ${fmtR(nc / nu)} the uncached time`,
+    );
   }
   console.log('\nWebGPU: not timed (headless Chromium here has only a software adapter, SwiftShader: not a speed figure).');
   if (errors.length) console.log(`page errors:\n  ${errors.join('\n  ')}`);

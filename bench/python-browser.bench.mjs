@@ -107,7 +107,9 @@ try {
   const ratio = (k, base = t.native) => median(t[k].map((x, i) => base[i] / x)).toFixed(2);
   const ms = (k) => `${median(t[k]).toFixed(0)} ms`.padStart(9);
   const cores = await pages.pool.evaluate(() => navigator.hardwareConcurrency);
-  console.log(`\nPython reward over ${rowsText} rollouts (${mb.toFixed(1)} MB JSONL) in Chromium, medians of ${REPS}; steal ${stealSince(cpu)}; mean reward ${nativeMean} on both sides`);
+  console.log(
+    `\nPython reward over ${rowsText} rollouts (${mb.toFixed(1)} MB JSONL) in Chromium, medians of ${REPS}; steal ${stealSince(cpu)}; mean reward ${nativeMean} on both sides`,
+  );
   const rows = [
     ['native CPython, the scoring loop', 'native', `(its json.loads of the file before it: ${median(t.nativeRead).toFixed(0)} ms)`],
     ['one worker, first run on the data', 'one'],

@@ -43,7 +43,6 @@ for _ds, _s, _gt, _ei in _calls:
 _ms = (time.perf_counter() - _t) * 1000
 `;
 
-
 const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
 const { preparePython, runPython, rowPayload } = await importTs('src/core/python/runPython.ts');
 const { harnessFor } = await importTs('src/core/python/harness.ts');
@@ -157,7 +156,6 @@ ns.destroy();
 const steal = stealSince(cpu0);
 pyodidePass({}); // drop the rows held (a new key replaces them)
 
-
 // Where runPython's time goes (warm): the rows written in marshal format in JS; the harness's run on them (marshal.loads
 // in Python, the calls, the results' JSON), with and without the per-call tick into JS (which publishes the call).
 const breakdown = {};
@@ -225,9 +223,13 @@ for (let i = 0; i < (NO_CLI ? 0 : REPS); i++) {
 // ---------------------------------------------------------------------------------------------- checks, report
 const nativeSum = native[0].out.sum;
 const mismatch = [
-  ...[...passes, ...keyedFirst, ...keyedAgain].map((p, i) => (p.sum !== nativeSum || p.bad !== 0 ? `Pyodide pass ${i}: sum ${p.sum}, ${p.bad} rows not Ok` : null)),
+  ...[...passes, ...keyedFirst, ...keyedAgain].map((p, i) =>
+    p.sum !== nativeSum || p.bad !== 0 ? `Pyodide pass ${i}: sum ${p.sum}, ${p.bad} rows not Ok` : null,
+  ),
   ...bare.map((b, i) => (b.sum !== nativeSum ? `bare Pyodide loop ${i}: sum ${b.sum}` : null)),
-  ...[...cli, ...cli1].map((c, i) => (Math.abs(c.out.reward.mean * ROWS - nativeSum) > 1e-6 || c.out.errors !== 0 ? `CLI run ${i}: mean ${c.out.reward.mean}, errors ${c.out.errors}` : null)),
+  ...[...cli, ...cli1].map((c, i) =>
+    Math.abs(c.out.reward.mean * ROWS - nativeSum) > 1e-6 || c.out.errors !== 0 ? `CLI run ${i}: mean ${c.out.reward.mean}, errors ${c.out.errors}` : null,
+  ),
 ].filter(Boolean);
 if (native.some((n) => n.out.rows !== ROWS) || mismatch.length > 0) {
   console.error(`results differ from native CPython (sum ${nativeSum}):\n${mismatch.join('\n')}`);
@@ -249,25 +251,39 @@ const bareMs = median(bare.map((b) => b.ms));
 const ratio = (xs) => median(xs.map((p, i) => native[i].out.score_ms / p.ms)).toFixed(2);
 const ratioCpu = (xs) => median(xs.map((p, i) => native[i].out.score_cpu_ms / p.cpu)).toFixed(2);
 const cpu = (xs) => `cpu ${Math.round(median(xs))} ms`;
-console.log(`  native CPython, compute_score in a loop:                 ${fmt(native.map((n) => n.out.score_ms))}   ${cpu(native.map((n) => n.out.score_cpu_ms))}`);
-console.log(`  Pyodide, runPython, no dataset key (ranges of ${TASK}):  ${fmt(passes.map((p) => p.ms))}   ${cpu(passes.map((p) => p.cpu))}   (first pass: wasm still tiering up)`);
+console.log(
+  `  native CPython, compute_score in a loop:                 ${fmt(native.map((n) => n.out.score_ms))}   ${cpu(native.map((n) => n.out.score_cpu_ms))}`,
+);
+console.log(
+  `  Pyodide, runPython, no dataset key (ranges of ${TASK}):  ${fmt(passes.map((p) => p.ms))}   ${cpu(passes.map((p) => p.cpu))}   (first pass: wasm still tiering up)`,
+);
 console.log(`  Pyodide, runPython with a dataset key, first run:        ${fmt(keyedFirst.map((p) => p.ms))}   ${cpu(keyedFirst.map((p) => p.cpu))}`);
-console.log(`  Pyodide, runPython with a dataset key, run again:        ${fmt(keyedAgain.map((p) => p.ms))}   ${cpu(keyedAgain.map((p) => p.cpu))}   (rows held in the interpreter)`);
+console.log(
+  `  Pyodide, runPython with a dataset key, run again:        ${fmt(keyedAgain.map((p) => p.ms))}   ${cpu(keyedAgain.map((p) => p.cpu))}   (rows held in the interpreter)`,
+);
 console.log(`    before it, made ahead while the worker is idle (argument copies, preparePython): ${fmt(prepared)}`);
 console.log(`  Pyodide, the same bare loop inside Pyodide (no harness):  ${fmt(bare.map((b) => b.ms))}   ${cpu(bare.map((b) => b.cpu))}`);
-console.log(`  ratio native / Pyodide, wall: runPython ${ratio(passes)}×, keyed first run ${ratio(keyedFirst)}×, keyed run again ${ratio(keyedAgain)}×, bare loop ${ratio(bare)}×   (target ≥ 0.4×; each the median of the rounds' own ratios)`);
-console.log(`  ratio native / Pyodide, CPU time: runPython ${ratioCpu(passes)}×, keyed first run ${ratioCpu(keyedFirst)}×, keyed run again ${ratioCpu(keyedAgain)}×, bare loop ${ratioCpu(bare)}×`);
+console.log(
+  `  ratio native / Pyodide, wall: runPython ${ratio(passes)}×, keyed first run ${ratio(keyedFirst)}×, keyed run again ${ratio(keyedAgain)}×, bare loop ${ratio(bare)}×   (target ≥ 0.4×; each the median of the rounds' own ratios)`,
+);
+console.log(
+  `  ratio native / Pyodide, CPU time: runPython ${ratioCpu(passes)}×, keyed first run ${ratioCpu(keyedFirst)}×, keyed run again ${ratioCpu(keyedAgain)}×, bare loop ${ratioCpu(bare)}×`,
+);
 const b = (k) => `${Math.round(breakdown[k])} ms`;
 console.log(
   `  runPython's time, warm, no key: rows written in marshal format in JS ${b('payload')}; the harness's run ` +
     `(marshal.loads, the calls, the results' JSON) ${b('run')}, of which the per-call tick into JS ${Math.round(breakdown.run - breakdown.runNoTick)} ms; the bare loop ${Math.round(bareMs)} ms`,
 );
 console.log('\nstart-up');
-console.log(`  loadPyodide() in this process: ${Math.round(startupMs)} ms   (reading the file with the studio's import: ${Math.round(readMs)} ms; native json.loads: ${Math.round(median(native.map((n) => n.out.read_ms)))} ms)`);
+console.log(
+  `  loadPyodide() in this process: ${Math.round(startupMs)} ms   (reading the file with the studio's import: ${Math.round(readMs)} ms; native json.loads: ${Math.round(median(native.map((n) => n.out.read_ms)))} ms)`,
+);
 console.log(`  in process, load + read + score: ${Math.round(startupMs + readMs + pyScore)} ms`);
 if (NO_CLI) process.exit(0);
 console.log('\nend to end (whole processes, spawn to exit)');
 console.log(`  python3 bench/python_baseline.py:                                 ${fmt(native.map((n) => n.ms))}`);
 console.log(`  reward-studio score --reward reward.py --json (pool of up to ${pool}): ${fmt(cli.map((c) => c.ms))}`);
 console.log(`  reward-studio score … --workers 1:                                ${fmt(cli1.map((c) => c.ms))}`);
-console.log(`  ratio native / CLI: ${(median(native.map((n) => n.ms)) / median(cli.map((c) => c.ms))).toFixed(2)}× (pool), ${(median(native.map((n) => n.ms)) / median(cli1.map((c) => c.ms))).toFixed(2)}× (1 worker)`);
+console.log(
+  `  ratio native / CLI: ${(median(native.map((n) => n.ms)) / median(cli.map((c) => c.ms))).toFixed(2)}× (pool), ${(median(native.map((n) => n.ms)) / median(cli1.map((c) => c.ms))).toFixed(2)}× (1 worker)`,
+);

@@ -38,7 +38,9 @@ async function openWith(workers) {
   const context = await browser.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
-  page.on('console', (m) => { if (m.text().startsWith('BUSY')) console.log(workers, m.text()); });
+  page.on('console', (m) => {
+    if (m.text().startsWith('BUSY')) console.log(workers, m.text());
+  });
   await page.goto(`http://localhost:${PORT}/?workers=${workers}`);
   await page.getByTestId('run-summary').getByText('800 scored').waitFor();
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
@@ -84,8 +86,9 @@ async function timedRun(page) {
 
 /** The baselines for one reward, in one worker of the page: the function in a bare loop over all rows, and over each half in two workers at once. */
 async function bareLoops(page, reward) {
-  return page.evaluate(async ({ text, reward, reps }) => {
-    const src = `let rows = []; let fn;
+  return page.evaluate(
+    async ({ text, reward, reps }) => {
+      const src = `let rows = []; let fn;
     onmessage = (e) => {
       if (e.data.text !== undefined) {
         rows = e.data.text.split('\\n').filter(Boolean).map((l) => { const r = JSON.parse(l); return { completion: r.completion, groundTruth: r.ground_truth }; });
@@ -97,28 +100,34 @@ async function bareLoops(page, reward) {
       for (let i = 0; i < rows.length; i++) s += fn(rows[i]);
       postMessage(s);
     }`;
-    const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
-    const ask = (w, msg) => new Promise((res) => { w.onmessage = (e) => res(e.data); w.postMessage(msg); });
-    const n = text.split('\n').filter(Boolean).length;
-    const whole = new Worker(url);
-    const halves = [new Worker(url), new Worker(url)];
-    await ask(whole, { text, reward, from: 0, to: n });
-    await ask(halves[0], { text, reward, from: 0, to: n >> 1 });
-    await ask(halves[1], { text, reward, from: n >> 1, to: n });
-    const one = [];
-    const two = [];
-    for (let rep = 0; rep < reps + 2; rep++) {
-      let t0 = performance.now();
-      await ask(whole, 'go');
-      one.push(performance.now() - t0);
-      t0 = performance.now();
-      await Promise.all(halves.map((w) => ask(w, 'go')));
-      two.push(performance.now() - t0);
-    }
-    for (const w of [whole, ...halves]) w.terminate();
-    const med = (xs) => xs.slice(2).sort((a, b) => a - b)[(xs.length - 2) >> 1];
-    return { one: med(one), two: med(two) };
-  }, { text: await (await import('node:fs/promises')).readFile(path, 'utf8'), reward, reps: REPS });
+      const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+      const ask = (w, msg) =>
+        new Promise((res) => {
+          w.onmessage = (e) => res(e.data);
+          w.postMessage(msg);
+        });
+      const n = text.split('\n').filter(Boolean).length;
+      const whole = new Worker(url);
+      const halves = [new Worker(url), new Worker(url)];
+      await ask(whole, { text, reward, from: 0, to: n });
+      await ask(halves[0], { text, reward, from: 0, to: n >> 1 });
+      await ask(halves[1], { text, reward, from: n >> 1, to: n });
+      const one = [];
+      const two = [];
+      for (let rep = 0; rep < reps + 2; rep++) {
+        let t0 = performance.now();
+        await ask(whole, 'go');
+        one.push(performance.now() - t0);
+        t0 = performance.now();
+        await Promise.all(halves.map((w) => ask(w, 'go')));
+        two.push(performance.now() - t0);
+      }
+      for (const w of [whole, ...halves]) w.terminate();
+      const med = (xs) => xs.slice(2).sort((a, b) => a - b)[(xs.length - 2) >> 1];
+      return { one: med(one), two: med(two) };
+    },
+    { text: await (await import('node:fs/promises')).readFile(path, 'utf8'), reward, reps: REPS },
+  );
 }
 
 try {
@@ -144,17 +153,25 @@ try {
     for (const workers of [1, 2]) {
       const { pool, wall } = runs[workers];
       results[workers] = { pool: median(pool), wall: median(wall) };
-      console.log(`${name}, pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`);
+      console.log(
+        `${name}, pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`,
+      );
     }
     const { one: bare, two: bare2 } = await bareLoops(pages[1], reward);
     console.log(`\n${name} over ${FMT} rollouts, medians of ${REPS}:`);
     console.log(`  bare loop of the compiled function, one worker:   ${bare.toFixed(0)} ms`);
-    console.log(`  pool, 1 worker:                                    ${results[1].pool.toFixed(0)} ms  → per-core throughput ${(bare / results[1].pool).toFixed(2)}× the bare loop (target ≥ 0.5×)`);
+    console.log(
+      `  pool, 1 worker:                                    ${results[1].pool.toFixed(0)} ms  → per-core throughput ${(bare / results[1].pool).toFixed(2)}× the bare loop (target ≥ 0.5×)`,
+    );
     // Also the median of each round's own ratio (its 1-worker run over its 2-worker run, run one after the other):
     // less moved by the machine's drift between rounds than the ratio of the two medians.
     const paired = median(runs[1].pool.map((one, r) => one / runs[2].pool[r]));
-    console.log(`  pool, 2 workers:                                   ${results[2].pool.toFixed(0)} ms  → speed-up over 1 worker ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×); median of the rounds' own ratios ${paired.toFixed(2)}×`);
-    console.log(`  bare loop, each half of the rows in 2 workers:     ${bare2.toFixed(0)} ms  → ${(bare / bare2).toFixed(2)}× over one worker: the speed-up this machine allows`);
+    console.log(
+      `  pool, 2 workers:                                   ${results[2].pool.toFixed(0)} ms  → speed-up over 1 worker ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×); median of the rounds' own ratios ${paired.toFixed(2)}×`,
+    );
+    console.log(
+      `  bare loop, each half of the rows in 2 workers:     ${bare2.toFixed(0)} ms  → ${(bare / bare2).toFixed(2)}× over one worker: the speed-up this machine allows`,
+    );
     console.log(`  Edit → Run → histogram updated (2 workers):        ${results[2].wall.toFixed(0)} ms median wall time\n`);
   }
 } catch (e) {

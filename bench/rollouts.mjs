@@ -2,7 +2,10 @@
 import { writeFileSync } from 'node:fs';
 
 export function writeRollouts(path, rows) {
-  const words = 'the of and to a in is that for it as was with be by on not he this are or his from at which but have an they you were her she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people'.split(' ');
+  const words =
+    'the of and to a in is that for it as was with be by on not he this are or his from at which but have an they you were her she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people'.split(
+      ' ',
+    );
   let seed = 12345;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const text = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
@@ -10,7 +13,16 @@ export function writeRollouts(path, rows) {
   let prompt = '';
   for (let i = 0; i < rows; i++) {
     if (i % 4 === 0) prompt = `Question ${i / 4}: ${text(45)}?`;
-    lines.push(JSON.stringify({ prompt, completion: `${text(130)}\nA: ${Math.floor(rnd() * 1000)}`, ground_truth: String(Math.floor(rnd() * 1000)), uid: `q${Math.floor(i / 4)}`, step: Math.floor(i / 1000), model: 'policy-v1' }));
+    lines.push(
+      JSON.stringify({
+        prompt,
+        completion: `${text(130)}\nA: ${Math.floor(rnd() * 1000)}`,
+        ground_truth: String(Math.floor(rnd() * 1000)),
+        uid: `q${Math.floor(i / 4)}`,
+        step: Math.floor(i / 1000),
+        model: 'policy-v1',
+      }),
+    );
   }
   writeFileSync(path, lines.join('\n') + '\n');
 }

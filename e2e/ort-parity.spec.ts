@@ -38,7 +38,10 @@ test.beforeAll(async () => {
   );
   const session = await ort.InferenceSession.create(join(DIR, 'model.onnx'), { executionProviders: ['cpu'] });
   const dims = [batch.batch, batch.sequence];
-  const out = await session.run({ input_ids: new ort.Tensor('int64', batch.inputIds, dims), attention_mask: new ort.Tensor('int64', batch.attentionMask, dims) });
+  const out = await session.run({
+    input_ids: new ort.Tensor('int64', batch.inputIds, dims),
+    attention_mask: new ort.Tensor('int64', batch.attentionMask, dims),
+  });
   expected = out.logits.data as Float32Array;
   await session.release();
 });

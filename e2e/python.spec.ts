@@ -51,7 +51,10 @@ test('while True in Python is interrupted: those rows time out, the page stays r
   await openStudio(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
   await page.getByRole('spinbutton', { name: 'Time limit per row (ms)' }).fill('600');
-  await typeReward(page, 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    if ground_truth == "3":\n        while True:\n            pass\n    return 1.0\n');
+  await typeReward(
+    page,
+    'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    if ground_truth == "3":\n        while True:\n            pass\n    return 1.0\n',
+  );
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Sort by length' }).click();

@@ -47,7 +47,10 @@ test('edit code, reload: the code and the last run are back, and nothing re-ran'
 
 test('reload mid-run: the code and the previous run come back', async ({ page }) => {
   await openStudio(page);
-  await typeReward(page, 'export default function reward(t) {\n  const t0 = Date.now();\n  while (Date.now() - t0 < 15) {} // slow on purpose\n  return 1;\n}\n');
+  await typeReward(
+    page,
+    'export default function reward(t) {\n  const t0 = Date.now();\n  while (Date.now() - t0 < 15) {} // slow on purpose\n  return 1;\n}\n',
+  );
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await page.reload();
@@ -83,7 +86,10 @@ test('the session list: start a new session, switch back, delete one', async ({ 
 
 test('Share → a fresh browser opens the same code, settings and rollout, and nothing runs until Run', async ({ page, browser }) => {
   await openStudio(page);
-  await typeReward(page, "export default function reward(t, ctx) {\n  // shared reward ✓\n  return ctx.numberAfter(t.completion, 'A:') === t.groundTruth ? 1 : 0.5;\n}\n");
+  await typeReward(
+    page,
+    "export default function reward(t, ctx) {\n  // shared reward ✓\n  return ctx.numberAfter(t.completion, 'A:') === t.groundTruth ? 1 : 0.5;\n}\n",
+  );
   await runAndWait(page, 'mean 0.6844 · 800 scored');
   await page.getByRole('tab', { name: 'Advantage collapse' }).click();
   await page.getByRole('combobox', { name: 'Advantage estimator' }).selectOption('rloo');

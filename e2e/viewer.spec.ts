@@ -25,7 +25,11 @@ test('tool calls are shown with pretty-printed arguments, tool results, and text
   const row = {
     messages: [
       { role: 'user', content: 'Weather in Paris? <img src=x onerror="window.__pwned=1"> **bold**' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"C"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"C"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_9', content: '{"temp": 22}' },
       { role: 'assistant', content: 'It is 22°C.' },
     ],

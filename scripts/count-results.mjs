@@ -11,7 +11,13 @@ const missing = [];
 const failures = [];
 // Colour codes (ESC [ … m) out of the first line.
 const ESC = String.fromCharCode(27);
-const firstLine = (text) => String(text ?? '').replaceAll(new RegExp(`${ESC}\\[[0-9;]*m`, 'g'), '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+const firstLine = (text) =>
+  String(text ?? '')
+    .replaceAll(new RegExp(`${ESC}\\[[0-9;]*m`, 'g'), '')
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim()
+    .slice(0, 300) ?? '';
 
 /** Playwright nests suites (files, then describe blocks); specs hold the tests. */
 function playwrightFailures(suite, file) {

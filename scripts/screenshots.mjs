@@ -10,7 +10,10 @@ try {
   await page.locator('.rt-data').nth(2).click();
   await page.waitForTimeout(800);
   await page.screenshot({ path: 'docs/screenshot.png' });
-  for (const [tab, file] of [['Length', 'length'], ['Advantage collapse', 'collapse']]) {
+  for (const [tab, file] of [
+    ['Length', 'length'],
+    ['Advantage collapse', 'collapse'],
+  ]) {
     await page.getByRole('tab', { name: tab }).click();
     await page.waitForTimeout(800);
     await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: `docs/diagnostics-${file}.png` });

@@ -100,7 +100,8 @@ const sessions = new Map<string, { run: Runner; release(): Promise<void> }>();
 const plans = new Map<string, { feeds: Record<string, Ort.Tensor>; batch: TokenBatch }[]>();
 
 async function ortFor(numThreads: number | 'studio') {
-  if (pageThreads !== null && pageThreads !== numThreads) throw new Error(`this page's WASM runs with numThreads ${pageThreads}: open another page for ${numThreads}`);
+  if (pageThreads !== null && pageThreads !== numThreads)
+    throw new Error(`this page's WASM runs with numThreads ${pageThreads}: open another page for ${numThreads}`);
   pageThreads = numThreads;
   ortP ??= loadOrt('wasm').then((r) => {
     if (typeof numThreads === 'number' && numThreads > 0) r.ort.env.wasm.numThreads = numThreads;
@@ -131,7 +132,12 @@ export async function setBatches(name: string, batches: BenchBatch[]): Promise<n
     name,
     batches.map((b) => {
       const dims = [b.batch, b.sequence];
-      const batch: TokenBatch = { inputIds: BigInt64Array.from(b.inputIds, BigInt), attentionMask: BigInt64Array.from(b.attentionMask, BigInt), batch: b.batch, sequence: b.sequence };
+      const batch: TokenBatch = {
+        inputIds: BigInt64Array.from(b.inputIds, BigInt),
+        attentionMask: BigInt64Array.from(b.attentionMask, BigInt),
+        batch: b.batch,
+        sequence: b.sequence,
+      };
       return { batch, feeds: { input_ids: new ort.Tensor('int64', batch.inputIds, dims), attention_mask: new ort.Tensor('int64', batch.attentionMask, dims) } };
     }),
   );
@@ -176,7 +182,16 @@ export async function score(req: BenchScoreRequest): Promise<BenchScoreResult> {
   // As workers/model.worker.ts: the model's identity is its SHA-256; the key also names the input mode and max length.
   const sha = await sha256HexOf(onnx);
   const session = await createModelSession('wasm', { onnx });
-  const encoder = new RolloutEncoder({ tokenizerJson: folder.tokenizerJson, tokenizerConfig: folder.tokenizerConfig, chatTemplate: folder.chatTemplate, maxLength: folder.maxLength, config: folder.config }, 'pair');
+  const encoder = new RolloutEncoder(
+    {
+      tokenizerJson: folder.tokenizerJson,
+      tokenizerConfig: folder.tokenizerConfig,
+      chatTemplate: folder.chatTemplate,
+      maxLength: folder.maxLength,
+      config: folder.config,
+    },
+    'pair',
+  );
   const opts = { numLabels: folder.labels.length, cache: modelScoreCache, modelKey: `${sha}|pair|${folder.maxLength ?? 'none'}` };
   const uncached: BenchScoreRun[] = [];
   const cached: BenchScoreRun[] = [];

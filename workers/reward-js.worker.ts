@@ -12,4 +12,7 @@ const ownFetch = self.fetch.bind(self);
 const channel = browserChannel(self);
 lockDownNetwork(self);
 forbidClose(self);
-serve(channel, jsRuntime((id) => loadTokenCounter(id, ownFetch)));
+serve(
+  channel,
+  jsRuntime((id) => loadTokenCounter(id, ownFetch)),
+);

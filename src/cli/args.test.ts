@@ -29,10 +29,36 @@ describe('parseArgs', () => {
   });
 
   it('reads every option, in any order, with --x=v too', () => {
-    const p = parseArgs(['--json', 'score', '--preset=rloo', 'd.csv', '--label', 'is_correct', '--out', 'o.jsonl', '--reward=r.js', '--time-limit', '200', '--tokenizer', 'qwen3', '--workers', '3']);
+    const p = parseArgs([
+      '--json',
+      'score',
+      '--preset=rloo',
+      'd.csv',
+      '--label',
+      'is_correct',
+      '--out',
+      'o.jsonl',
+      '--reward=r.js',
+      '--time-limit',
+      '200',
+      '--tokenizer',
+      'qwen3',
+      '--workers',
+      '3',
+    ]);
     expect(p.kind).toBe('score');
     if (p.kind !== 'score') return;
-    expect(p.options).toMatchObject({ dataPath: 'd.csv', rewardPath: 'r.js', preset: 'rloo', label: 'is_correct', out: 'o.jsonl', json: true, timeLimitMs: 200, tokenizer: 'qwen3', workers: 3 });
+    expect(p.options).toMatchObject({
+      dataPath: 'd.csv',
+      rewardPath: 'r.js',
+      preset: 'rloo',
+      label: 'is_correct',
+      out: 'o.jsonl',
+      json: true,
+      timeLimitMs: 200,
+      tokenizer: 'qwen3',
+      workers: 3,
+    });
   });
 
   it('accepts every advantage preset, the same list as src/core/stats', () => {
@@ -47,7 +73,10 @@ describe('parseArgs', () => {
   });
 
   it('reads the Python options of a .py reward', () => {
-    expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py'])).toMatchObject({ kind: 'score', options: { rewardPath: 'r.py', pythonFunction: null, batchSize: 32 } });
+    expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py'])).toMatchObject({
+      kind: 'score',
+      options: { rewardPath: 'r.py', pythonFunction: null, batchSize: 32 },
+    });
     expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py', '--function', 'compute_score', '--batch-size=8'])).toMatchObject({
       kind: 'score',
       options: { pythonFunction: 'compute_score', batchSize: 8 },

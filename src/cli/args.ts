@@ -72,7 +72,22 @@ Options:
 Exit status: 0 scored (rows whose reward threw or timed out are counted, not fatal); 1 the reward does not
 compile (Python: a syntax error, an error at import, no reward function) or a file cannot be read; 2 usage error.`;
 
-const VALUE_OPTIONS = new Set(['--reward', '--preset', '--label', '--out', '--time-limit', '--tokenizer', '--workers', '--format', '--prompt', '--completion', '--group', '--ground-truth', '--function', '--batch-size']);
+const VALUE_OPTIONS = new Set([
+  '--reward',
+  '--preset',
+  '--label',
+  '--out',
+  '--time-limit',
+  '--tokenizer',
+  '--workers',
+  '--format',
+  '--prompt',
+  '--completion',
+  '--group',
+  '--ground-truth',
+  '--function',
+  '--batch-size',
+]);
 const FLAG_OPTIONS = new Set(['--json', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -198,4 +213,3 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     },
   };
 }
-

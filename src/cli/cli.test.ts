@@ -140,7 +140,10 @@ describe('reward-studio score on the GSM8K demo (800 rollouts, 200 groups of 4)'
 
 describe('rows that fail', () => {
   it('a reward that throws on some rows: errors counted, messages with the line in --out and the report', () => {
-    const reward = file('throws.ts', `export default function reward(t: { index: number }): number {\n  const k = t.index % 3;\n  if (k === 0) throw new Error('boom ' + t.index);\n  return k;\n}\n`);
+    const reward = file(
+      'throws.ts',
+      `export default function reward(t: { index: number }): number {\n  const k = t.index % 3;\n  if (k === 0) throw new Error('boom ' + t.index);\n  return k;\n}\n`,
+    );
     const out = join(dir, 'throws.jsonl');
     const r = cli(['score', DEMO, '--reward', reward, '--out', out, '--json']);
     expect(r.code).toBe(0);
@@ -215,7 +218,14 @@ describe('input problems', () => {
   });
 
   it('usage errors exit 2 with the usage; --help exits 0', () => {
-    for (const args of [[], ['score'], ['score', DEMO], ['score', DEMO, '--reward', 'r.ts', '--preset', 'ppo'], ['frobnicate'], ['score', DEMO, '--reward', 'r.ts', '--nope']]) {
+    for (const args of [
+      [],
+      ['score'],
+      ['score', DEMO],
+      ['score', DEMO, '--reward', 'r.ts', '--preset', 'ppo'],
+      ['frobnicate'],
+      ['score', DEMO, '--reward', 'r.ts', '--nope'],
+    ]) {
       const r = cli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/Usage: reward-studio score/);
@@ -235,7 +245,13 @@ describe('input problems', () => {
 
 describe('reward code conveniences', () => {
   it('ctx.tokenCount with --tokenizer; console.log goes to stderr, stdout keeps one JSON object', () => {
-    const data = file('tok.jsonl', JSON.stringify({ prompt: 'p', completion: 'Hello world' }) + '\n' + JSON.stringify({ prompt: 'p', completion: 'Natalia sold clips to 48 of her friends in April.\n\nA: 72' }) + '\n');
+    const data = file(
+      'tok.jsonl',
+      JSON.stringify({ prompt: 'p', completion: 'Hello world' }) +
+        '\n' +
+        JSON.stringify({ prompt: 'p', completion: 'Natalia sold clips to 48 of her friends in April.\n\nA: 72' }) +
+        '\n',
+    );
     const reward = file('tok.ts', `export default function reward(t, ctx) {\n  console.log('scoring', t.index);\n  return ctx.tokenCount(t.completion);\n}\n`);
     const out = join(dir, 'tok-out.jsonl');
     const r = cli(['score', data, '--reward', reward, '--tokenizer', 'qwen3', '--out', out, '--json']);
@@ -249,7 +265,10 @@ describe('reward code conveniences', () => {
   it('the pool grows past one worker only when the scoring left outlasts reading the file', () => {
     const data = file('slow.jsonl', Array.from({ length: 600 }, (_, i) => JSON.stringify({ prompt: `q${i >> 2}`, completion: `c${i}` })).join('\n') + '\n');
     // ~3 ms a row: ~1.8 s for one thread, several times what a worker needs to start and read 600 rows.
-    const slow = file('slow.ts', `export default function reward(t) {\n  const end = Date.now() + 3;\n  while (Date.now() < end) {}\n  return t.index % 2;\n}\n`);
+    const slow = file(
+      'slow.ts',
+      `export default function reward(t) {\n  const end = Date.now() + 3;\n  while (Date.now() < end) {}\n  return t.index % 2;\n}\n`,
+    );
     const fast = file('fast.ts', `export default function reward(t) {\n  return t.index % 2;\n}\n`);
     const r = cli(['score', data, '--reward', slow, '--workers', '2']);
     expect(r.code).toBe(0);

@@ -58,10 +58,14 @@ function file(name: string, text: string): string {
   writeFileSync(p, text);
   return p;
 }
-const outLines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
+const outLines = (p: string) =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 
 /** Six rows in three groups; the "hang" rows make the rewards below loop forever. */
-const HANG_ROWS = ['ok', 'ok', 'hang', 'ok', 'ok', 'hang'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n';
+const HANG_ROWS =
+  ['ok', 'ok', 'hang', 'ok', 'ok', 'hang'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n';
 
 let ts: { json: string; out: string[] };
 const runs: Record<string, Promise<Run>> = {};
@@ -107,8 +111,25 @@ beforeAll(async () => {
   start('hangVerl', ['score', hangData, '--reward', hangVerl, '--time-limit', String(LIMIT), '--workers', '1', '--out', outs.hangVerl, '--json']);
   // A TRL reward whose batch of two rows [2, 3] loops, and one that swallows the interrupt (the worker must go).
   outs.hangTrl = join(dir, 'hang-trl.jsonl');
-  const hangTrl = file('hang_trl.py', ['def reward(completions, **kwargs):', '    while "hang" in completions[:1]:', '        pass', '    return [2.0 for _ in completions]', ''].join('\n'));
-  start('hangTrl', ['score', hangData, '--reward', hangTrl, '--batch-size', '2', '--time-limit', String(LIMIT), '--workers', '1', '--out', outs.hangTrl, '--json']);
+  const hangTrl = file(
+    'hang_trl.py',
+    ['def reward(completions, **kwargs):', '    while "hang" in completions[:1]:', '        pass', '    return [2.0 for _ in completions]', ''].join('\n'),
+  );
+  start('hangTrl', [
+    'score',
+    hangData,
+    '--reward',
+    hangTrl,
+    '--batch-size',
+    '2',
+    '--time-limit',
+    String(LIMIT),
+    '--workers',
+    '1',
+    '--out',
+    outs.hangTrl,
+    '--json',
+  ]);
   outs.stubborn = join(dir, 'stubborn.jsonl');
   const stubborn = file(
     'stubborn.py',
@@ -126,8 +147,23 @@ beforeAll(async () => {
   );
   start('stubborn', ['score', hangData, '--reward', stubborn, '--time-limit', String(LIMIT), '--workers', '1', '--out', outs.stubborn, '--json']);
   // Code that does not load.
-  start('syntax', ['score', DEMO, '--reward', file('bad.py', 'import re\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None)\n    return 1.0\n'), '--json']);
-  start('numpy', ['score', DEMO, '--reward', file('np.py', 'import math\nimport numpy as np\n\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return float(np.mean([1.0]))\n'), '--json']);
+  start('syntax', [
+    'score',
+    DEMO,
+    '--reward',
+    file('bad.py', 'import re\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None)\n    return 1.0\n'),
+    '--json',
+  ]);
+  start('numpy', [
+    'score',
+    DEMO,
+    '--reward',
+    file(
+      'np.py',
+      'import math\nimport numpy as np\n\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return float(np.mean([1.0]))\n',
+    ),
+    '--json',
+  ]);
   start('none', ['score', DEMO, '--reward', file('none.py', 'def helper(text):\n    return len(text)\n'), '--json']);
   start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
 
@@ -141,16 +177,20 @@ afterAll(async () => {
 });
 
 describe('the GSM8K demo reward in Python gives the TypeScript default reward’s results (800 rollouts)', () => {
-  it.each(['gsm8k_reward', 'compute_score', 'reward_func'])('--function %s: the same --out lines and the same --json', async (name) => {
-    const r = await runs[name];
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(ts.json);
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 800, errors: 0, reward: { mean: 0.36875 } });
-    const out = outLines(outs[name]);
-    expect(out).toHaveLength(800);
-    expect(out).toEqual(ts.out);
-  }, 120_000);
+  it.each(['gsm8k_reward', 'compute_score', 'reward_func'])(
+    '--function %s: the same --out lines and the same --json',
+    async (name) => {
+      const r = await runs[name];
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(ts.json);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 800, errors: 0, reward: { mean: 0.36875 } });
+      const out = outLines(outs[name]);
+      expect(out).toHaveLength(800);
+      expect(out).toEqual(ts.out);
+    },
+    120_000,
+  );
 });
 
 describe('time limits', () => {
@@ -163,7 +203,9 @@ describe('time limits', () => {
     const rows = outLines(outs.hangVerl).map((l) => JSON.parse(l));
     expect(rows.map((x) => x.reward)).toEqual([1, 1, null, 1, 1, null]);
     expect(rows.map((x) => x.error)).toEqual([null, null, `timed out after ${LIMIT} ms (line 5)`, null, null, `timed out after ${LIMIT} ms (line 5)`]);
-    expect(r.stderr).toMatch(/has 2 reward functions; using the first, compute_score \(verl, line 1\)\. Others: other \(trl, line 9\)\. Choose one with --function <name>\./);
+    expect(r.stderr).toMatch(
+      /has 2 reward functions; using the first, compute_score \(verl, line 1\)\. Others: other \(trl, line 9\)\. Choose one with --function <name>\./,
+    );
     expect(r.stderr.match(/^scoring ok$/gm)).toHaveLength(4);
     expect(r.stderr.match(/^scoring hang$/gm)).toHaveLength(2);
   }, 120_000);
@@ -198,7 +240,9 @@ describe('Python code that does not load: exit 1 with the message and line', () 
   it('import numpy: only the standard library', async () => {
     const r = await runs.numpy;
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy': only the Python standard library is available/);
+    expect(r.stderr).toMatch(
+      /the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy': only the Python standard library is available/,
+    );
     expect(r.stderr).not.toMatch(/in the browser/);
   }, 120_000);
 
@@ -208,6 +252,8 @@ describe('Python code that does not load: exit 1 with the message and line', () 
     expect(none.stderr).toMatch(/none\.py\): no reward function found: a top-level def with a parameter solution_str \(verl\)/);
     const wrong = await runs.wrongName;
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/--function correct: no reward function of that name; the file has gsm8k_reward \(trl, line 51\), compute_score \(verl, line 56\), reward_func \(openrlhf, line 61\)/);
+    expect(wrong.stderr).toMatch(
+      /--function correct: no reward function of that name; the file has gsm8k_reward \(trl, line 51\), compute_score \(verl, line 56\), reward_func \(openrlhf, line 61\)/,
+    );
   }, 120_000);
 });

@@ -31,12 +31,7 @@ export function errorText(e: RowError): string {
 }
 
 /** One `--out` line per rollout: {index, group, reward, advantage, length, error}. */
-export function* outLines(
-  meta: DatasetMeta,
-  scores: Float64Array,
-  advantages: Float64Array,
-  errors: Map<number, RowError>,
-): Generator<string> {
+export function* outLines(meta: DatasetMeta, scores: Float64Array, advantages: Float64Array, errors: Map<number, RowError>): Generator<string> {
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   for (let i = 0; i < meta.rows; i++) {
     const e = errors.get(i);
@@ -104,8 +99,12 @@ export function humanReport(r: HumanReportInput): string {
     for (const e of first) lines.push(`              row ${e.row}: ${errorText(e)}`);
     if (r.errors.size > first.length) lines.push(`              … and ${r.errors.size - first.length} more`);
   }
-  lines.push(`reward      mean ${fmt(d.reward.mean)}   std ${fmt(d.reward.std)}   min ${fmt(d.reward.min)}   max ${fmt(d.reward.max)}   distinct ${d.reward.distinct}`);
-  lines.push(`length      reward vs completion length (chars): pearson ${fmt(d.length.pearson, 3)}   spearman ${fmt(d.length.spearman, 3)}   within groups ${fmt(d.length.withinGroupPearson, 3)}`);
+  lines.push(
+    `reward      mean ${fmt(d.reward.mean)}   std ${fmt(d.reward.std)}   min ${fmt(d.reward.min)}   max ${fmt(d.reward.max)}   distinct ${d.reward.distinct}`,
+  );
+  lines.push(
+    `length      reward vs completion length (chars): pearson ${fmt(d.length.pearson, 3)}   spearman ${fmt(d.length.spearman, 3)}   within groups ${fmt(d.length.withinGroupPearson, 3)}`,
+  );
   lines.push(
     `collapse    groups with zero reward std ${pct(d.collapse.zeroStdGroupFraction)}   near-zero std ${pct(d.collapse.nearZeroStdGroupFraction)}   rollouts with zero advantage ${pct(d.collapse.zeroAdvantageRolloutFraction)}`,
   );

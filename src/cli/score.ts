@@ -68,7 +68,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   const { scores, status, errors } = outcome.result;
   const { elapsedMs, workersUsed } = outcome;
   if (meta.issues.length > 0) io.stderr(issuesText(meta.issues, meta.detection.container) + '\n');
-  if (o.label !== null && meta.labelPresent === 0) io.stderr(`reward-studio: warning: no row has a "${o.label}" field (columns: ${meta.detection.columns.join(', ')})\n`);
+  if (o.label !== null && meta.labelPresent === 0)
+    io.stderr(`reward-studio: warning: no row has a "${o.label}" field (columns: ${meta.detection.columns.join(', ')})\n`);
 
   const groupCount = meta.groupKeys.length;
   const diagnostics = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
@@ -123,7 +124,10 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
     message: `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${line !== undefined ? `${where}, line ${line}` : where}): ${message}`,
   });
   try {
-    engine.setDataset({ file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping }, meta: { label: o.label } });
+    engine.setDataset({
+      file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping },
+      meta: { label: o.label },
+    });
     // Errors in the code are reported without waiting for the file.
     const checked = await engine.check(code);
     if (!checked.ok) return notLoading(o.rewardPath, checked.message, checked.line);
@@ -135,7 +139,9 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
       const others = checked.candidates.filter((c) => c !== chosen);
       if (o.pythonFunction === null && others.length > 0) {
         const list = others.map((c) => `${c.name} (${c.kind}, line ${c.line})`).join(', ');
-        io.stderr(`reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using the first, ${chosen.name} (${chosen.kind}, line ${chosen.line}). Others: ${list}. Choose one with --function <name>.\n`);
+        io.stderr(
+          `reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using the first, ${chosen.name} (${chosen.kind}, line ${chosen.line}). Others: ${list}. Choose one with --function <name>.\n`,
+        );
       }
       call = { name: chosen.name, kind: chosen.kind, batchSize: o.batchSize };
     }
@@ -145,12 +151,16 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
     if (outcome.kind === 'compile-error') return notLoading(o.rewardPath, outcome.message, outcome.line);
     if (outcome.kind === 'load-failed') {
       // The browser's mapping dialog is, here, a pair of options.
-      const message = outcome.message.replace(/ Choose which columns hold the prompt and the completion\.$/, ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).');
+      const message = outcome.message.replace(
+        / Choose which columns hold the prompt and the completion\.$/,
+        ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).',
+      );
       return { ok: false, message: `cannot read the data file ${o.dataPath}: ${message}` };
     }
     if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
     const info = await engine.loadInfo();
-    if (!info.ok || !info.meta) return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
+    if (!info.ok || !info.meta)
+      return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
     return { ok: true, outcome, meta: info.meta };
   } finally {
     engine.dispose();

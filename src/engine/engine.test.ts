@@ -134,7 +134,10 @@ describe('RewardEngine on fake ports', () => {
     expect(workers[0].runs()[0][0]).toBe(0);
     expect(workers[1].runs()[0][0]).toBe(5000);
     // After a finished run each worker hears it is idle, with its block.
-    expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([[{ kind: 'idle', block: [0, 5000] }], [{ kind: 'idle', block: [5000, 10_000] }]]);
+    expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([
+      [{ kind: 'idle', block: [0, 5000] }],
+      [{ kind: 'idle', block: [5000, 10_000] }],
+    ]);
     const firstRuns = workers.map((w) => w.runs());
     for (const w of workers) w.sent = [];
     await e.run('code').done;
@@ -250,7 +253,7 @@ describe('RewardEngine on fake ports', () => {
     expect(out).toEqual({ kind: 'failed', message: 'every row so far timed out: the reward probably never returns' });
   });
 
-  it('a message reward code posts on the worker\'s own channel is reported and never used', async () => {
+  it("a message reward code posts on the worker's own channel is reported and never used", async () => {
     const { e, workers, protocolErrors } = engine(1);
     e.setDataset(dataset('d10'));
     const run = e.run('code');
@@ -272,7 +275,18 @@ describe('RewardEngine on fake ports', () => {
 
   it('a forged result (a note that is not a string) is dropped and reported; its rows fail, nothing of it is kept', async () => {
     const { e, protocolErrors } = engine(1, {
-      forge: (m) => ({ kind: 'result', taskId: m.taskId, result: { start: m.start, scores: new Float64Array(m.end - m.start).fill(1), status: new Uint8Array(m.end - m.start).fill(1), errors: [], components: {}, notes: [{ row: m.start, note: { html: '<b>' } }] } }),
+      forge: (m) => ({
+        kind: 'result',
+        taskId: m.taskId,
+        result: {
+          start: m.start,
+          scores: new Float64Array(m.end - m.start).fill(1),
+          status: new Uint8Array(m.end - m.start).fill(1),
+          errors: [],
+          components: {},
+          notes: [{ row: m.start, note: { html: '<b>' } }],
+        },
+      }),
     });
     e.setDataset(dataset('d20'));
     const out = await e.run('code').done;
@@ -289,7 +303,18 @@ describe('RewardEngine on fake ports', () => {
     const { e, protocolErrors } = engine(1, {
       forge: (m) =>
         forged++ === 0
-          ? { kind: 'result', taskId: m.taskId, result: { start: m.start, scores: new Float64Array(m.end - m.start), status: new Uint8Array(m.end - m.start).fill(1), errors: [{ row: 999, message: 'x' }], components: {}, notes: [] } }
+          ? {
+              kind: 'result',
+              taskId: m.taskId,
+              result: {
+                start: m.start,
+                scores: new Float64Array(m.end - m.start),
+                status: new Uint8Array(m.end - m.start).fill(1),
+                errors: [{ row: 999, message: 'x' }],
+                components: {},
+                notes: [],
+              },
+            }
           : { kind: 'surprise' },
     });
     e.setDataset(dataset('d20'));
@@ -302,9 +327,13 @@ describe('RewardEngine on fake ports', () => {
   it('a component named __proto__ is kept as a component', async () => {
     const { e } = engine(1, {
       forge: (m) => {
-      const components = Object.create(null) as Record<string, unknown>;
-      for (const k of ['__proto__', 'constructor']) Object.defineProperty(components, k, { value: Float64Array.from([1, 2, 3, 4]), enumerable: true });
-      return { kind: 'result', taskId: m.taskId, result: { start: 0, scores: new Float64Array(4), status: new Uint8Array(4).fill(1), errors: [], components, notes: [] } };
+        const components = Object.create(null) as Record<string, unknown>;
+        for (const k of ['__proto__', 'constructor']) Object.defineProperty(components, k, { value: Float64Array.from([1, 2, 3, 4]), enumerable: true });
+        return {
+          kind: 'result',
+          taskId: m.taskId,
+          result: { start: 0, scores: new Float64Array(4), status: new Uint8Array(4).fill(1), errors: [], components, notes: [] },
+        };
       },
     });
     e.setDataset(dataset('d4'));

@@ -7,7 +7,16 @@ import { COMPONENT_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { interruptOverrun, type InterruptState } from './interrupt';
-import { checkFromWorker, checkRangeResult, type CheckResult, type DatasetFile, type DatasetMeta, type FromWorker, type PythonCall, type ToWorker } from './protocol';
+import {
+  checkFromWorker,
+  checkRangeResult,
+  type CheckResult,
+  type DatasetFile,
+  type DatasetMeta,
+  type FromWorker,
+  type PythonCall,
+  type ToWorker,
+} from './protocol';
 import { counter, DEPTH, TaskQueue, type Task } from './taskQueue';
 import { newWatch, WATCH_COMPILING, WATCH_IDLE, type Watch } from './watch';
 
@@ -194,7 +203,20 @@ export class RewardEngine {
   private spawn(): Slot {
     const port = this.opts.spawn();
     const watch = newWatch();
-    const slot: Slot = { port, watch, seen: { value: WATCH_IDLE, at: 0 }, interrupt: null, datasetId: null, loaded: false, tasks: [], sent: 0, retired: false, spawnedAt: performance.now(), heardAt: Date.now(), ping: null };
+    const slot: Slot = {
+      port,
+      watch,
+      seen: { value: WATCH_IDLE, at: 0 },
+      interrupt: null,
+      datasetId: null,
+      loaded: false,
+      tasks: [],
+      sent: 0,
+      retired: false,
+      spawnedAt: performance.now(),
+      heardAt: Date.now(),
+      ping: null,
+    };
     port.onMessage = (m) => this.receive(slot, m);
     port.onExit = (why) => this.died(slot, why);
     port.onStray = () => this.opts.onProtocolError?.('reward code posted a message of its own to the page; it was dropped');
@@ -377,7 +399,8 @@ export class RewardEngine {
     this.slots.forEach((s, k) => {
       s.tasks = [];
       s.sent = 0;
-      if (outcome.kind === 'done' && this.opts.prepareBetweenRuns !== false && this.isReady(s)) s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, n, this.size, run.align) });
+      if (outcome.kind === 'done' && this.opts.prepareBetweenRuns !== false && this.isReady(s))
+        s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, n, this.size, run.align) });
     });
   }
 }
@@ -442,10 +465,12 @@ class Run {
     // A failed run may leave workers in endless rows: they are replaced (compile errors end at once everywhere).
     if (o.kind === 'failed' || o.kind === 'load-failed') for (const s of [...this.engine.workers]) if (s.sent > 0) this.engine.replace(s);
     if (this.result) {
-      const out = this.moduleOutput + this.outputs
-        .sort((a, b) => a.start - b.start)
-        .map((x) => x.text)
-        .join('');
+      const out =
+        this.moduleOutput +
+        this.outputs
+          .sort((a, b) => a.start - b.start)
+          .map((x) => x.text)
+          .join('');
       const max = this.engine.opts.outputLimit ?? 200_000;
       this.result.stdout = out.length > max ? `${out.slice(0, max)}\n… (output cut at ${max.toLocaleString('en-US')} characters)` : out;
     }
@@ -471,7 +496,8 @@ class Run {
 
   slotReady(slot: Slot, rows: number): void {
     if (this.finished) return;
-    if (this.queue && rows !== this.rows) return this.finish({ kind: 'failed', message: `a reward worker read ${rows} rows where the dataset has ${this.rows}` });
+    if (this.queue && rows !== this.rows)
+      return this.finish({ kind: 'failed', message: `a reward worker read ${rows} rows where the dataset has ${this.rows}` });
     if (slot === this.engine.workers[0] && !this.scoringSince) this.scoringSince = performance.now();
     this.dispatch();
   }
@@ -502,7 +528,15 @@ class Run {
     const m = this.opts.models;
     const models = m && Object.keys(m).length ? Object.fromEntries(Object.entries(m).map(([k, col]) => [k, col.slice(task.start, task.end)])) : undefined;
     const { tokenizer, python } = this.opts;
-    const run = { kind: 'run', taskId: task.id, datasetId: this.ds.file.datasetId, code: this.code, start: task.start, end: task.end, timeLimitMs: this.limit } as const;
+    const run = {
+      kind: 'run',
+      taskId: task.id,
+      datasetId: this.ds.file.datasetId,
+      code: this.code,
+      start: task.start,
+      end: task.end,
+      timeLimitMs: this.limit,
+    } as const;
     slot.port.post({ ...run, tokenizer, python, models });
   }
 

@@ -39,5 +39,9 @@ export function serveNodeWorker(): void {
   }
   lockDownNetwork(globalThis);
   // Imported only when asked for: the tokenizer library and its 2–11 MB of JSON.
-  serve(channel, jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id)), (p) => open(p));
+  serve(
+    channel,
+    jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id)),
+    (p) => open(p),
+  );
 }

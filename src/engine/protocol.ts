@@ -186,7 +186,9 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
       case 'checked': {
         const r = record(m.result, 'result');
         const result: CheckResult =
-          r.ok === true ? { ok: true, candidates: checkCandidates(r.candidates) } : { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
+          r.ok === true
+            ? { ok: true, candidates: checkCandidates(r.candidates) }
+            : { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
         return { ok: true, value: { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result } };
       }
       case 'result':

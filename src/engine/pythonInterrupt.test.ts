@@ -98,7 +98,10 @@ async function runWatched(msg: InterruptWorkerRun): Promise<{ result: PythonRang
     });
     // An interrupt whose row never changed before the reply: count until the reply (an upper bound).
     const end = performance.now();
-    return { result: reply.result, interrupts: interrupts.map(({ row, state, latencyMs }) => ({ row, latencyMs: latencyMs ?? end - state.firstAt, again: state.again })) };
+    return {
+      result: reply.result,
+      interrupts: interrupts.map(({ row, state, latencyMs }) => ({ row, latencyMs: latencyMs ?? end - state.firstAt, again: state.again })),
+    };
   } finally {
     clearInterval(timer);
   }
@@ -135,7 +138,9 @@ describe('interrupting an endless Python reward through the SharedArrayBuffer', 
     expect(result.errors).toEqual([{ row: 1, message: `timed out after ${LIMIT_MS} ms`, line: 4 }]);
     expect(interrupts.map((i) => i.row)).toEqual([1]);
     // How fast the interrupt lands is printed, not asserted: timings on a shared machine are for bench/.
-    console.log(`Pyodide loaded in the worker in ${loadMs.toFixed(0)} ms; the stuck row ended ${interrupts[0].latencyMs.toFixed(0)} ms after the interrupt, ${(elapsed - LIMIT_MS).toFixed(0)} ms of the run were not the limit`);
+    console.log(
+      `Pyodide loaded in the worker in ${loadMs.toFixed(0)} ms; the stuck row ended ${interrupts[0].latencyMs.toFixed(0)} ms after the interrupt, ${(elapsed - LIMIT_MS).toFixed(0)} ms of the run were not the limit`,
+    );
   });
 
   it('times out every row of a stuck TRL batch and goes on with the next batch, without reloading Pyodide', async () => {
@@ -170,6 +175,8 @@ describe('interrupting an endless Python reward through the SharedArrayBuffer', 
     expect(result.errors.every((e) => e.message === `timed out after ${limit} ms` && e.line === 3)).toBe(true);
     expect(interrupts.length).toBeGreaterThanOrEqual(150);
     const again = interrupts.filter((i) => i.again > 0);
-    console.log(`${interrupts.length} interrupts for 150 stuck rows; ${again.length} had to be stored again (rows ${again.map((i) => i.row).join(', ') || 'none'})`);
+    console.log(
+      `${interrupts.length} interrupts for 150 stuck rows; ${again.length} had to be stored again (rows ${again.map((i) => i.row).join(', ') || 'none'})`,
+    );
   }, 60_000);
 });

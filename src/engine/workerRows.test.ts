@@ -28,7 +28,13 @@ describe('WorkerRows read by lines', () => {
     const rows: unknown[] = [];
     for (let i = 0; i < 300; i++) {
       if (i % 40 === 9) rows.push('{"prompt": broken', '');
-      rows.push({ prompt: `Q${i % 30} ${'ça'.repeat(i % 3)}`, completion: `${'日本語 😀 '.repeat(i % 4)}A: ${i}`, uid: `g${i % 30}`, step: i % 5, extra: { n: [i, null] } });
+      rows.push({
+        prompt: `Q${i % 30} ${'ça'.repeat(i % 3)}`,
+        completion: `${'日本語 😀 '.repeat(i % 4)}A: ${i}`,
+        uid: `g${i % 30}`,
+        step: i % 5,
+        extra: { n: [i, null] },
+      });
     }
     for (const eol of ['\n', '\r\n']) {
       const blob = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), encode(jsonl(rows, eol))]);
@@ -77,7 +83,12 @@ describe('WorkerRows read by lines', () => {
   });
 
   it('without a line index it reads the whole file at once', async () => {
-    const blob = new Blob([jsonl([{ prompt: 'a', completion: 'b' }, { prompt: 'c', completion: 'd' }])]);
+    const blob = new Blob([
+      jsonl([
+        { prompt: 'a', completion: 'b' },
+        { prompt: 'c', completion: 'd' },
+      ]),
+    ]);
     const w = new WorkerRows();
     await w.load({ datasetId: 'x', blob, name: 'data.jsonl', format: 'trl-standard' });
     expect(w.size).toBe(2);
@@ -105,6 +116,8 @@ describe('WorkerRows read by lines', () => {
     const changed = new Blob([jsonl(rows).replace(/"/g, "'")]);
     const w = new WorkerRows();
     await w.load({ datasetId: 'c', blob: changed, name: 'data.jsonl', format, index });
-    await expect(w.ensure(0, 3)).rejects.toThrow(/^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/);
+    await expect(w.ensure(0, 3)).rejects.toThrow(
+      /^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/,
+    );
   });
 });

@@ -65,7 +65,7 @@ export class WorkerRows {
     const by = this.byLines;
     if (!by) return;
     const rows = this.rows;
-    for (let i = Math.max(0, start), stop = Math.min(end, this.size); i < stop; ) {
+    for (let i = Math.max(0, start), stop = Math.min(end, this.size); i < stop;) {
       if (rows[i] !== undefined) {
         i++;
         continue;

@@ -103,17 +103,26 @@ function orThrow<T>(m: { error?: string }, value: T): T {
 
 /** Whole trajectories, from the data worker (null when that dataset is no longer there). */
 export function fetchTrajectories(ds: Dataset, indices: number[]): Promise<Trajectory[] | null> {
-  return request((reqId) => ({ kind: 'get', reqId, key: ds.key, indices }), (m) => (m.kind === 'rows' ? orThrow(m, m.rows) : null));
+  return request(
+    (reqId) => ({ kind: 'get', reqId, key: ds.key, indices }),
+    (m) => (m.kind === 'rows' ? orThrow(m, m.rows) : null),
+  );
 }
 
 /** Rows whose prompt, completion or any field contains `needle` (case-insensitive). */
 export function searchRows(ds: Dataset, needle: string): Promise<Int32Array | null> {
-  return request((reqId) => ({ kind: 'search', reqId, key: ds.key, needle }), (m) => (m.kind === 'hits' ? orThrow(m, m.hits) : null));
+  return request(
+    (reqId) => ({ kind: 'search', reqId, key: ds.key, needle }),
+    (m) => (m.kind === 'hits' ? orThrow(m, m.hits) : null),
+  );
 }
 
 /** Columns of the source records usable as a trusted label (booleans and numbers), collected during the import. */
 export function fetchLabelColumns(ds: Dataset): Promise<LabelColumn[] | null> {
-  return request((reqId) => ({ kind: 'labels', reqId, key: ds.key }), (m) => (m.kind === 'labels' ? m.columns : null));
+  return request(
+    (reqId) => ({ kind: 'labels', reqId, key: ds.key }),
+    (m) => (m.kind === 'labels' ? m.columns : null),
+  );
 }
 
 /** Token count of every completion with this tokenizer (the data worker loads the tokenizer once); `onProgress` hears rows done. */
@@ -138,7 +147,10 @@ export async function fetchTokenCounts(ds: Dataset, tokenizer: TokenizerId, onPr
  * belong to a run that stays on screen.
  */
 export async function computePreferenceAccuracy(scores: Float64Array, status: Uint8Array, pairs: PreferencePairs): Promise<PreferenceAccuracy> {
-  const r = await request((reqId) => ({ kind: 'preference', reqId, scores, status, pairs }), (m) => (m.kind === 'preference' ? m : null));
+  const r = await request(
+    (reqId) => ({ kind: 'preference', reqId, scores, status, pairs }),
+    (m) => (m.kind === 'preference' ? m : null),
+  );
   if (!r?.result) throw new Error(r?.error ?? 'the data worker did not answer');
   return r.result;
 }

@@ -61,8 +61,14 @@ export async function createModelSession(provider: Provider, bytes: ModelBytes):
   // Threads need SharedArrayBuffer (a cross-origin isolated page, which the studio is); onnxruntime's own default
   // takes half the cores, so take them all: the model worker is the only thing scoring while it runs.
   if (provider === 'wasm' && globalThis.crossOriginIsolated) ort.env.wasm.numThreads = Math.min(8, globalThis.navigator?.hardwareConcurrency || 1);
-  const externalData = bytes.externalData ? await Promise.all(bytes.externalData.map(async (x) => ({ path: x.path, data: new Uint8Array(await x.data.arrayBuffer()) }))) : undefined;
-  const session = await ort.InferenceSession.create(bytes.onnx, { executionProviders: [provider], graphOptimizationLevel: 'all', ...(externalData ? { externalData } : {}) });
+  const externalData = bytes.externalData
+    ? await Promise.all(bytes.externalData.map(async (x) => ({ path: x.path, data: new Uint8Array(await x.data.arrayBuffer()) })))
+    : undefined;
+  const session = await ort.InferenceSession.create(bytes.onnx, {
+    executionProviders: [provider],
+    graphOptimizationLevel: 'all',
+    ...(externalData ? { externalData } : {}),
+  });
   const inputs = ioInfo(session.inputMetadata);
   const outputs = ioInfo(session.outputMetadata);
   const unknown = inputs.filter((i) => !FILLABLE.has(i.name)).map((i) => i.name);

@@ -54,7 +54,13 @@ function externalDataFor(files: File[], variant: OnnxVariant): { path: string; d
 }
 
 function encoderSpec(folder: ModelFolder): EncoderSpec {
-  return { tokenizerJson: folder.tokenizerJson, tokenizerConfig: folder.tokenizerConfig, chatTemplate: folder.chatTemplate, maxLength: folder.maxLength, config: folder.config };
+  return {
+    tokenizerJson: folder.tokenizerJson,
+    tokenizerConfig: folder.tokenizerConfig,
+    chatTemplate: folder.chatTemplate,
+    maxLength: folder.maxLength,
+    config: folder.config,
+  };
 }
 
 /** Hand the picked variant (its .onnx, any external weights next to it) and the tokenizer to a worker. */
@@ -79,7 +85,9 @@ async function startWorker(id: string, files: File[], folder: ModelFolder, varia
     }
     client.terminate();
     if (provider === 'webgpu' && order.length > 1) {
-      fallback = r.unavailable ? `WebGPU is not available here (${r.message}), so the model runs on WASM.` : `WebGPU could not run this model (${r.message}), so it runs on WASM.`;
+      fallback = r.unavailable
+        ? `WebGPU is not available here (${r.message}), so the model runs on WASM.`
+        : `WebGPU could not run this model (${r.message}), so it runs on WASM.`;
       continue;
     }
     patch(id, { status: 'failed', message: loadFailure(variant, r.message), fallback });
@@ -240,7 +248,10 @@ export async function checkProviders(id: string, sample = 32): Promise<void> {
   try {
     const loaded = await loadInto(other, h.files, h.folder, m.variant);
     if (!loaded.ok) {
-      const why = other.provider === 'webgpu' ? `WebGPU is not available here (${loaded.message}): there is nothing to compare WASM with.` : `WASM could not load the model: ${loaded.message}`;
+      const why =
+        other.provider === 'webgpu'
+          ? `WebGPU is not available here (${loaded.message}): there is nothing to compare WASM with.`
+          : `WASM could not load the model: ${loaded.message}`;
       patch(id, { check: { state: 'failed', message: why } });
       return;
     }
@@ -262,7 +273,13 @@ export async function checkProviders(id: string, sample = 32): Promise<void> {
     const mine = m.providerLabel ?? h.client.provider;
     const theirs = providerLabel(loaded.provider, loaded.adapter, loaded.threads);
     patch(id, {
-      check: { state: 'done', rows: compared, maxDiff, webgpu: h.client.provider === 'webgpu' ? mine : theirs, wasm: h.client.provider === 'wasm' ? mine : theirs },
+      check: {
+        state: 'done',
+        rows: compared,
+        maxDiff,
+        webgpu: h.client.provider === 'webgpu' ? mine : theirs,
+        wasm: h.client.provider === 'wasm' ? mine : theirs,
+      },
     });
   } catch (e) {
     patch(id, { check: { state: 'failed', message: e instanceof Error ? e.message : String(e) } });

@@ -30,7 +30,7 @@ type Gpu = { requestAdapter(): Promise<null | { info?: Record<string, unknown>; 
 
 /** The WebGPU adapter this realm would get (pages and workers both have `navigator.gpu` in Chromium), or why none. */
 export async function webgpuAdapter(): Promise<{ ok: true; info: AdapterInfo } | { ok: false; reason: string }> {
-  const gpu = (globalThis.navigator as Navigator & { gpu?: Gpu } | undefined)?.gpu;
+  const gpu = (globalThis.navigator as (Navigator & { gpu?: Gpu }) | undefined)?.gpu;
   if (!gpu) return { ok: false, reason: 'this browser has no WebGPU (navigator.gpu is missing)' };
   let adapter: Awaited<ReturnType<Gpu['requestAdapter']>>;
   try {

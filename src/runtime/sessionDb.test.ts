@@ -21,7 +21,15 @@ const run = (sessionId: string, id: number, dataVersion: number): db.StoredRun =
   sessionId,
   id,
   dataVersion,
-  meta: { id, code: 'x', language: 'ts', startedAt: id, elapsedMs: 1, cancelled: false, summary: { rows: 2, ok: 2, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: 0.5 } },
+  meta: {
+    id,
+    code: 'x',
+    language: 'ts',
+    startedAt: id,
+    elapsedMs: 1,
+    cancelled: false,
+    summary: { rows: 2, ok: 2, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: 0.5 },
+  },
   payload: { scores: new Float64Array([0, 1]), status: new Uint8Array([1, 1]), components: {}, errors: [], notes: [], stdout: '' },
 });
 

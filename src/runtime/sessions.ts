@@ -29,7 +29,7 @@ let restoring = false;
 const savedRuns = new Set<string>();
 let saveTimer: ReturnType<typeof setTimeout> | null = null;
 
-const newId = () => (globalThis.crypto?.randomUUID?.() ?? `s${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`);
+const newId = () => globalThis.crypto?.randomUUID?.() ?? `s${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 
 const rememberCurrent = (id: string) => storeLocal(CURRENT_KEY, id);
 const currentIdFromStorage = () => storedLocal(CURRENT_KEY);
@@ -52,7 +52,14 @@ export function runMeta(r: RunRecord): RunMeta {
 
 function runPayload(r: RunRecord): RunPayload {
   const { result } = r;
-  return { scores: result.scores, status: result.status, components: result.components, errors: [...result.errors.values()], notes: [...result.notes.entries()], stdout: result.stdout };
+  return {
+    scores: result.scores,
+    status: result.status,
+    components: result.components,
+    errors: [...result.errors.values()],
+    notes: [...result.notes.entries()],
+    stdout: result.stdout,
+  };
 }
 
 function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunRecord {
@@ -66,7 +73,14 @@ function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunRecord {
     elapsedMs: meta.elapsedMs,
     cancelled: meta.cancelled,
     summary: { ...meta.summary, mean: meta.summary.mean ?? Number.NaN },
-    result: { scores: p.scores, status: p.status, components: p.components, errors: new Map(p.errors.map((e) => [e.row, e])), notes: new Map(p.notes), stdout: p.stdout },
+    result: {
+      scores: p.scores,
+      status: p.status,
+      components: p.components,
+      errors: new Map(p.errors.map((e) => [e.row, e])),
+      notes: new Map(p.notes),
+      stdout: p.stdout,
+    },
   };
 }
 
@@ -80,7 +94,14 @@ function dataRef(s: StudioState): DataRef {
   const file = currentDataFile();
   if (s.pendingFile) {
     const p = s.pendingFile;
-    return { kind: 'file', name: p.name, rows: p.rows, size: p.size, sha256: p.sha256, import: { format: p.format as FormatId | undefined, mapping: p.mapping as ColumnMapping | undefined } };
+    return {
+      kind: 'file',
+      name: p.name,
+      rows: p.rows,
+      size: p.size,
+      sha256: p.sha256,
+      import: { format: p.format as FormatId | undefined, mapping: p.mapping as ColumnMapping | undefined },
+    };
   }
   if (!ds || !file || s.dataSource.kind === 'none') return { kind: 'none' };
   const choice = { ...(file.format ? { format: file.format } : {}), ...(file.mapping ? { mapping: file.mapping } : {}) };
@@ -97,7 +118,14 @@ function currentDoc(createdAt?: number): SessionDoc {
     name: s.sessionName || 'Session',
     createdAt: createdAt ?? Date.now(),
     updatedAt: Date.now(),
-    editor: { language: s.language, code: { ...s.codes }, tokenizer: s.tokenizer, timeLimitMs: s.timeLimitMs, pyFunction: s.pyFunction, pyBatchSize: s.pyBatchSize },
+    editor: {
+      language: s.language,
+      code: { ...s.codes },
+      tokenizer: s.tokenizer,
+      timeLimitMs: s.timeLimitMs,
+      pyFunction: s.pyFunction,
+      pyBatchSize: s.pyBatchSize,
+    },
     ui: uiState(s),
     data: dataRef(s),
     dataVersion: s.dataVersion,
@@ -170,11 +198,24 @@ function installAutosave(): void {
     if (s.dataVersion !== prev.dataVersion && s.sessionId === prev.sessionId) void saveBlob(s);
     if (s.runs !== prev.runs) void saveRuns(s);
     if (
-      s.codes !== prev.codes || s.language !== prev.language || s.tokenizer !== prev.tokenizer || s.timeLimitMs !== prev.timeLimitMs ||
-      s.pyFunction !== prev.pyFunction || s.pyBatchSize !== prev.pyBatchSize || s.diagTab !== prev.diagTab || s.lengthUnit !== prev.lengthUnit ||
-      s.preset !== prev.preset || s.labelColumn !== prev.labelColumn || s.selectedRow !== prev.selectedRow || s.runs !== prev.runs ||
-      s.currentRunId !== prev.currentRunId || s.dataVersion !== prev.dataVersion || s.origin !== prev.origin || s.pendingFile !== prev.pendingFile ||
-      s.sessionName !== prev.sessionName || s.datasetId !== prev.datasetId
+      s.codes !== prev.codes ||
+      s.language !== prev.language ||
+      s.tokenizer !== prev.tokenizer ||
+      s.timeLimitMs !== prev.timeLimitMs ||
+      s.pyFunction !== prev.pyFunction ||
+      s.pyBatchSize !== prev.pyBatchSize ||
+      s.diagTab !== prev.diagTab ||
+      s.lengthUnit !== prev.lengthUnit ||
+      s.preset !== prev.preset ||
+      s.labelColumn !== prev.labelColumn ||
+      s.selectedRow !== prev.selectedRow ||
+      s.runs !== prev.runs ||
+      s.currentRunId !== prev.currentRunId ||
+      s.dataVersion !== prev.dataVersion ||
+      s.origin !== prev.origin ||
+      s.pendingFile !== prev.pendingFile ||
+      s.sessionName !== prev.sessionName ||
+      s.datasetId !== prev.datasetId
     ) {
       scheduleSave();
     }
@@ -215,7 +256,12 @@ async function loadSessionData(doc: SessionDoc): Promise<boolean> {
   const saved = await db.getBlob(doc.id);
   const choice = { format: d.import.format, mapping: d.import.mapping };
   if (saved && saved.dataVersion === doc.dataVersion) {
-    return importBlob(saved.blob, saved.name, { ...choice, source: d.kind === 'url' ? { kind: 'url', url: d.url } : { kind: 'file' }, run: false, restoring: true });
+    return importBlob(saved.blob, saved.name, {
+      ...choice,
+      source: d.kind === 'url' ? { kind: 'url', url: d.url } : { kind: 'file' },
+      run: false,
+      restoring: true,
+    });
   }
   if (d.kind === 'url') return openUrlData(d.url, { run: false, restoring: true, ...choice });
   if (d.kind === 'file' && d.sha256) {
@@ -264,7 +310,14 @@ export async function newSession(opts: { keepCode?: boolean } = {}): Promise<voi
     createdAt.set(id, Date.now());
     const s = useStudio.getState();
     if (!opts.keepCode) {
-      s.loadEditor({ language: 'ts', codes: { ts: DEFAULT_REWARD_TS, py: DEFAULT_REWARD_PY }, tokenizer: s.tokenizer, timeLimitMs: 1000, pyFunction: null, pyBatchSize: 32 });
+      s.loadEditor({
+        language: 'ts',
+        codes: { ts: DEFAULT_REWARD_TS, py: DEFAULT_REWARD_PY },
+        tokenizer: s.tokenizer,
+        timeLimitMs: 1000,
+        pyFunction: null,
+        pyBatchSize: 32,
+      });
     }
   } finally {
     restoring = false;
@@ -277,7 +330,10 @@ export async function switchSession(id: string): Promise<void> {
   if (id === useStudio.getState().sessionId) return;
   const p = await db.getSession(id);
   if (!p || !p.ok) {
-    useStudio.getState().setSessionMessage({ kind: 'error', text: `That session could not be opened: ${p && !p.ok ? p.message : 'it is gone'}. Your current session is unchanged.` });
+    useStudio.getState().setSessionMessage({
+      kind: 'error',
+      text: `That session could not be opened: ${p && !p.ok ? p.message : 'it is gone'}. Your current session is unchanged.`,
+    });
     return;
   }
   await openSession(p.value);
@@ -340,7 +396,14 @@ async function openShared(shared: SharedSession, data: Uint8Array | null, migrat
     createdAt.set(id, Date.now());
     const e = shared.editor;
     const codes = { ts: DEFAULT_REWARD_TS, py: DEFAULT_REWARD_PY, [e.language]: e.code } as Record<'ts' | 'py', string>;
-    s0.loadEditor({ language: e.language, codes, tokenizer: e.tokenizer as TokenizerId, timeLimitMs: e.timeLimitMs, pyFunction: e.pyFunction, pyBatchSize: e.pyBatchSize });
+    s0.loadEditor({
+      language: e.language,
+      codes,
+      tokenizer: e.tokenizer as TokenizerId,
+      timeLimitMs: e.timeLimitMs,
+      pyFunction: e.pyFunction,
+      pyBatchSize: e.pyBatchSize,
+    });
     useStudio.getState().setOrigin({ from: 'link', at: Date.now(), run: shared.run });
     const d = shared.data;
     const choice = d.kind === 'demo' || d.kind === 'none' ? {} : { format: d.import.format, mapping: d.import.mapping };
@@ -360,7 +423,9 @@ async function openShared(shared: SharedSession, data: Uint8Array | null, migrat
   // Data that came inside the link is saved with the new session (autosave waited while it was put in place).
   await saveBlob(useStudio.getState());
   if (migratedFrom) {
-    useStudio.getState().setSessionMessage({ kind: 'info', text: `This link was made by an older version of the studio (link v${migratedFrom}) and was brought up to date.` });
+    useStudio
+      .getState()
+      .setSessionMessage({ kind: 'info', text: `This link was made by an older version of the studio (link v${migratedFrom}) and was brought up to date.` });
   }
   await saveNow(); // at once: a reload straight after opening must find this session
 }
@@ -378,7 +443,10 @@ useStudio.subscribe((s, prev) => {
 // ---- URLs --------------------------------------------------------------------------------------------------
 
 /** Load rollouts from a URL. The page may only connect to its own origin: any other gets a clear message. */
-export async function openUrlData(url: string, opts: { run?: boolean; restoring?: boolean; format?: FormatId; mapping?: ColumnMapping } = {}): Promise<boolean> {
+export async function openUrlData(
+  url: string,
+  opts: { run?: boolean; restoring?: boolean; format?: FormatId; mapping?: ColumnMapping } = {},
+): Promise<boolean> {
   const st = useStudio.getState();
   let abs: URL;
   try {
@@ -405,7 +473,13 @@ export async function openUrlData(url: string, opts: { run?: boolean; restoring?
     st.setSessionMessage({ kind: 'error', text: `The rollouts at ${abs.href} could not be fetched: HTTP ${res.status} ${res.statusText}.` });
     return false;
   }
-  return importBlob(await res.blob(), name, { format: opts.format, mapping: opts.mapping, source: { kind: 'url', url: abs.href }, run: opts.run, restoring: opts.restoring });
+  return importBlob(await res.blob(), name, {
+    format: opts.format,
+    mapping: opts.mapping,
+    source: { kind: 'url', url: abs.href },
+    run: opts.run,
+    restoring: opts.restoring,
+  });
 }
 
 // ---- session files -----------------------------------------------------------------------------------------
@@ -455,7 +529,10 @@ async function openLink(text: string): Promise<boolean> {
     await openShared(r.session, r.data, r.migratedFrom);
     return true;
   }
-  useStudio.getState().setSessionMessage({ kind: 'error', text: `This share link cannot be opened: ${r.message}. Nothing from it was loaded or run; your own session is as you left it.` });
+  useStudio.getState().setSessionMessage({
+    kind: 'error',
+    text: `This share link cannot be opened: ${r.message}. Nothing from it was loaded or run; your own session is as you left it.`,
+  });
   return false;
 }
 
@@ -500,7 +577,8 @@ export async function startStudio(): Promise<void> {
     const id = currentIdFromStorage();
     const p = id ? await db.getSession(id) : null;
     if (p?.ok) last = p.value;
-    else if (p && !p.ok) useStudio.getState().setSessionMessage({ kind: 'error', text: `The last session could not be reopened: ${p.message}. A new one was started.` });
+    else if (p && !p.ok)
+      useStudio.getState().setSessionMessage({ kind: 'error', text: `The last session could not be reopened: ${p.message}. A new one was started.` });
   } catch (e) {
     console.warn('IndexedDB unavailable: sessions are not saved', e);
   }

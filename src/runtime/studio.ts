@@ -219,7 +219,8 @@ export async function runReward(): Promise<void> {
     if (!pick) {
       st.setRunning(null);
       st.setRunError({
-        message: 'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels)',
+        message:
+          'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels)',
         compile: true,
       });
       return;
@@ -320,7 +321,9 @@ export function resetRuns(): void {
 export async function loadDemo(opts: Pick<ImportOpts, 'run' | 'restoring'> = {}): Promise<boolean> {
   const res = await fetch(`${import.meta.env.BASE_URL}demo/gsm8k-rollouts.jsonl`);
   if (!res.ok) {
-    useStudio.getState().setImportError({ code: 'unreadable', message: `The demo data could not be loaded (HTTP ${res.status}).`, fileName: 'gsm8k-rollouts.jsonl' });
+    useStudio
+      .getState()
+      .setImportError({ code: 'unreadable', message: `The demo data could not be loaded (HTTP ${res.status}).`, fileName: 'gsm8k-rollouts.jsonl' });
     return false;
   }
   return importBlob(await res.blob(), 'gsm8k-rollouts.jsonl', { ...opts, source: { kind: 'demo' } });

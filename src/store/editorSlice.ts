@@ -60,7 +60,14 @@ export interface EditorSlice {
   /** The code of each language (`code` is `codes[language]`). */
   codes: Record<RewardLanguage, string>;
   /** Put a whole editor state in place (a session restored, a link opened); mirrored to local storage. */
-  loadEditor(e: { language: RewardLanguage; codes: Record<RewardLanguage, string>; tokenizer: TokenizerId; timeLimitMs: number; pyFunction: string | null; pyBatchSize: number }): void;
+  loadEditor(e: {
+    language: RewardLanguage;
+    codes: Record<RewardLanguage, string>;
+    tokenizer: TokenizerId;
+    timeLimitMs: number;
+    pyFunction: string | null;
+    pyBatchSize: number;
+  }): void;
   /** Python: the function picked among those the code defines (null: the first one), and the candidates found. */
   pyFunction: string | null;
   pyCandidates: RewardCandidate[] | null;
@@ -98,7 +105,17 @@ export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> =
     set({ language, code: get().codes[language], runError: null });
   },
   loadEditor: (e) => {
-    set({ language: e.language, codes: e.codes, code: e.codes[e.language], tokenizer: e.tokenizer, timeLimitMs: e.timeLimitMs, pyFunction: e.pyFunction, pyBatchSize: e.pyBatchSize, pyCandidates: null, runError: null });
+    set({
+      language: e.language,
+      codes: e.codes,
+      code: e.codes[e.language],
+      tokenizer: e.tokenizer,
+      timeLimitMs: e.timeLimitMs,
+      pyFunction: e.pyFunction,
+      pyBatchSize: e.pyBatchSize,
+      pyCandidates: null,
+      runError: null,
+    });
     storeLocal(LANGUAGE_STORAGE_KEY, e.language);
     storeLocal(KEYS.ts, e.codes.ts);
     storeLocal(KEYS.py, e.codes.py);

@@ -15,9 +15,7 @@ export type ModelScores = Omit<ScoredReply, 'kind' | 'jobId' | 'errors'> & {
 };
 
 export type ProviderCheck =
-  | { state: 'running' }
-  | { state: 'done'; rows: number; maxDiff: number; webgpu: string; wasm: string }
-  | { state: 'failed'; message: string };
+  { state: 'running' } | { state: 'done'; rows: number; maxDiff: number; webgpu: string; wasm: string } | { state: 'failed'; message: string };
 
 export interface ModelEntry {
   /** The name reward code uses: `ctx.models.<id>` (an identifier made from the model's name). */

@@ -8,7 +8,16 @@ import { DatasetBuilder, datasetPairs, NO_SUBSET, previewOf } from './dataset';
 import { Packer, PREVIEW_CHARS } from './packed';
 
 const detection: Detection = { container: 'jsonl', format: 'preference', detected: 'preference', reason: '', columns: [], gzip: false };
-const t = (fields: Record<string, unknown>, line: number, group: string, completion: string): Trajectory => ({ id: String(line), index: 0, line, group, prompt: '', completion, messages: [], fields });
+const t = (fields: Record<string, unknown>, line: number, group: string, completion: string): Trajectory => ({
+  id: String(line),
+  index: 0,
+  line,
+  group,
+  prompt: '',
+  completion,
+  messages: [],
+  fields,
+});
 
 describe('Packer + DatasetBuilder', () => {
   it('numbers groups densely in first-seen order across batches, keeps lines, lengths and previews', () => {
@@ -36,7 +45,15 @@ describe('Packer + DatasetBuilder', () => {
   it('grows its columns past the initial capacity', () => {
     const packer = new Packer();
     const builder = new DatasetBuilder();
-    for (let b = 0; b < 3; b++) builder.append(packer.pack(Array.from({ length: 700 }, (_, k) => t({}, b * 700 + k + 1, String(k % 7), 'c')), [], 0, 0));
+    for (let b = 0; b < 3; b++)
+      builder.append(
+        packer.pack(
+          Array.from({ length: 700 }, (_, k) => t({}, b * 700 + k + 1, String(k % 7), 'c')),
+          [],
+          0,
+          0,
+        ),
+      );
     const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
     expect(ds.size).toBe(2100);
     expect(ds.lines[2099]).toBe(2100);
@@ -49,7 +66,9 @@ describe('Packer + DatasetBuilder', () => {
     // 1,000 rows a batch, previews of 160 units: after the first batch the packer's arrays are sized for what it
     // needed (rows: at least 1,024), so later batches fill more than 3/4 of them and get them as they are.
     for (let b = 0; b < 4; b++) {
-      const rows = Array.from({ length: 1000 }, (_, k) => t({}, b * 1000 + k + 1, `g${b}-${k >> 2}`, `${b}:${k}:`.padEnd(PREVIEW_CHARS + 3, String.fromCharCode(97 + b))));
+      const rows = Array.from({ length: 1000 }, (_, k) =>
+        t({}, b * 1000 + k + 1, `g${b}-${k >> 2}`, `${b}:${k}:`.padEnd(PREVIEW_CHARS + 3, String.fromCharCode(97 + b))),
+      );
       batches.push(packer.pack(rows, [], 0, 0));
     }
     // Some columns were handed out as views of the packer's own arrays (else this test would test nothing).
@@ -84,8 +103,19 @@ describe('Packer + DatasetBuilder: preference pairs', () => {
   // Batch 1: pair "a" (subset chat), a plain rollout, the chosen row of pair "b" (its subset is not a string).
   // Batch 2: the rejected row of "b", pair "c" (subset math), a second rejected row of "a" (RewardBench 2 has
   // several rejected per pair id), and a row with a pair id but no side (in no pair, as in preferencePairs).
-  const batch1 = [p(1, 'a', 'chosen', { subset: 'chat' }), p(1, 'a', 'rejected', { subset: 'chat' }), p(2, undefined, undefined), p(3, 'b', 'chosen', { subset: 7 })];
-  const batch2 = [p(3, 'b', 'rejected', { subset: 7 }), p(4, 'c', 'chosen', { subset: 'math' }), p(4, 'c', 'rejected', { subset: 'math' }), p(5, 'a', 'rejected', { subset: 'other' }), p(6, 'd', undefined)];
+  const batch1 = [
+    p(1, 'a', 'chosen', { subset: 'chat' }),
+    p(1, 'a', 'rejected', { subset: 'chat' }),
+    p(2, undefined, undefined),
+    p(3, 'b', 'chosen', { subset: 7 }),
+  ];
+  const batch2 = [
+    p(3, 'b', 'rejected', { subset: 7 }),
+    p(4, 'c', 'chosen', { subset: 'math' }),
+    p(4, 'c', 'rejected', { subset: 'math' }),
+    p(5, 'a', 'rejected', { subset: 'other' }),
+    p(6, 'd', undefined),
+  ];
 
   it('numbers pairs densely in first-seen order across batches, with sides and the subset of each new pair', () => {
     const packer = new Packer();

@@ -71,7 +71,13 @@ function grpoText(n: number, eol = '\n'): string {
     if (i % 97 === 50) rows.push('{"prompt": broken');
     // Label-like fields: `correct` from row 10 on, `score` numbers, `mixed` a number until row 450, then a string.
     const labels = { ...(i >= 10 ? { correct: i % 4 === 0 } : {}), score: i / 8, mixed: i < 450 ? i : 'text' };
-    rows.push({ prompt: `Question ${Math.floor(i / 3)}: ${'why '.repeat(i % 5)}?`, completion: `réponse ${i} ${'日本'.repeat(i % 9)}\nA: ${i % 10}`, uid: `q${Math.floor(i / 3)}`, step: Math.floor(i / 100), ...labels });
+    rows.push({
+      prompt: `Question ${Math.floor(i / 3)}: ${'why '.repeat(i % 5)}?`,
+      completion: `réponse ${i} ${'日本'.repeat(i % 9)}\nA: ${i % 10}`,
+      uid: `q${Math.floor(i / 3)}`,
+      step: Math.floor(i / 100),
+      ...labels,
+    });
   }
   return jsonl(rows, eol);
 }
@@ -133,7 +139,8 @@ describe('importPacked in pieces', () => {
 
   it('numbers preference pairs across pieces as one import does, a pair id repeated in a later piece included', async () => {
     const rows: unknown[] = [];
-    for (let i = 0; i < 300; i++) rows.push({ id: `p${i % 120}`, prompt: `q${i % 40}`, chosen: `good ${i}`, rejected: `bad ${i}`, subset: i % 2 ? 'math' : 'chat' });
+    for (let i = 0; i < 300; i++)
+      rows.push({ id: `p${i % 120}`, prompt: `q${i % 40}`, chosen: `good ${i}`, rejected: `bad ${i}`, subset: i % 2 ? 'math' : 'chat' });
     const src = source(jsonl(rows));
     const one = await collect(src);
     const many = await collect(src, inPieces(3));
@@ -189,7 +196,17 @@ describe('importPacked in pieces', () => {
 describe('Packer.adopt', () => {
   it('renumbers a later piece into the first-seen order of the whole file (worked by hand)', () => {
     const t = (line: number, group: string, pairId?: string, side?: 'chosen' | 'rejected') =>
-      ({ id: String(line), index: -1, line, group, prompt: '', completion: 'c', messages: [], fields: {}, ...(pairId ? { pairId, preference: side } : {}) }) as never;
+      ({
+        id: String(line),
+        index: -1,
+        line,
+        group,
+        prompt: '',
+        completion: 'c',
+        messages: [],
+        fields: {},
+        ...(pairId ? { pairId, preference: side } : {}),
+      }) as never;
     const whole = new Packer();
     whole.pack([t(1, 'a', 'x', 'chosen'), t(1, 'a', 'x', 'rejected'), t(2, 'b')], [], 0, 0);
     // The piece starts at file line 3 (lineOffset 2); its own numbering: c=0, a=1; pairs y=0, x=1.

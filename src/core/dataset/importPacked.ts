@@ -114,7 +114,16 @@ export async function* importPacked(source: ByteSource, opts: ImportOptions, par
     // Plain JSONL of a flat format: the format is decided, the rest is read from the bytes (scanJsonl).
     await events.return(undefined);
     yield { kind: 'meta', detection: head.value.detection };
-    const scan = scanJsonl(source.blob, { name: source.name, format: head.value.detection.format, fileOffset: 0, fileStart: true, packer, labels, batchSize: opts.batchSize, signal: opts.signal });
+    const scan = scanJsonl(source.blob, {
+      name: source.name,
+      format: head.value.detection.format,
+      fileOffset: 0,
+      fileStart: true,
+      packer,
+      labels,
+      batchSize: opts.batchSize,
+      signal: opts.signal,
+    });
     const counts = new Counts();
     for (let r = await scan.next(); !r.done; r = await scan.next()) {
       counts.add(r.value.batch);
@@ -180,7 +189,16 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
     if (scansFlat(meta.detection.format)) {
       await first.return(undefined);
       const piece = blob.slice(0, cuts[1]);
-      const scan = scanJsonl(piece, { name, format: meta.detection.format, fileOffset: 0, fileStart: true, packer, labels, batchSize: opts.batchSize, signal: opts.signal });
+      const scan = scanJsonl(piece, {
+        name,
+        format: meta.detection.format,
+        fileOffset: 0,
+        fileStart: true,
+        packer,
+        labels,
+        batchSize: opts.batchSize,
+        signal: opts.signal,
+      });
       let r = await scan.next();
       for (; !r.done; r = await scan.next()) {
         const { batch, spans } = r.value;

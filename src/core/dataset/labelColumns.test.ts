@@ -19,7 +19,10 @@ describe('labelColumns', () => {
   });
   it('the GSM8K demo offers is_correct_openai', async () => {
     const { readFileSync } = await import('node:fs');
-    const rows = readFileSync('public/demo/gsm8k-rollouts.jsonl', 'utf8').trim().split('\n').map((l) => row(JSON.parse(l)));
+    const rows = readFileSync('public/demo/gsm8k-rollouts.jsonl', 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => row(JSON.parse(l)));
     const cols = labelColumns(rows);
     const c = cols.find((x) => x.name === 'is_correct_openai')!;
     expect(c.binary).toBe(true);

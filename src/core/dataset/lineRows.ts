@@ -66,5 +66,7 @@ export class LineRows {
 export function unreadable(fileName: string, e: unknown): Error {
   // The browser's own words for a file that changed on disk ("could not be read, typically due to permission
   // problems…") do not say what to do: name the file and the way out.
-  return new Error(`${fileName} could not be read again (${e instanceof Error ? e.message : String(e)}). It may have changed or moved since it was imported: import it again.`);
+  return new Error(
+    `${fileName} could not be read again (${e instanceof Error ? e.message : String(e)}). It may have changed or moved since it was imported: import it again.`,
+  );
 }

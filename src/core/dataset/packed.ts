@@ -297,5 +297,14 @@ export interface PieceNumbering {
 
 /** The typed arrays of a batch, for postMessage's transfer list. */
 export function batchTransfer(b: PackedBatch): ArrayBuffer[] {
-  return [b.line.buffer, b.groupOf.buffer, b.charLength.buffer, b.step.buffer, b.pairOf.buffer, b.pairSide.buffer, b.previewUnits.buffer, b.previewEnds.buffer] as ArrayBuffer[];
+  return [
+    b.line.buffer,
+    b.groupOf.buffer,
+    b.charLength.buffer,
+    b.step.buffer,
+    b.pairOf.buffer,
+    b.pairSide.buffer,
+    b.previewUnits.buffer,
+    b.previewEnds.buffer,
+  ] as ArrayBuffer[];
 }

@@ -25,7 +25,13 @@ describe('RowStore', () => {
     const rows: unknown[] = [];
     for (let i = 0; i < 400; i++) {
       if (i % 50 === 7) rows.push('not json', '');
-      rows.push({ prompt: `Q${i % 40} ${'ça'.repeat(i % 3)}`, completion: `${'日本語 '.repeat(i % 4)}A: ${i}`, uid: `g${i % 40}`, step: i % 5, extra: { nested: [i, 'x'] } });
+      rows.push({
+        prompt: `Q${i % 40} ${'ça'.repeat(i % 3)}`,
+        completion: `${'日本語 '.repeat(i % 4)}A: ${i}`,
+        uid: `g${i % 40}`,
+        step: i % 5,
+        extra: { nested: [i, 'x'] },
+      });
     }
     for (const eol of ['\n', '\r\n']) {
       const src = source(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(lines(rows, eol))]));
@@ -73,7 +79,9 @@ describe('RowStore', () => {
     })();
     await expect(other.all()).rejects.toThrow('data.jsonl gives 4 rows now, 10 when it was imported: has the file changed?');
     // Its line is past the end of the shorter file: nothing to parse there.
-    await expect(other.get([8])).rejects.toThrow(/^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/);
+    await expect(other.get([8])).rejects.toThrow(
+      /^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/,
+    );
     expect((await store.get([9]))[0].completion).toBe('c9');
   });
 

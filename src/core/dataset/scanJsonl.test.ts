@@ -73,7 +73,8 @@ async function fast(bytes: Uint8Array, format: FormatId, sliceBytes?: number, ba
 async function expectSame(bytes: Uint8Array, format: FormatId = 'trl-standard', slices: (number | undefined)[] = [undefined, 1, 7, 64, 1000]): Promise<Flat> {
   const want = await reference(bytes, format);
   // Reads of one byte each are slow (a Blob read per byte): only on small inputs.
-  for (const slice of slices.filter((n) => n !== 1 || bytes.length < 20000)) expect(await fast(bytes, format, slice), `reads of ${slice ?? 'default'} bytes`).toEqual(want);
+  for (const slice of slices.filter((n) => n !== 1 || bytes.length < 20000))
+    expect(await fast(bytes, format, slice), `reads of ${slice ?? 'default'} bytes`).toEqual(want);
   expect(await fast(bytes, format, undefined, 3), 'batches of 3 rows').toEqual(want);
   return want;
 }
@@ -84,7 +85,11 @@ const row = (extra: Record<string, unknown> = {}, prompt = 'p', completion = 'c'
 describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
   it('plain rows: groups by uid, steps, labels, previews', async () => {
     const lines = Array.from({ length: 30 }, (_, i) =>
-      row({ uid: `q${i >> 2}`, step: i % 3, ground_truth: String(i), correct: i % 2 === 0, score: i / 4, model: 'm' }, `Question ${i >> 2}`, 'x'.repeat(i * 10)),
+      row(
+        { uid: `q${i >> 2}`, step: i % 3, ground_truth: String(i), correct: i % 2 === 0, score: i / 4, model: 'm' },
+        `Question ${i >> 2}`,
+        'x'.repeat(i * 10),
+      ),
     );
     const got = await expectSame(text(lines));
     expect(got.group.slice(0, 5)).toEqual(['q0', 'q0', 'q0', 'q0', 'q1']); // worked by hand
@@ -124,7 +129,31 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
       ]),
     );
     // Worked by hand: each row's group key.
-    expect(got.group).toEqual(['x', 'y', 'y', 'x', 'g', 'y', 'y', 'y', 'P', 'y', 'P', 'P', 'Q', '7', 'y', long, long, 'a"b\\u00e9', 'a"b\\u00e9', 'a"bé', 'P', 'P', 'y']);
+    expect(got.group).toEqual([
+      'x',
+      'y',
+      'y',
+      'x',
+      'g',
+      'y',
+      'y',
+      'y',
+      'P',
+      'y',
+      'P',
+      'P',
+      'Q',
+      '7',
+      'y',
+      long,
+      long,
+      'a"b\\u00e9',
+      'a"b\\u00e9',
+      'a"bé',
+      'P',
+      'P',
+      'y',
+    ]);
   });
 
   it('group columns in order, their value types, and the prompt as the fallback', async () => {
@@ -161,9 +190,37 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
   });
 
   it('numbers, converted exactly or by their text', async () => {
-    const values = ['0', '-0', '1', '-1', '1.5', '0.1', '0.30000000000000004', '1e2', '1E-2', '2.5e+3', '123456789012345', '1234567890123456', '9007199254740993',
-      '123456789012345678901234', '3.141592653589793', '1.7976931348623157e308', '5e-324', '1e400', '-1e-400', '0.000001', '1e22', '1e23', '1e-22', '1e-23',
-      '0e999', '100000000000000000000000', '0.1e1', '12.50', '-0.0'];
+    const values = [
+      '0',
+      '-0',
+      '1',
+      '-1',
+      '1.5',
+      '0.1',
+      '0.30000000000000004',
+      '1e2',
+      '1E-2',
+      '2.5e+3',
+      '123456789012345',
+      '1234567890123456',
+      '9007199254740993',
+      '123456789012345678901234',
+      '3.141592653589793',
+      '1.7976931348623157e308',
+      '5e-324',
+      '1e400',
+      '-1e-400',
+      '0.000001',
+      '1e22',
+      '1e23',
+      '1e-22',
+      '1e-23',
+      '0e999',
+      '100000000000000000000000',
+      '0.1e1',
+      '12.50',
+      '-0.0',
+    ];
     const lines = values.map((v, i) => `{"prompt":"p","completion":"c","x${i}":${v},"step":${v}}`);
     lines.push('{"prompt":"p","completion":"c","label":true,"other":false}');
     const got = await expectSame(text(lines));
@@ -171,7 +228,18 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
   });
 
   it('steps as strings, booleans and other types', async () => {
-    await expectSame(text([row({ step: '12' }), row({ step: ' 7 ' }), row({ step: ' ' }), row({ step: 'abc' }), row({ step: true }), row({ step: null }), row({ step: [1] }), row({ step: '1e3' })]));
+    await expectSame(
+      text([
+        row({ step: '12' }),
+        row({ step: ' 7 ' }),
+        row({ step: ' ' }),
+        row({ step: 'abc' }),
+        row({ step: true }),
+        row({ step: null }),
+        row({ step: [1] }),
+        row({ step: '1e3' }),
+      ]),
+    );
   });
 
   it('label columns: first value that is not null decides the order; other types reject a column', async () => {
@@ -233,7 +301,9 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
         '{"prompt":"p","completion":null}',
       ]),
     );
-    expect(got.issues.map((i) => i.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 34, 35, 37, 38, 39, 40]);
+    expect(got.issues.map((i) => i.line)).toEqual([
+      2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 34, 35, 37, 38, 39, 40,
+    ]);
   });
 
   it('keys JSON.parse treats specially: repeated, escaped, array-index-like', async () => {
@@ -298,7 +368,9 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
   });
 
   it('verl rollout dumps (input / output)', async () => {
-    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ input: `q${i >> 2}`, output: `answer ${i}`, gts: '4', score: i % 2, step: 3, acc: i % 2 === 1 }));
+    const lines = Array.from({ length: 12 }, (_, i) =>
+      JSON.stringify({ input: `q${i >> 2}`, output: `answer ${i}`, gts: '4', score: i % 2, step: 3, acc: i % 2 === 1 }),
+    );
     lines.push(JSON.stringify({ input: 'q', output: ['not text'] }));
     lines.push(JSON.stringify({ input: 'q', completion: 'no output' }));
     const got = await expectSame(text(lines), 'verl-dump');
@@ -308,14 +380,16 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
   it('random records (seeded), compared in bulk', async () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    const pick = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+    const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
     const strings = ['', 'a', 'é', '😀', '"', '\\', '\n', '\u0000', '\u2028', 'ab\tc', '日本語', '\ud83d'];
     const str = () => Array.from({ length: Math.floor(rnd() * 60) }, () => pick(strings)).join('');
-    const value = (): unknown => pick([() => str(), () => rnd() * 1e6 - 5e5, () => Math.floor(rnd() * 100), () => rnd() < 0.5, () => null, () => [str(), 1], () => ({ k: str() })])();
+    const value = (): unknown =>
+      pick([() => str(), () => rnd() * 1e6 - 5e5, () => Math.floor(rnd() * 100), () => rnd() < 0.5, () => null, () => [str(), 1], () => ({ k: str() })])();
     const lines: string[] = [];
     for (let i = 0; i < 400; i++) {
       const rec: Record<string, unknown> = {};
-      for (const k of ['uid', 'prompt', 'group', 'completion', 'step', 'a', 'b', 'c']) if (rnd() < 0.8) rec[k] = k === 'prompt' || k === 'completion' ? (rnd() < 0.9 ? str().repeat(1 + Math.floor(rnd() * 8)) : value()) : value();
+      for (const k of ['uid', 'prompt', 'group', 'completion', 'step', 'a', 'b', 'c'])
+        if (rnd() < 0.8) rec[k] = k === 'prompt' || k === 'completion' ? (rnd() < 0.9 ? str().repeat(1 + Math.floor(rnd() * 8)) : value()) : value();
       let l = JSON.stringify(rec);
       if (rnd() < 0.05) l = l.slice(0, Math.floor(rnd() * l.length));
       lines.push(l);
@@ -326,7 +400,9 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
 
 describe('importPacked reads flat JSONL through the scanner', () => {
   it('gives the reference batches in one piece and in pieces', async () => {
-    const lines = Array.from({ length: 500 }, (_, i) => (i === 17 ? '{broken' : row({ uid: `q${i >> 2}`, step: i >> 7, ok: i % 3 === 0 }, `P${i >> 2}`, 'é😀x'.repeat(i % 90))));
+    const lines = Array.from({ length: 500 }, (_, i) =>
+      i === 17 ? '{broken' : row({ uid: `q${i >> 2}`, step: i >> 7, ok: i % 3 === 0 }, `P${i >> 2}`, 'é😀x'.repeat(i % 90)),
+    );
     const bytes = text(lines);
     const want = await reference(bytes, 'trl-standard');
     const blob = new Blob([bytes as BlobPart]);
@@ -366,7 +442,13 @@ describe('readChunks', () => {
   class PlainStreamBlob extends Blob {
     override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
       const inner = super.stream().getReader();
-      return new ReadableStream({ pull: async (c) => { const r = await inner.read(); if (r.done) c.close(); else c.enqueue(r.value); } });
+      return new ReadableStream({
+        pull: async (c) => {
+          const r = await inner.read();
+          if (r.done) c.close();
+          else c.enqueue(r.value);
+        },
+      });
     }
   }
 
@@ -384,20 +466,30 @@ describe('readChunks', () => {
     expect(chunks.flat()).toEqual([...bytes]);
   });
 
-  it('a stream that ends before the blob\'s size is an error, not a short file', async () => {
+  it("a stream that ends before the blob's size is an error, not a short file", async () => {
     const short = { size: 20, stream: () => new Blob([bytes.subarray(0, 12)]).stream() } as unknown as Blob;
     await expect(collect(short, 8)).rejects.toThrow('the file ended after 12 of its 20 bytes');
   });
 
   it('scanJsonl gives the same batches when the file is read by slices', async () => {
-    const lines = Array.from({ length: 50 }, (_, i) => row({ uid: `q${i >> 2}`, step: i, score: i / 8 }, `Question ${i >> 2} é`, `answer ${i} 😀`.repeat(i % 9)));
+    const lines = Array.from({ length: 50 }, (_, i) =>
+      row({ uid: `q${i >> 2}`, step: i, score: i / 8 }, `Question ${i >> 2} é`, `answer ${i} 😀`.repeat(i % 9)),
+    );
     const input = text(lines);
     const want = await reference(input, 'trl-standard');
     for (const slice of [7, 1000]) {
       const packer = new Packer();
       const labels = new LabelCollector();
       const batches: { batch: PackedBatch; spans: Float64Array }[] = [];
-      const scan = scanJsonl(new PlainStreamBlob([input as BlobPart]), { name: 't.jsonl', format: 'trl-standard', fileOffset: 0, fileStart: true, packer, labels, sliceBytes: slice });
+      const scan = scanJsonl(new PlainStreamBlob([input as BlobPart]), {
+        name: 't.jsonl',
+        format: 'trl-standard',
+        fileOffset: 0,
+        fileStart: true,
+        packer,
+        labels,
+        sliceBytes: slice,
+      });
       let r = await scan.next();
       for (; !r.done; r = await scan.next()) batches.push(r.value);
       expect(flatten(batches, labels, r.value)).toEqual(want);

@@ -214,7 +214,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   const take = (s: ScannedLines) => {
     learnKeys();
     const { i32 } = s;
-    for (let r = s.first; r < s.end; ) {
+    for (let r = s.first; r < s.end;) {
       const status = i32[r + 2];
       const start = i32[r];
       const end = i32[r + 1];
@@ -224,66 +224,67 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
       line++;
       if (status === BLANK) continue;
       if (status === PARSE) parseLine(s, start, end);
-      else fast: {
-        let p = -1;
-        let c = -1;
-        let st = -1;
-        let g0 = -1;
-        let g1 = -1;
-        let g2 = -1;
-        let g3 = -1;
-        for (let k = 0; k < fields; k++) {
-          const f = f0 + k * FIELD_WORDS;
-          switch (roles[i32[f]]) {
-            case PROMPT:
-              p = f;
-              break;
-            case COMPLETION:
-              c = f;
-              break;
-            case STEP:
-              st = f;
-              break;
-            case GROUP:
-              g0 = f;
-              break;
-            case GROUP + 1:
-              g1 = f;
-              break;
-            case GROUP + 2:
-              g2 = f;
-              break;
-            case GROUP + 3:
-              g3 = f;
-              break;
+      else
+        fast: {
+          let p = -1;
+          let c = -1;
+          let st = -1;
+          let g0 = -1;
+          let g1 = -1;
+          let g2 = -1;
+          let g3 = -1;
+          for (let k = 0; k < fields; k++) {
+            const f = f0 + k * FIELD_WORDS;
+            switch (roles[i32[f]]) {
+              case PROMPT:
+                p = f;
+                break;
+              case COMPLETION:
+                c = f;
+                break;
+              case STEP:
+                st = f;
+                break;
+              case GROUP:
+                g0 = f;
+                break;
+              case GROUP + 1:
+                g1 = f;
+                break;
+              case GROUP + 2:
+                g2 = f;
+                break;
+              case GROUP + 3:
+                g3 = f;
+                break;
+            }
+          }
+          if (p < 0 || c < 0 || i32[p + 1] !== T_STRING || i32[c + 1] !== T_STRING) {
+            parseLine(s, start, end); // a missing column, or messages: the normalizer says what it makes of it
+            break fast;
+          }
+          // The group key: the first group column whose value counts (group-key.ts, GROUP_COLUMNS order), else the prompt.
+          const group = groupOf(s, g0) ?? groupOf(s, g1) ?? groupOf(s, g2) ?? groupOf(s, g3) ?? keyAt(s, p);
+          const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? textAt(s, st) : literalAt(s, st)) : undefined;
+          const length = i32[c + 4];
+          // The preview's UTF-16 units, written by the scanner.
+          packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS));
+          spans.push(s.streamBase + start, s.streamBase + end);
+          const row = labels.row();
+          for (let k = 0; k < fields; k++) {
+            const f = f0 + k * FIELD_WORDS;
+            const id = i32[f];
+            let slot = slots[id];
+            if (slot?.ok === false) continue; // known not to be a label column (most are text)
+            const type = i32[f + 1];
+            if (type === T_NULL) continue;
+            if (slot === undefined) slot = slots[id] = labels.field(scanner.keys[id]);
+            if (type === T_NUMBER) labels.put(slot, row, numberAt(s, f));
+            else if (type === T_TRUE) labels.put(slot, row, 1);
+            else if (type === T_FALSE) labels.put(slot, row, 0);
+            else labels.reject(slot);
           }
         }
-        if (p < 0 || c < 0 || i32[p + 1] !== T_STRING || i32[c + 1] !== T_STRING) {
-          parseLine(s, start, end); // a missing column, or messages: the normalizer says what it makes of it
-          break fast;
-        }
-        // The group key: the first group column whose value counts (group-key.ts, GROUP_COLUMNS order), else the prompt.
-        const group = groupOf(s, g0) ?? groupOf(s, g1) ?? groupOf(s, g2) ?? groupOf(s, g3) ?? keyAt(s, p);
-        const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? textAt(s, st) : literalAt(s, st)) : undefined;
-        const length = i32[c + 4];
-        // The preview's UTF-16 units, written by the scanner.
-        packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS));
-        spans.push(s.streamBase + start, s.streamBase + end);
-        const row = labels.row();
-        for (let k = 0; k < fields; k++) {
-          const f = f0 + k * FIELD_WORDS;
-          const id = i32[f];
-          let slot = slots[id];
-          if (slot?.ok === false) continue; // known not to be a label column (most are text)
-          const type = i32[f + 1];
-          if (type === T_NULL) continue;
-          if (slot === undefined) slot = slots[id] = labels.field(scanner.keys[id]);
-          if (type === T_NUMBER) labels.put(slot, row, numberAt(s, f));
-          else if (type === T_TRUE) labels.put(slot, row, 1);
-          else if (type === T_FALSE) labels.put(slot, row, 0);
-          else labels.reject(slot);
-        }
-      }
       if (packer.rows >= batchSize || issues.length >= batchSize) flush();
     }
     packer.copyUnits(); // the next scan writes over the preview area

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../trajectory';
 import { searchTrajectories, textMatcher } from './search';
 
-const t = (prompt: string, completion: string, fields: Record<string, unknown> = {}): Trajectory => ({ id: '', index: 0, line: 1, group: '', prompt, completion, messages: [], fields });
+const t = (prompt: string, completion: string, fields: Record<string, unknown> = {}): Trajectory => ({
+  id: '',
+  index: 0,
+  line: 1,
+  group: '',
+  prompt,
+  completion,
+  messages: [],
+  fields,
+});
 
 describe('textMatcher', () => {
   it('is case-insensitive, looks into nested values, and treats regex characters literally', () => {

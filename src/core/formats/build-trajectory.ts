@@ -30,12 +30,7 @@ export interface BuildOptions {
   stepColumn?: string;
 }
 
-export function buildTrajectory(
-  conv: Conversation,
-  record: Record<string, unknown>,
-  line: number,
-  opts: BuildOptions = {},
-): Trajectory {
+export function buildTrajectory(conv: Conversation, record: Record<string, unknown>, line: number, opts: BuildOptions = {}): Trajectory {
   const t: Trajectory = {
     id: opts.id ?? String(line),
     index: -1,

@@ -12,7 +12,14 @@ describe('flattenMessages', () => {
       flattenMessages([
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'Add 2 and 3.' },
-        { role: 'assistant', content: '', toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }, { name: 'log', arguments: 'raw' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { name: 'add', arguments: { a: 2, b: 3 } },
+            { name: 'log', arguments: 'raw' },
+          ],
+        },
         { role: 'tool', content: '5', name: 'add' },
       ]),
     ).toBe('system: Be brief.\n\nuser: Add 2 and 3.\n\nassistant: \n→ add({"a":2,"b":3})\n→ log(raw)\n\ntool (add): 5');
@@ -41,7 +48,15 @@ describe('fromPromptCompletion', () => {
   });
 
   it('a conversational prompt with a string completion', () => {
-    const c = fromPromptCompletion([{ role: 'system', content: 'S' }, { role: 'user', content: 'U' }], 'A', 'prompt', 'completion');
+    const c = fromPromptCompletion(
+      [
+        { role: 'system', content: 'S' },
+        { role: 'user', content: 'U' },
+      ],
+      'A',
+      'prompt',
+      'completion',
+    );
     expect(c.prompt).toBe('system: S\n\nuser: U');
     expect(c.promptKey).toBe('system: S\n\nuser: U');
     expect(c.completion).toBe('A');

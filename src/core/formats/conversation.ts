@@ -56,12 +56,7 @@ export function finalAssistantIndex(messages: Message[]): number {
  * Build a conversation from a prompt and a completion, each a string or a message list (TRL standard,
  * conversational and the mixed cases). The final assistant turn must come from the completion side.
  */
-export function fromPromptCompletion(
-  promptValue: unknown,
-  completionValue: unknown,
-  promptPath: string,
-  completionPath: string,
-): Conversation {
+export function fromPromptCompletion(promptValue: unknown, completionValue: unknown, promptPath: string, completionPath: string): Conversation {
   if (typeof promptValue === 'string' && typeof completionValue === 'string') {
     return {
       prompt: promptValue,
@@ -79,8 +74,7 @@ export function fromPromptCompletion(
   const k = finalAssistantIndex(messages);
   if (k < promptMessages.length) throw new RecordError(`${completionPath}: no assistant turn`);
   const prompt = flattenMessages(messages, k);
-  const promptKey =
-    typeof promptValue === 'string' ? promptValue : k === promptMessages.length ? prompt : flattenMessages(promptMessages);
+  const promptKey = typeof promptValue === 'string' ? promptValue : k === promptMessages.length ? prompt : flattenMessages(promptMessages);
   return { prompt, completion: messages[k].content, messages, promptKey };
 }
 

@@ -35,7 +35,12 @@ describe('detectFormat', () => {
   });
 
   it('breaks ties in favour of the format seen first', () => {
-    expect(detectFormat([{ input: 'q', output: 'a' }, { prompt: 'q', completion: 'a' }]).format).toBe('verl-dump');
+    expect(
+      detectFormat([
+        { input: 'q', output: 'a' },
+        { prompt: 'q', completion: 'a' },
+      ]).format,
+    ).toBe('verl-dump');
   });
 
   it('has nothing to go on with an empty sample', () => {

@@ -23,9 +23,7 @@ export const normalizePreference: Normalizer = (record, { line }) => {
     const value = record[side];
     if (value === undefined) throw missing(side);
     const conv: Conversation =
-      record.prompt === undefined
-        ? fromMessages(parseMessages(value, side), side)
-        : fromPromptCompletion(record.prompt, value, 'prompt', side);
+      record.prompt === undefined ? fromMessages(parseMessages(value, side), side) : fromPromptCompletion(record.prompt, value, 'prompt', side);
     out.push(buildTrajectory(conv, record, line, { id: `${line}:${side}`, pairId, preference: side }));
   }
   return out;

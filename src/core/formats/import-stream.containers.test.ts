@@ -120,7 +120,10 @@ describe('importStream: unicode', () => {
     const bytes = fixtureBytes('unicode.jsonl');
     for (const sizes of [[1], [2], [3], [5], [7], [4, 1, 6]]) {
       const { rows } = await importAll(chunkedSource('unicode.jsonl', bytes, sizes));
-      expect(rows.map((r) => [r.prompt, r.completion, r.group]), `chunks ${sizes}`).toEqual(expected);
+      expect(
+        rows.map((r) => [r.prompt, r.completion, r.group]),
+        `chunks ${sizes}`,
+      ).toEqual(expected);
     }
   });
 });

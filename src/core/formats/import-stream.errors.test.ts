@@ -164,7 +164,12 @@ describe('importStream: columns that need a mapping', () => {
   });
 
   it('a mapping onto one column holding whole conversations', async () => {
-    const text = JSON.stringify({ convo: [{ role: 'user', content: 'U' }, { role: 'assistant', content: 'A' }] });
+    const text = JSON.stringify({
+      convo: [
+        { role: 'user', content: 'U' },
+        { role: 'assistant', content: 'A' },
+      ],
+    });
     const { rows } = await importAll(textSource('c.jsonl', text), { format: 'mapped', mapping: { prompt: 'convo', completion: 'convo' } });
     expect(rows.map((r) => [r.prompt, r.completion, r.messages.length])).toEqual([['U', 'A', 2]]);
   });

@@ -46,7 +46,12 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       early.push(next.value);
       for (const r of next.value.records) if (sample.length < DETECTION_SAMPLE) sample.push(r);
     }
-    if (sample.length === 0 && !allowEmpty) throw noRows(name, opened.container, early.flatMap((b) => b.issues));
+    if (sample.length === 0 && !allowEmpty)
+      throw noRows(
+        name,
+        opened.container,
+        early.flatMap((b) => b.issues),
+      );
 
     // 2. Decide the format.
     const columns = columnsOf(sample);

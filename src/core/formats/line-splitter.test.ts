@@ -76,7 +76,7 @@ describe('LineSplitter', () => {
       for (let i = 0; i < len; i++) text += alphabet[Math.floor(rand() * alphabet.length)];
       const expected = split([text]);
       const chunks: string[] = [];
-      for (let i = 0; i < text.length; ) {
+      for (let i = 0; i < text.length;) {
         const n = Math.floor(rand() * 6); // 0-length chunks too
         chunks.push(text.slice(i, i + n));
         i += n;

@@ -15,7 +15,11 @@ describe('parseMessages', () => {
     expect(
       parseMessages(
         [
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q": "rl", "k": 3}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q": "rl", "k": 3}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_9', name: 'search', content: 'found' },
         ],
         'messages',
@@ -37,7 +41,14 @@ describe('parseMessages', () => {
       ),
     ).toEqual([
       { role: 'assistant', content: '', toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
-      { role: 'assistant', content: '', toolCalls: [{ name: 'mul', arguments: { a: 3 } }, { name: 'noop', arguments: {} }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { name: 'mul', arguments: { a: 3 } },
+          { name: 'noop', arguments: {} },
+        ],
+      },
     ]);
   });
 
@@ -48,7 +59,17 @@ describe('parseMessages', () => {
 
   it('joins multi-part text content with newlines and skips non-text parts', () => {
     const [m] = parseMessages(
-      [{ role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'a.png' } }, { type: 'image' }, { type: 'text', text: 'what is it?' }] }],
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'image_url', image_url: { url: 'a.png' } },
+            { type: 'image' },
+            { type: 'text', text: 'what is it?' },
+          ],
+        },
+      ],
       'messages',
     );
     expect(m).toEqual({ role: 'user', content: 'Look:\nwhat is it?' });
@@ -62,10 +83,22 @@ describe('parseMessages', () => {
     expect(reason(() => parseMessages('hi', 'messages'))).toBe('messages: expected a list of messages, got string');
     expect(reason(() => parseMessages([{ role: 'user', content: 'a' }, 7], 'messages'))).toBe('messages.1: expected object, got number');
     expect(reason(() => parseMessages([{ content: 'a' }], 'messages'))).toBe('messages.0.role: expected string, got undefined');
-    expect(reason(() => parseMessages([{ role: 'user', content: 'a' }, { role: 'user', content: '' }, { role: 'user', content: '' }, { role: 'user', content: 3 }], 'messages'))).toBe(
-      'messages.3.content: expected string, got number',
+    expect(
+      reason(() =>
+        parseMessages(
+          [
+            { role: 'user', content: 'a' },
+            { role: 'user', content: '' },
+            { role: 'user', content: '' },
+            { role: 'user', content: 3 },
+          ],
+          'messages',
+        ),
+      ),
+    ).toBe('messages.3.content: expected string, got number');
+    expect(reason(() => parseMessages([{ role: 'user', content: [{ type: 'text', text: 1 }] }], 'prompt'))).toBe(
+      'prompt.0.content.0.text: expected string, got number',
     );
-    expect(reason(() => parseMessages([{ role: 'user', content: [{ type: 'text', text: 1 }] }], 'prompt'))).toBe('prompt.0.content.0.text: expected string, got number');
     expect(reason(() => parseMessages([{ role: 'assistant', tool_calls: {} }], 'm'))).toBe('m.0.tool_calls: expected array, got object');
     expect(reason(() => parseMessages([{ role: 'assistant', tool_calls: [{ function: { arguments: '{}' } }] }], 'm'))).toBe(
       'm.0.tool_calls.0.function.name: expected string, got undefined',

@@ -5,7 +5,10 @@ import { readJsonl } from './read-jsonl';
 import type { RecordBatch } from './record-batch';
 import { textChunksWithBytes } from './text-chunks';
 
-async function read(bytes: Uint8Array, sizes: number[]): Promise<{ records: unknown[]; lines: number[]; spans: number[]; issues: number[]; lineCount: number }> {
+async function read(
+  bytes: Uint8Array,
+  sizes: number[],
+): Promise<{ records: unknown[]; lines: number[]; spans: number[]; issues: number[]; lineCount: number }> {
   const out = { records: [] as unknown[], lines: [] as number[], spans: [] as number[], issues: [] as number[], lineCount: -1 };
   const ctx = { name: 't.jsonl', bytesRead: () => 0, onEnd: (n: number) => (out.lineCount = n) };
   for await (const b of readJsonl(textChunksWithBytes(new ByteReader(streamOf(bytes, sizes))), ctx) as AsyncGenerator<RecordBatch>) {

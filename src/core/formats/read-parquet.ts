@@ -84,10 +84,7 @@ function numbersFromBigInts(value: Record<string, unknown> | unknown[]): void {
 function unreadable(name: string, e: unknown): ImportError {
   const codec = /compression codec:?\s*(\w+)/i.exec(messageOf(e))?.[1];
   if (codec) {
-    return new ImportError(
-      'unreadable',
-      `${name} uses ${codec} compression, which cannot be read here; save it with Snappy or gzip compression.`,
-    );
+    return new ImportError('unreadable', `${name} uses ${codec} compression, which cannot be read here; save it with Snappy or gzip compression.`);
   }
   return new ImportError('unreadable', `${name} could not be read as Parquet (${messageOf(e)}).`);
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sniffBytes } from './sniff';
 
-const bytes = (...xs: (number | string)[]) =>
-  new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? [...new TextEncoder().encode(x)] : [x])));
+const bytes = (...xs: (number | string)[]) => new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? [...new TextEncoder().encode(x)] : [x])));
 
 describe('sniffBytes', () => {
   it('recognises gzip and Parquet by their magic numbers', () => {

@@ -45,8 +45,21 @@ describe('textChunks', () => {
 
   it('fuzz: random bytes (valid or not) decode as a one-shot TextDecoder would', async () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const pieces = [enc('é'), enc('日'), enc('👍'), enc('ab'), new Uint8Array([0xf0, 0x9f]), new Uint8Array([0x80]), new Uint8Array([0xe0, 0x80]), new Uint8Array([0xff]), new Uint8Array([0xc3]), new Uint8Array([0xed, 0xa0, 0x80]), new Uint8Array([0xf4, 0x90, 0x80, 0x80]), new Uint8Array([0xef, 0xbb, 0xbf])];
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = [
+      enc('é'),
+      enc('日'),
+      enc('👍'),
+      enc('ab'),
+      new Uint8Array([0xf0, 0x9f]),
+      new Uint8Array([0x80]),
+      new Uint8Array([0xe0, 0x80]),
+      new Uint8Array([0xff]),
+      new Uint8Array([0xc3]),
+      new Uint8Array([0xed, 0xa0, 0x80]),
+      new Uint8Array([0xf4, 0x90, 0x80, 0x80]),
+      new Uint8Array([0xef, 0xbb, 0xbf]),
+    ];
     for (let round = 0; round < 400; round++) {
       const parts: number[] = [];
       const n = Math.floor(rand() * 30);

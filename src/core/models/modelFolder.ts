@@ -79,7 +79,10 @@ export async function inspectModelFolder(files: PickedFile[]): Promise<InspectRe
   const cfgFile = find(files, 'config.json');
   if (!cfgFile) missing.push('config.json');
   if (missing.length) {
-    return { ok: false, message: `the picked files are not a Hugging Face model export: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (export with e.g. \`optimum-cli export onnx --task text-classification\`)` };
+    return {
+      ok: false,
+      message: `the picked files are not a Hugging Face model export: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (export with e.g. \`optimum-cli export onnx --task text-classification\`)`,
+    };
   }
   const cfg = await readJson(cfgFile!);
   if (!cfg.ok) return cfg;
@@ -103,7 +106,12 @@ export async function inspectModelFolder(files: PickedFile[]): Promise<InspectRe
   // Many tokenizer configs say 1e30 ("no limit"): then the position embeddings are the limit.
   const maxLength = typeof mml === 'number' && mml > 0 && mml < 1e7 ? mml : typeof mpe === 'number' && mpe > 0 ? mpe : null;
   const rawTemplate = tokenizerConfig.chat_template;
-  const chatTemplate = typeof rawTemplate === 'string' ? rawTemplate : Array.isArray(rawTemplate) ? ((rawTemplate.find((t) => (t as { name?: string }).name === 'default') as { template?: string } | undefined)?.template ?? null) : null;
+  const chatTemplate =
+    typeof rawTemplate === 'string'
+      ? rawTemplate
+      : Array.isArray(rawTemplate)
+        ? ((rawTemplate.find((t) => (t as { name?: string }).name === 'default') as { template?: string } | undefined)?.template ?? null)
+        : null;
   const top = dir(files[0].path)[0];
   const name = typeof config._name_or_path === 'string' && config._name_or_path ? config._name_or_path : top || base(onnx[0].path).replace(/\.onnx$/i, '');
   return {

@@ -16,7 +16,13 @@ const DIR = join(__dirname, '../../../public/models/tiny-reward');
 const read = (f: string) => readFileSync(join(DIR, f));
 const json = (f: string) => JSON.parse(read(f).toString('utf8'));
 const config = json('config.json');
-const spec = { tokenizerJson: read('tokenizer.json').toString('utf8'), tokenizerConfig: json('tokenizer_config.json'), chatTemplate: null, maxLength: 128, config };
+const spec = {
+  tokenizerJson: read('tokenizer.json').toString('utf8'),
+  tokenizerConfig: json('tokenizer_config.json'),
+  chatTemplate: null,
+  maxLength: 128,
+  config,
+};
 const weights = loadTinyRewardWeights(new Uint8Array(read('model.onnx')));
 const gpt2 = new Tokenizer(json('tokenizer.json'), json('tokenizer_config.json'));
 
@@ -28,7 +34,16 @@ const PAIRS: [string, string][] = [
   ['', ''],
   ['Why?', 'Because.'],
 ];
-const rows: Trajectory[] = PAIRS.map(([prompt, completion], index) => ({ id: String(index), index, line: index + 1, group: prompt, prompt, completion, messages: [], fields: {} }));
+const rows: Trajectory[] = PAIRS.map(([prompt, completion], index) => ({
+  id: String(index),
+  index,
+  line: index + 1,
+  group: prompt,
+  prompt,
+  completion,
+  messages: [],
+  fields: {},
+}));
 
 let session: ort.InferenceSession;
 let calls: number[] = [];
@@ -119,10 +134,15 @@ describe('scoreRollouts', () => {
   });
 
   it('fails only the rows of a batch the model refuses, with the reason', async () => {
-    const r = await scoreRollouts(rows, new RolloutEncoder(spec, 'pair'), async (x) => {
-      if (x.sequence === 128) throw new Error('out of memory');
-      return infer(x);
-    }, { numLabels: 1, modelKey: 'tiny', limits: { maxTokens: 128, maxRows: 64 } });
+    const r = await scoreRollouts(
+      rows,
+      new RolloutEncoder(spec, 'pair'),
+      async (x) => {
+        if (x.sequence === 128) throw new Error('out of memory');
+        return infer(x);
+      },
+      { numLabels: 1, modelKey: 'tiny', limits: { maxTokens: 128, maxRows: 64 } },
+    );
     // budget 128: the 128-token row (index 2) is alone in the first batch
     expect(r.status[2]).toBe(RowStatus.Error);
     expect(r.errors.get(2)).toBe('the model failed on this batch: out of memory');
@@ -132,7 +152,10 @@ describe('scoreRollouts', () => {
   });
 
   it('reports a row whose input cannot be built', async () => {
-    const chat = new RolloutEncoder({ ...spec, chatTemplate: "{{ raise_exception('no system role') if messages[0].role == 'system' else messages[0].content }}" }, 'chat');
+    const chat = new RolloutEncoder(
+      { ...spec, chatTemplate: "{{ raise_exception('no system role') if messages[0].role == 'system' else messages[0].content }}" },
+      'chat',
+    );
     const convs: Trajectory[] = [
       { ...rows[0], messages: [{ role: 'system', content: 'x' }] },
       { ...rows[1], messages: [{ role: 'user', content: 'hello there' }] },

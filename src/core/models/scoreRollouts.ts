@@ -138,7 +138,10 @@ export async function scoreRollouts(rows: readonly Trajectory[], encoder: Rollou
   }
 
   // 4. Inference in dynamic batches, longest first.
-  const plan = planBatches(ids.map((r) => r.length), opts.limits ?? DEFAULT_BATCH_LIMITS);
+  const plan = planBatches(
+    ids.map((r) => r.length),
+    opts.limits ?? DEFAULT_BATCH_LIMITS,
+  );
   let inferredCount = 0;
   let batches = 0;
   let wasCancelled = false;

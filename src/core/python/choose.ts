@@ -3,7 +3,10 @@ import { KIND_DESCRIPTIONS, type RewardCandidate } from './signatures';
 const described = (c: RewardCandidate) => `${c.name} (${c.kind}, line ${c.line})`;
 
 /** Which function to call, or why none can be: the one named `wanted`, else the first candidate. */
-export function chooseRewardFunction(candidates: RewardCandidate[], wanted: string | null): { ok: true; chosen: RewardCandidate } | { ok: false; message: string } {
+export function chooseRewardFunction(
+  candidates: RewardCandidate[],
+  wanted: string | null,
+): { ok: true; chosen: RewardCandidate } | { ok: false; message: string } {
   if (candidates.length === 0) {
     const conventions = Object.values(KIND_DESCRIPTIONS).map((d) => '  ' + d);
     return {

@@ -21,7 +21,8 @@ function exportAndCall(code: string, name: string, target: ExportTarget, call: (
   return { text, value: JSON.parse(value) };
 }
 
-const VERL = 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0 if solution_str.strip().endswith(str(ground_truth)) else 0.0\n';
+const VERL =
+  'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0 if solution_str.strip().endswith(str(ground_truth)) else 0.0\n';
 const TRL = 'def lengths(completions, **kwargs):\n    return [float(len(c)) for c in completions]\n';
 const OPENRLHF = 'def reward_func(queries, prompts, labels):\n    return {"rewards": [float(q.endswith(l)) for q, l in zip(queries, labels)]}\n';
 
@@ -32,7 +33,12 @@ describe('exportReward', () => {
     expect(value).toBe(1);
   });
   it('verl → TRL: an adapter called per completion, conversational completions read as text', () => {
-    const { text, value } = exportAndCall(VERL, 'compute_score', 'trl', (f) => `${f}(completions=["x 5", [{"role": "assistant", "content": "y 6"}]], ground_truth=["5", "7"])`);
+    const { text, value } = exportAndCall(
+      VERL,
+      'compute_score',
+      'trl',
+      (f) => `${f}(completions=["x 5", [{"role": "assistant", "content": "y 6"}]], ground_truth=["5", "7"])`,
+    );
     expect(text).toContain('trainer = GRPOTrainer(..., reward_funcs=[compute_score_trl])');
     expect(value).toEqual([1, 0]);
   });
@@ -43,7 +49,9 @@ describe('exportReward', () => {
     expect(value).toBe(3);
   });
   it('OpenRLHF → TRL (query = prompt + completion) and → verl', () => {
-    expect(exportAndCall(OPENRLHF, 'reward_func', 'trl', (f) => `${f}(prompts=["Q: ", "Q: "], completions=["a 5", "a 6"], ground_truth=["5", "5"])`).value).toEqual([1, 0]);
+    expect(
+      exportAndCall(OPENRLHF, 'reward_func', 'trl', (f) => `${f}(prompts=["Q: ", "Q: "], completions=["a 5", "a 6"], ground_truth=["5", "5"])`).value,
+    ).toEqual([1, 0]);
     expect(exportAndCall(OPENRLHF, 'reward_func', 'verl', (f) => `${f}("", "a 5", "5")`).value).toBe(1);
   });
 });

@@ -25,7 +25,16 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
   ].join('\n');
   if (target === 'trl') {
     if (fn.kind === 'trl') {
-      return { functionName: fn.name, text: header([`Reward for TRL, exported from Reward Studio.`, '', `    from ${module(fileName)} import ${fn.name}`, `    trainer = GRPOTrainer(..., reward_funcs=[${fn.name}])`]) + body };
+      return {
+        functionName: fn.name,
+        text:
+          header([
+            `Reward for TRL, exported from Reward Studio.`,
+            '',
+            `    from ${module(fileName)} import ${fn.name}`,
+            `    trainer = GRPOTrainer(..., reward_funcs=[${fn.name}])`,
+          ]) + body,
+      };
     }
     const name = `${fn.name}_trl`;
     let adapter: string[];
@@ -65,7 +74,12 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
     return {
       functionName: name,
       text:
-        header([`Reward for TRL, exported from Reward Studio (${fn.kind} function ${fn.name} with a TRL adapter).`, '', `    from ${module(fileName)} import ${name}`, `    trainer = GRPOTrainer(..., reward_funcs=[${name}])`]) +
+        header([
+          `Reward for TRL, exported from Reward Studio (${fn.kind} function ${fn.name} with a TRL adapter).`,
+          '',
+          `    from ${module(fileName)} import ${name}`,
+          `    trainer = GRPOTrainer(..., reward_funcs=[${name}])`,
+        ]) +
         body +
         completionText +
         '\n' +
@@ -88,15 +102,31 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
   const name = `compute_score_${fn.name}`;
   const call =
     fn.kind === 'trl'
-      ? [`    rs = ${fn.name}(prompts=[None], completions=[solution_str], completion_ids=[None], ground_truth=[ground_truth], data_source=[data_source], extra_info=[extra_info or {}])`, '    r = rs[0]']
-      : [`    r = ${fn.name}([solution_str], [""], [ground_truth])`, '    r = r["rewards"] if isinstance(r, dict) else r', '    r = (r.tolist() if hasattr(r, "tolist") else list(r))[0]'];
+      ? [
+          `    rs = ${fn.name}(prompts=[None], completions=[solution_str], completion_ids=[None], ground_truth=[ground_truth], data_source=[data_source], extra_info=[extra_info or {}])`,
+          '    r = rs[0]',
+        ]
+      : [
+          `    r = ${fn.name}([solution_str], [""], [ground_truth])`,
+          '    r = r["rewards"] if isinstance(r, dict) else r',
+          '    r = (r.tolist() if hasattr(r, "tolist") else list(r))[0]',
+        ];
   return {
     functionName: name,
     text:
-      header(['Reward for verl, exported from Reward Studio (' + fn.kind + ' function ' + fn.name + ' with a verl adapter). In the trainer config:', '', `    custom_reward_function.path=${fileName} custom_reward_function.name=${name}`]) +
+      header([
+        'Reward for verl, exported from Reward Studio (' + fn.kind + ' function ' + fn.name + ' with a verl adapter). In the trainer config:',
+        '',
+        `    custom_reward_function.path=${fileName} custom_reward_function.name=${name}`,
+      ]) +
       body +
       '\n\n' +
-      [`def ${name}(data_source, solution_str, ground_truth, extra_info=None):`, `    """verl signature around ${fn.name}: a batch of one rollout."""`, ...call, '    return 0.0 if r is None else float(r)'].join('\n') +
+      [
+        `def ${name}(data_source, solution_str, ground_truth, extra_info=None):`,
+        `    """verl signature around ${fn.name}: a batch of one rollout."""`,
+        ...call,
+        '    return 0.0 if r is None else float(r)',
+      ].join('\n') +
       '\n',
   };
 }

@@ -12,7 +12,6 @@ import { runPython } from './runPython';
 import { findRewardFunctions } from './signatures';
 import { GSM8K_PY } from './testing/gsm8k';
 
-
 let py: PyodideAPI;
 let rows: Trajectory[];
 let ts: RangeResult;

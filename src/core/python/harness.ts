@@ -719,7 +719,17 @@ export interface Harness {
    * (see runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
    * `tick` is called before each call into the user's function.
    */
-  run(kind: string, name: string, payload: Uint8Array, tick: (() => void) | undefined, key: number | undefined, start: number, end: number, batch: number, models?: string): HarnessResult;
+  run(
+    kind: string,
+    name: string,
+    payload: Uint8Array,
+    tick: (() => void) | undefined,
+    key: number | undefined,
+    start: number,
+    end: number,
+    batch: number,
+    models?: string,
+  ): HarnessResult;
   /**
    * Make ahead, for the next run, the arguments of the held rows the last runs with a dataset key used (fresh copies
    * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.

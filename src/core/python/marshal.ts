@@ -179,7 +179,8 @@ export class MarshalWriter {
   /** Any value, as json.loads(JSON.stringify(value)) gives it (`undefined` at the top: None). */
   value(raw: unknown): void {
     const v = jsonValue(raw);
-    if (v === null || v === undefined) this.byte(0x4e); // 'N'
+    if (v === null || v === undefined)
+      this.byte(0x4e); // 'N'
     else if (typeof v === 'string') this.str(v);
     else if (typeof v === 'number') this.number(v);
     else if (typeof v === 'boolean') this.byte(v ? 0x54 : 0x46);

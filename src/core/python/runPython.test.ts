@@ -304,7 +304,12 @@ describe('loading, imports, output', () => {
   });
 
   it('does not run the code under if __name__ == "__main__"', () => {
-    const code = lines('def reward(completions, **kw):', '    return [1.0] * len(completions)', 'if __name__ == "__main__":', '    raise SystemExit("training")');
+    const code = lines(
+      'def reward(completions, **kw):',
+      '    return [1.0] * len(completions)',
+      'if __name__ == "__main__":',
+      '    raise SystemExit("training")',
+    );
     expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '' });
   });
 
@@ -367,7 +372,7 @@ describe('datasetKey: rows kept in the interpreter across runs', () => {
     expect(o.output.map((x) => x.text)).toEqual(['A 1 2\n', 'B 1 2\n', 'C 1 2\n', 'D 1 2\n']);
   });
 
-  it('makes the next run\'s copies ahead (preparePython): each used once, the rest made when needed, none stale', () => {
+  it("makes the next run's copies ahead (preparePython): each used once, the rest made when needed, none stale", () => {
     // extra_info is the only dict (the one-container shape), then ground_truth a list too (the general shape): each
     // run must see {"k": i} and ["g"] untouched, so every call prints seen=1 and returns 10 + 1 (or 10 + 2).
     const code = lines(
@@ -495,7 +500,10 @@ describe('reward-model scores for Python rewards', () => {
   });
 
   it('the scores follow the range: rows 2..3 read offsets 2 and 3 of a column given from row 0', () => {
-    const code = lines('def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    return extra_info["rollout_reward_scores"].get("rm", 7.0)');
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    return extra_info["rollout_reward_scores"].get("rm", 7.0)',
+    );
     const r = runPython(py, code, { name: 'compute_score', kind: 'verl' }, (i) => ROWS[i], 2, 4, { models });
     expect(Array.from(r.scores)).toEqual([7, 2]);
   });

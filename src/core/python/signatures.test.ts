@@ -85,7 +85,7 @@ describe('findRewardFunctions', () => {
   it('reports a syntax error with its line', () => {
     expect(findRewardFunctions(py, 'def f(completions):\n    return [1.0 for c in completions\n')).toMatchObject({ ok: false, line: 2 });
     const r = findRewardFunctions(py, 'def f(completions):\nreturn 1\n');
-    expect(r).toEqual({ ok: false, message: "IndentationError: expected an indented block after function definition on line 1", line: 2 });
+    expect(r).toEqual({ ok: false, message: 'IndentationError: expected an indented block after function definition on line 1', line: 2 });
   });
 
   it('lists the required parameters the framework would not fill', () => {

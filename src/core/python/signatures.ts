@@ -50,8 +50,7 @@ export type SignatureScan =
 /** Every candidate reward function in `code`, in source order. */
 export function findRewardFunctions(py: PyodideAPI, code: string): SignatureScan {
   const r = JSON.parse(harnessFor(py).findCandidates(code)) as
-    | { ok: true; candidates: RewardCandidate[] }
-    | { ok: false; message: string; line: number | null };
+    { ok: true; candidates: RewardCandidate[] } | { ok: false; message: string; line: number | null };
   if (r.ok) return r;
   return r.line == null ? { ok: false, message: r.message } : { ok: false, message: r.message, line: r.line };
 }

@@ -20,7 +20,11 @@ export function numberAfter(text: string, marker: string = 'A:'): string | null 
 export function parseNumber(text: string | number | null | undefined): number | null {
   if (text === null || text === undefined) return null;
   if (typeof text === 'number') return Number.isFinite(text) ? text : null;
-  let s = text.trim().replace(/^\$/, '').replace(/%$/, '').replace(/\\!|\s/g, '');
+  let s = text
+    .trim()
+    .replace(/^\$/, '')
+    .replace(/%$/, '')
+    .replace(/\\!|\s/g, '');
   s = s.replace(/^\\\$/, '');
   if (/^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/.test(s) || /^[-+]?\.\d+$/.test(s)) {
     return Number(s.replace(/,/g, ''));

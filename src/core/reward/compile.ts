@@ -4,9 +4,7 @@ import type { RewardContext } from './context';
 
 export type RewardFn = (t: Trajectory, ctx: RewardContext) => unknown;
 
-export type CompileResult =
-  | { ok: true; fn: RewardFn }
-  | { ok: false; message: string; line?: number; column?: number };
+export type CompileResult = { ok: true; fn: RewardFn } | { ok: false; message: string; line?: number; column?: number };
 
 /**
  * Compile reward source (TypeScript or JavaScript, ES module syntax with `export default function reward(t, ctx)`)

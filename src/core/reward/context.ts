@@ -50,7 +50,8 @@ function modelScores(ctx: { index: number }, m: ModelColumns | undefined): Reado
       throw new Error(`ctx.models.${name}: no reward model named "${name}" has scored these rollouts (${have})`);
     }
     const v = col[ctx.index - offset];
-    if (v === undefined || Number.isNaN(v)) throw new Error(`ctx.models.${name}: the model has no score for rollout ${ctx.index} (its scoring failed or was cancelled)`);
+    if (v === undefined || Number.isNaN(v))
+      throw new Error(`ctx.models.${name}: the model has no score for rollout ${ctx.index} (its scoring failed or was cancelled)`);
     return v;
   };
   return new Proxy({} as Record<string, number>, {
@@ -67,7 +68,9 @@ const noTokenizer: TokenCounter = () => {
 
 /** One shared context object per worker; `index` is updated per row. */
 export function createContext(tokenCount: TokenCounter = noTokenizer, models?: ModelColumns): RewardContext & { index: number } {
-  const ctx = { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity, tokenCount } as RewardContext & { index: number };
+  const ctx = { index: 0, numberAfter, parseNumber, numbersEqual, lastBoxed, extractTag, editDistance, similarity, tokenCount } as RewardContext & {
+    index: number;
+  };
   (ctx as { models: RewardContext['models'] }).models = modelScores(ctx, models);
   return ctx;
 }

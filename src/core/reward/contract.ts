@@ -21,9 +21,7 @@ export const RowStatus = {
 } as const;
 
 export type ValidatedResult =
-  | { kind: 'ok'; score: number; components?: Record<string, number>; note?: string }
-  | { kind: 'null' }
-  | { kind: 'error'; reason: string };
+  { kind: 'ok'; score: number; components?: Record<string, number>; note?: string } | { kind: 'null' } | { kind: 'error'; reason: string };
 
 function describe(value: unknown): string {
   if (value === undefined) return 'undefined';
@@ -65,9 +63,11 @@ export function validateResult(value: unknown): ValidatedResult {
       }
       const comps: Record<string, number> = {};
       const entries = Object.entries(obj.components as Record<string, unknown>);
-      if (entries.length > COMPONENT_LIMIT) return { kind: 'error', reason: `reward returned ${entries.length} components, at most ${COMPONENT_LIMIT} are allowed` };
+      if (entries.length > COMPONENT_LIMIT)
+        return { kind: 'error', reason: `reward returned ${entries.length} components, at most ${COMPONENT_LIMIT} are allowed` };
       for (const [k, v] of entries) {
-        if (k.length > COMPONENT_NAME_LIMIT) return { kind: 'error', reason: `a component name is ${k.length} characters long, at most ${COMPONENT_NAME_LIMIT} are allowed` };
+        if (k.length > COMPONENT_NAME_LIMIT)
+          return { kind: 'error', reason: `a component name is ${k.length} characters long, at most ${COMPONENT_NAME_LIMIT} are allowed` };
         if (typeof v !== 'number' || !Number.isFinite(v)) {
           return { kind: 'error', reason: `component "${k}" is ${describe(v)}, expected a finite number` };
         }
@@ -75,7 +75,8 @@ export function validateResult(value: unknown): ValidatedResult {
       }
       out.components = comps;
     }
-    if (typeof obj.note === 'string') out.note = obj.note.length > NOTE_LIMIT ? `${obj.note.slice(0, NOTE_LIMIT)}… (note cut at ${NOTE_LIMIT.toLocaleString('en-US')} characters)` : obj.note;
+    if (typeof obj.note === 'string')
+      out.note = obj.note.length > NOTE_LIMIT ? `${obj.note.slice(0, NOTE_LIMIT)}… (note cut at ${NOTE_LIMIT.toLocaleString('en-US')} characters)` : obj.note;
     return out;
   }
   return { kind: 'error', reason: `reward returned ${describe(value)}, expected a finite number, {score} or null` };

@@ -77,7 +77,13 @@ describe('runRows', () => {
   it('calls onRow before each row', () => {
     const seen: number[] = [];
     const rows = [row(0, ''), row(1, ''), row(2, '')];
-    runRows(compile('export default () => 1'), (i) => rows[i], 1, 3, (i) => seen.push(i));
+    runRows(
+      compile('export default () => 1'),
+      (i) => rows[i],
+      1,
+      3,
+      (i) => seen.push(i),
+    );
     expect(seen).toEqual([1, 2]);
   });
 });
@@ -87,7 +93,14 @@ describe('ctx.tokenCount', () => {
   const fn = ((t: Trajectory, ctx: { tokenCount(s: string): number }) => ctx.tokenCount(t.completion)) as unknown as RewardFn;
   it('uses the counter it is given', () => {
     // A stand-in counter: one token per two characters.
-    const r = runRows(fn, (i) => rows[i], 0, 2, undefined, (s) => s.length / 2);
+    const r = runRows(
+      fn,
+      (i) => rows[i],
+      0,
+      2,
+      undefined,
+      (s) => s.length / 2,
+    );
     expect([...r.scores]).toEqual([1, 2]);
   });
   it('without a tokenizer, each row fails with a message saying what to do', () => {
@@ -110,7 +123,10 @@ describe('ctx.models', () => {
     // row 10: correct, 1 + 0.5·0.5 = 1.25; row 11: wrong, 0 + 0.5·(−1.25) = −0.625; row 12: no model score
     expect([r.scores[0], r.scores[1]]).toEqual([1.25, -0.625]);
     expect([...r.status]).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Error]);
-    expect(r.errors[0]).toMatchObject({ row: 12, message: 'Error: ctx.models.rm: the model has no score for rollout 12 (its scoring failed or was cancelled)' });
+    expect(r.errors[0]).toMatchObject({
+      row: 12,
+      message: 'Error: ctx.models.rm: the model has no score for rollout 12 (its scoring failed or was cancelled)',
+    });
   });
   it('names the loaded models when the code asks for another', () => {
     const other = compile('export default (t, ctx) => ctx.models.nope');

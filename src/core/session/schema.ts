@@ -167,12 +167,22 @@ export function describeIssues(error: z.ZodError, max = 3): string {
   return parts.join('; ') + more;
 }
 
-function parseVersioned<T>(raw: unknown, what: string, current: number, schemas: Record<number, z.ZodType>, migrations: Record<number, (old: never) => unknown>): Parsed<T> {
+function parseVersioned<T>(
+  raw: unknown,
+  what: string,
+  current: number,
+  schemas: Record<number, z.ZodType>,
+  migrations: Record<number, (old: never) => unknown>,
+): Parsed<T> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'invalid', message: `the ${what} is not an object` };
   const v = (raw as { v?: unknown }).v;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) return { ok: false, reason: 'invalid', message: `the ${what} has no valid version number (v)` };
   if (v > current) {
-    return { ok: false, reason: 'newer', message: `this ${what} was made by a newer version of Reward Studio (schema v${v}; this studio reads up to v${current}). Update the studio to open it.` };
+    return {
+      ok: false,
+      reason: 'newer',
+      message: `this ${what} was made by a newer version of Reward Studio (schema v${v}; this studio reads up to v${current}). Update the studio to open it.`,
+    };
   }
   let value: unknown = raw;
   for (let step = v; step <= current; step++) {

@@ -10,10 +10,25 @@ import { readSessionFile, writeSessionFile, type RunPayload } from './sessionFil
 const shared: SharedSession = {
   v: 2,
   name: 'GSM8K check',
-  editor: { language: 'ts', code: 'export default function reward(t) {\n  return t.completion.length > 10 ? 1 : 0; // ✓ ünïcode\n}\n', tokenizer: 'gpt2', timeLimitMs: 1000, pyFunction: null, pyBatchSize: 32 },
+  editor: {
+    language: 'ts',
+    code: 'export default function reward(t) {\n  return t.completion.length > 10 ? 1 : 0; // ✓ ünïcode\n}\n',
+    tokenizer: 'gpt2',
+    timeLimitMs: 1000,
+    pyFunction: null,
+    pyBatchSize: 32,
+  },
   ui: { diagTab: 'collapse', lengthUnit: 'tokens', preset: 'verl', labelColumn: 'is_correct_openai', selectedRow: 17 },
   data: { kind: 'demo' },
-  run: { id: 3, code: 'export default () => 1', language: 'ts', startedAt: 1_700_000_000_000, elapsedMs: 12.5, cancelled: false, summary: { rows: 800, ok: 800, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: 0.36875 } },
+  run: {
+    id: 3,
+    code: 'export default () => 1',
+    language: 'ts',
+    startedAt: 1_700_000_000_000,
+    elapsedMs: 12.5,
+    cancelled: false,
+    summary: { rows: 800, ok: 800, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: 0.36875 },
+  },
 };
 
 describe('crc32', () => {
@@ -46,7 +61,10 @@ describe('share codec', () => {
     const a = decodeShare(encodeShare(shared));
     expect(a).toEqual({ ok: true, session: shared, data: null });
     const data = new TextEncoder().encode('{"prompt":"p","completion":"c"}\n');
-    const withData: SharedSession = { ...shared, data: { kind: 'inline', name: 'x.jsonl', rows: 1, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), import: {} } };
+    const withData: SharedSession = {
+      ...shared,
+      data: { kind: 'inline', name: 'x.jsonl', rows: 1, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), import: {} },
+    };
     const b = decodeShare(encodeShare(withData, data));
     expect(b.ok && b.data).toEqual(data);
     expect(b.ok && b.session).toEqual(withData);
@@ -184,13 +202,39 @@ const doc: SessionDoc = {
   name: 'My session',
   createdAt: 1,
   updatedAt: 2,
-  editor: { language: 'py', code: { ts: 'export default () => 1', py: 'def f(completions, **kw):\n    return [1.0]*len(completions)\n' }, tokenizer: 'llama3', timeLimitMs: 500, pyFunction: 'f', pyBatchSize: 8 },
+  editor: {
+    language: 'py',
+    code: { ts: 'export default () => 1', py: 'def f(completions, **kw):\n    return [1.0]*len(completions)\n' },
+    tokenizer: 'llama3',
+    timeLimitMs: 500,
+    pyFunction: 'f',
+    pyBatchSize: 8,
+  },
   ui: { diagTab: 'distribution', lengthUnit: 'chars', preset: 'trl', labelColumn: null, selectedRow: null },
   data: { kind: 'file', name: 'three.jsonl', rows: 3, size: 5, sha256: 'b'.repeat(64), import: { format: 'trl-standard' } },
   dataVersion: 1,
   runs: [
-    { id: 1, dataVersion: 1, code: 'x', language: 'ts', startedAt: 5, elapsedMs: 1, cancelled: false, summary: { rows: 3, ok: 2, nulls: 0, errors: 1, timedOut: 0, pending: 0, mean: 0.25 } },
-    { id: 2, dataVersion: 1, code: 'y', language: 'py', pyFunction: 'f', startedAt: 6, elapsedMs: 2, cancelled: false, summary: { rows: 3, ok: 0, nulls: 3, errors: 0, timedOut: 0, pending: 0, mean: null } },
+    {
+      id: 1,
+      dataVersion: 1,
+      code: 'x',
+      language: 'ts',
+      startedAt: 5,
+      elapsedMs: 1,
+      cancelled: false,
+      summary: { rows: 3, ok: 2, nulls: 0, errors: 1, timedOut: 0, pending: 0, mean: 0.25 },
+    },
+    {
+      id: 2,
+      dataVersion: 1,
+      code: 'y',
+      language: 'py',
+      pyFunction: 'f',
+      startedAt: 6,
+      elapsedMs: 2,
+      cancelled: false,
+      summary: { rows: 3, ok: 0, nulls: 3, errors: 0, timedOut: 0, pending: 0, mean: null },
+    },
   ],
   currentRunId: 2,
   origin: null,
@@ -208,7 +252,14 @@ const run2: RunPayload = { scores: new Float64Array(3).fill(Number.NaN), status:
 describe('session files', () => {
   it('round-trip the document, the data and every run bit for bit', () => {
     const data = new TextEncoder().encode('a\nb\nc');
-    const bytes = writeSessionFile({ doc, data, runs: new Map([[1, run1], [2, run2]]) });
+    const bytes = writeSessionFile({
+      doc,
+      data,
+      runs: new Map([
+        [1, run1],
+        [2, run2],
+      ]),
+    });
     const r = readSessionFile(bytes);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -229,7 +280,14 @@ describe('session files', () => {
   });
 
   it('leaves out a run whose arrays do not fit, with a warning, and keeps the rest', () => {
-    const bytes = writeSessionFile({ doc, data: new Uint8Array(5), runs: new Map([[1, run1], [2, { ...run2, scores: new Float64Array(2) }]]) });
+    const bytes = writeSessionFile({
+      doc,
+      data: new Uint8Array(5),
+      runs: new Map([
+        [1, run1],
+        [2, { ...run2, scores: new Float64Array(2) }],
+      ]),
+    });
     const r = readSessionFile(bytes);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -239,8 +297,15 @@ describe('session files', () => {
   });
 
   it('gives a clear message for a file that is not a session', () => {
-    expect(readSessionFile(new TextEncoder().encode('{"prompt": 1}'))).toMatchObject({ ok: false, message: expect.stringContaining('not a Reward Studio session file') });
-    const bad = writeSessionFile({ doc: { ...doc, editor: { ...doc.editor, tokenizer: 'bpe9' } } as unknown as SessionDoc, data: new Uint8Array(1), runs: new Map() });
+    expect(readSessionFile(new TextEncoder().encode('{"prompt": 1}'))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not a Reward Studio session file'),
+    });
+    const bad = writeSessionFile({
+      doc: { ...doc, editor: { ...doc.editor, tokenizer: 'bpe9' } } as unknown as SessionDoc,
+      data: new Uint8Array(1),
+      runs: new Map(),
+    });
     expect(readSessionFile(bad)).toMatchObject({ ok: false, message: expect.stringContaining('editor.tokenizer') });
     const noData = writeSessionFile({ doc, data: null, runs: new Map() });
     expect(readSessionFile(noData)).toMatchObject({ ok: false, message: 'the session file is damaged: its data is missing' });

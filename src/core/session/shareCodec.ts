@@ -110,14 +110,22 @@ export function decodeShare(text: string): DecodedShare {
   const frame = fromBase64Url(text.trim());
   if (!frame) return { ok: false, reason: 'damaged', message: 'the link is damaged: it holds characters that a share link never has, or it was cut short' };
   if (frame.length < HEADER + TRAILER + 2 || frame[0] !== MAGIC0 || frame[1] !== MAGIC1) {
-    return { ok: false, reason: frame.length < HEADER + TRAILER + 2 ? 'damaged' : 'invalid', message: frame.length < HEADER + TRAILER + 2 ? 'the link is damaged: it is too short, it was probably cut off' : 'this is not a Reward Studio share link' };
+    return {
+      ok: false,
+      reason: frame.length < HEADER + TRAILER + 2 ? 'damaged' : 'invalid',
+      message: frame.length < HEADER + TRAILER + 2 ? 'the link is damaged: it is too short, it was probably cut off' : 'this is not a Reward Studio share link',
+    };
   }
   const end = frame.length - TRAILER;
   const stored = new DataView(frame.buffer, frame.byteOffset, frame.length).getUint32(end, true);
   if (crc32(frame.subarray(0, end)) !== stored) return { ok: false, reason: 'damaged', message: DAMAGED };
   const version = frame[2];
   if (version > SHARE_VERSION) {
-    return { ok: false, reason: 'newer', message: `this link was made by a newer version of Reward Studio (link v${version}; this studio reads up to v${SHARE_VERSION}). Update the studio to open it.` };
+    return {
+      ok: false,
+      reason: 'newer',
+      message: `this link was made by a newer version of Reward Studio (link v${version}; this studio reads up to v${SHARE_VERSION}). Update the studio to open it.`,
+    };
   }
   let plain: Uint8Array;
   try {
@@ -141,7 +149,11 @@ export function decodeShare(text: string): DecodedShare {
   }
   const data = plain.length > 4 + jsonLength ? plain.slice(4 + jsonLength) : null;
   if (parsed.value.data.kind === 'inline' && (!data || data.length !== parsed.value.data.size)) {
-    return { ok: false, reason: 'damaged', message: `the link is damaged: it should carry ${parsed.value.data.size} bytes of data and carries ${data?.length ?? 0}` };
+    return {
+      ok: false,
+      reason: 'damaged',
+      message: `the link is damaged: it should carry ${parsed.value.data.size} bytes of data and carries ${data?.length ?? 0}`,
+    };
   }
   return parsed.migratedFrom ? { ok: true, session: parsed.value, data, migratedFrom: parsed.migratedFrom } : { ok: true, session: parsed.value, data };
 }

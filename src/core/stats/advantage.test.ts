@@ -11,7 +11,11 @@ describe('advantage presets, hand-worked', () => {
 
   it('TRL group: [1,0,0,1] → ±0.5 / (0.57735 + 1e-4)', () => {
     const a = 0.5 / (S + 1e-4);
-    expect(one([1, 0, 0, 1], 'trl').map((v, i) => v - [a, -a, -a, a][i]).every((d) => Math.abs(d) < 1e-15)).toBe(true);
+    expect(
+      one([1, 0, 0, 1], 'trl')
+        .map((v, i) => v - [a, -a, -a, a][i])
+        .every((d) => Math.abs(d) < 1e-15),
+    ).toBe(true);
     expect(one([1, 0, 0, 1], 'trl')[0]).toBeCloseTo(0.865875, 6);
   });
 

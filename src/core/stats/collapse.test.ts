@@ -22,7 +22,10 @@ describe('collapse, hand-worked', () => {
   it('a group of one counts as collapsed; under verl it still carries advantage r/(1+1e-6)', () => {
     const c = collapse([1, 0, 1], i32([0, 0, 1]), 2, 'verl');
     expect(c.zeroStdGroupFraction).toBe(0.5);
-    expect(c.sizeHistogram).toEqual([{ size: 1, groups: 1 }, { size: 2, groups: 1 }]);
+    expect(c.sizeHistogram).toEqual([
+      { size: 1, groups: 1 },
+      { size: 2, groups: 1 },
+    ]);
     expect(c.zeroAdvantageRolloutFraction).toBe(0);
     expect(collapse([1, 0, 1], i32([0, 0, 1]), 2, 'trl').zeroAdvantageRolloutFraction).toBe(1 / 3);
   });

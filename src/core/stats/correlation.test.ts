@@ -69,7 +69,7 @@ function bruteTauB(x: number[], y: number[]): number {
 describe('kendallTauB agrees with the O(n²) definition', () => {
   it('on 300 random small samples with heavy ties', () => {
     let s = 12345;
-    const rnd = (k: number) => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % k);
+    const rnd = (k: number) => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % k;
     for (let t = 0; t < 300; t++) {
       const n = 2 + rnd(40);
       const x = Array.from({ length: n }, () => rnd(1 + (t % 7)));

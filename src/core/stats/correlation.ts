@@ -137,12 +137,7 @@ export function kendallTauB(x: ArrayLike<number>, y: ArrayLike<number>): number 
  * `groupOf[row]` in [0, groupCount); other rows are ignored), then the plain mean over the groups where r is defined
  * (≥ 2 pairs, neither side constant). `groups` = how many groups had a defined r; `mean` is NaN when none did. O(n).
  */
-export function withinGroupPearson(
-  x: ArrayLike<number>,
-  y: ArrayLike<number>,
-  groupOf: Int32Array,
-  groupCount: number,
-): { mean: number; groups: number } {
+export function withinGroupPearson(x: ArrayLike<number>, y: ArrayLike<number>, groupOf: Int32Array, groupCount: number): { mean: number; groups: number } {
   checkSameLength('withinGroupPearson', x, y);
   checkSameLength('withinGroupPearson (groupOf)', x, groupOf);
   const cnt = new Int32Array(groupCount);

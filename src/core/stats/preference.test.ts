@@ -104,13 +104,7 @@ describe('best-of-N, hand-worked', () => {
     //          N = 3: tie {2a,2b} → ½.
     // group 1: one row, label 1 (score 9, also unlabelled and errored rows that are left out): N = 1 only → 1.
     // N = 1: (2/3 + 1)/2 = 5/6, baseline the same; N = 2, 3: group 0 alone → 1/2, baseline 2/3.
-    const r = bestOfN(
-      f64([2, 2, 0, 9, 9, 9]),
-      u8([OK, OK, OK, OK, OK, RowStatus.Error]),
-      i32([0, 0, 0, 1, 1, 1]),
-      2,
-      f64([1, 0, 1, 1, NaN, 0]),
-    );
+    const r = bestOfN(f64([2, 2, 0, 9, 9, 9]), u8([OK, OK, OK, OK, OK, RowStatus.Error]), i32([0, 0, 0, 1, 1, 1]), 2, f64([1, 0, 1, 1, NaN, 0]));
     expect(r.rows).toBe(4);
     expect(r.byN.map((p) => p.groups)).toEqual([2, 1, 1]);
     expect(r.byN[0].accuracy).toBeCloseTo(5 / 6, 15);

@@ -157,12 +157,7 @@ const Outcome = { Incomplete: 0, Skipped: 1, Correct: 2, Tie: 3, Wrong: 4 } as c
  * Each subset's interval is bootstrapped the same way over that subset's used pairs with its own fresh
  * mulberry32(seed) stream. O(rows + B·used) per interval.
  */
-export function preferenceAccuracy(
-  scores: Float64Array,
-  status: Uint8Array,
-  pairs: PreferencePairs,
-  options: BootstrapOptions = {},
-): PreferenceAccuracy {
+export function preferenceAccuracy(scores: Float64Array, status: Uint8Array, pairs: PreferencePairs, options: BootstrapOptions = {}): PreferenceAccuracy {
   const { pairOf, side, pairCount, subsetOf } = pairs;
   const n = scores.length;
   if (status.length !== n || pairOf.length !== n || side.length !== n) {
@@ -307,13 +302,7 @@ export interface BestOfN {
  * per N, and 1 − R = −expm1(Σ_{k<N} log1p(−b/(G−a−k))) so that no difference of nearly equal numbers is formed:
  * relative error about N·2⁻⁵² (≤ 1e-12 for groups up to thousands). O(rows log rows + Σ_groups G·(distinct scores)).
  */
-export function bestOfN(
-  scores: Float64Array,
-  status: Uint8Array,
-  groupOf: Int32Array,
-  groupCount: number,
-  labels: Float64Array,
-): BestOfN {
+export function bestOfN(scores: Float64Array, status: Uint8Array, groupOf: Int32Array, groupCount: number, labels: Float64Array): BestOfN {
   const n = scores.length;
   if (status.length !== n || groupOf.length !== n || labels.length !== n) {
     throw new RangeError('bestOfN: columns differ in length');
@@ -357,7 +346,7 @@ export function bestOfN(
     const members = order.subarray(start[g], start[g + 1]).sort((x, y) => scores[y] - scores[x]);
     let classes = 0;
     let total = 0;
-    for (let k = 0; k < G; ) {
+    for (let k = 0; k < G;) {
       const v = scores[members[k]];
       let s = 0;
       const k0 = k;

@@ -3,7 +3,7 @@ import { argsort, finitePairs, rank, sortFloat64 } from './ranks';
 
 function rand(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('argsort (radix) and rank', () => {
@@ -12,13 +12,35 @@ describe('argsort (radix) and rank', () => {
     const pool = [0, -0, 1, -1, 0.1, -0.1, 1e-300, -1e-300, 5e-324, 1e300, -1e300, Number.MAX_VALUE, -Number.MAX_VALUE, 2, 2.5];
     const v = Float64Array.from({ length: 5000 }, () => (r() < 0.5 ? pool[Math.floor(r() * pool.length)] : (r() - 0.5) * 10 ** Math.floor(r() * 20 - 10)));
     const got = argsort(v);
-    const want = Array.from({ length: v.length }, (_, i) => i).sort((a, b) => v[a] - v[b] || (Object.is(v[a], -0) && Object.is(v[b], 0) ? -1 : Object.is(v[a], 0) && Object.is(v[b], -0) ? 1 : a - b));
+    const want = Array.from({ length: v.length }, (_, i) => i).sort(
+      (a, b) => v[a] - v[b] || (Object.is(v[a], -0) && Object.is(v[b], 0) ? -1 : Object.is(v[a], 0) && Object.is(v[b], -0) ? 1 : a - b),
+    );
     expect(Array.from(got)).toEqual(want);
   });
 
   it('sortFloat64 gives the built-in typed-array sort, bit for bit: signs, -0, NaN, infinities, subnormals', () => {
     const r = rand(7);
-    const pool = [0, -0, 1, -1, 0.1, -0.1, 1e-300, -1e-300, 5e-324, -5e-324, 1e300, -1e300, Number.MAX_VALUE, -Number.MAX_VALUE, Infinity, -Infinity, NaN, 2, 2.5];
+    const pool = [
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      -0.1,
+      1e-300,
+      -1e-300,
+      5e-324,
+      -5e-324,
+      1e300,
+      -1e300,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Infinity,
+      -Infinity,
+      NaN,
+      2,
+      2.5,
+    ];
     const same = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
     for (const n of [0, 1, 2, 511, 512, 513, 5000, 100_000]) {
       const v = Float64Array.from({ length: n }, () => (r() < 0.5 ? pool[Math.floor(r() * pool.length)] : (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20)));

@@ -181,7 +181,7 @@ export function rank(values: Float64Array): Ranking {
   const average = new Float64Array(n);
   const dense = new Int32Array(n);
   let d = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     const v = values[order[i]];
     while (j + 1 < n && values[order[j + 1]] === v) j++;

@@ -65,9 +65,19 @@ export function RolloutTable() {
         <div role="rowgroup" className="rt-head">
           <div role="row" className="rt-row">
             {COLUMNS.map((c) => (
-              <div role="columnheader" key={c.label} className={c.className} aria-sort={c.key === sortKey ? (sortDesc ? 'descending' : 'ascending') : undefined}>
+              <div
+                role="columnheader"
+                key={c.label}
+                className={c.className}
+                aria-sort={c.key === sortKey ? (sortDesc ? 'descending' : 'ascending') : undefined}
+              >
                 {c.key ? (
-                  <button type="button" className="sort" onClick={() => setSort(c.key!)} aria-label={`Sort by ${c.label === '#' ? 'index' : c.label.toLowerCase()}`}>
+                  <button
+                    type="button"
+                    className="sort"
+                    onClick={() => setSort(c.key!)}
+                    aria-label={`Sort by ${c.label === '#' ? 'index' : c.label.toLowerCase()}`}
+                  >
                     {c.label}
                     {c.key === sortKey ? (sortDesc ? ' ▼' : ' ▲') : ''}
                   </button>

@@ -28,10 +28,7 @@ export function BestOfNTab({ ds }: { ds: Dataset }) {
   const binary = useMemo(() => columns?.filter((c) => c.binary) ?? [], [columns]);
   const col = binary.find((c) => c.name === picked) ?? binary[0] ?? null;
   const largestGroup = useMemo(() => ds.groupSizes.reduce((m, x) => Math.max(m, x), 0), [ds]);
-  const r = useMemo(
-    () => (source && col ? bestOfN(source.scores, source.status, ds.groupOf, ds.groupKeys.length, col.values) : null),
-    [source, col, ds],
-  );
+  const r = useMemo(() => (source && col ? bestOfN(source.scores, source.status, ds.groupOf, ds.groupKeys.length, col.values) : null), [source, col, ds]);
   const data = useMemo(() => r?.byN.map((p) => ({ n: p.n, top: p.accuracy, random: p.baseline })) ?? [], [r]);
   if (columns === null) return <p className="muted empty-chart">Reading the columns…</p>;
   if (largestGroup < 2) {
@@ -40,8 +37,7 @@ export function BestOfNTab({ ds }: { ds: Dataset }) {
   if (!col) {
     return (
       <p className="muted empty-chart">
-        No binary label in this data: best-of-N needs a column that says per rollout whether it is correct (booleans or
-        0/1, like <code>is_correct</code>).
+        No binary label in this data: best-of-N needs a column that says per rollout whether it is correct (booleans or 0/1, like <code>is_correct</code>).
       </p>
     );
   }
@@ -56,8 +52,8 @@ export function BestOfNTab({ ds }: { ds: Dataset }) {
     <div className="diag-split">
       <div className="diag-charts">
         <p className="muted small">
-          Chance that the reward&apos;s top pick among N rollouts drawn from a group is correct ({col.name} = 1), against a
-          random pick of the N; ties split evenly, groups smaller than N left out.
+          Chance that the reward&apos;s top pick among N rollouts drawn from a group is correct ({col.name} = 1), against a random pick of the N; ties split
+          evenly, groups smaller than N left out.
         </p>
         <figure className={running ? 'chart stale' : 'chart'} aria-label="Best-of-N chart" data-points={data.length}>
           {data.length > 0 ? (

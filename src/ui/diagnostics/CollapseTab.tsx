@@ -53,7 +53,13 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
               <XAxis dataKey="label" tick={{ fontSize: 10 }} />
               <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} />
               <Tooltip formatter={(v) => [v, 'rollouts']} />
-              <Bar dataKey="count" fill="#1a7f37" isAnimationActive={false} cursor="pointer" onClick={(_d, i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) })} />
+              <Bar
+                dataKey="count"
+                fill="#1a7f37"
+                isAnimationActive={false}
+                cursor="pointer"
+                onClick={(_d, i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) })}
+              />
             </BarChart>
           </ResponsiveContainer>
         </figure>
@@ -117,7 +123,9 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
               </span>
             </li>
           ))}
-          {c.collapsedGroups.length > MAX_LISTED ? <li className="muted">… and {(c.collapsedGroups.length - MAX_LISTED).toLocaleString('en-US')} more</li> : null}
+          {c.collapsedGroups.length > MAX_LISTED ? (
+            <li className="muted">… and {(c.collapsedGroups.length - MAX_LISTED).toLocaleString('en-US')} more</li>
+          ) : null}
         </ul>
       </div>
     </div>

@@ -59,7 +59,12 @@ export function DiagnosticsPanel() {
   const ownSources = tab === 'preference' || tab === 'bestofn';
   if (shown.ds && tab === 'preference') body = <PreferenceTab ds={shown.ds} />;
   else if (shown.ds && tab === 'bestofn') body = <BestOfNTab ds={shown.ds} />;
-  else if (!shown.run || !shown.ds) body = <p className="muted empty-chart">{modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}</p>;
+  else if (!shown.run || !shown.ds)
+    body = (
+      <p className="muted empty-chart">
+        {modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}
+      </p>
+    );
   else if (tab === 'distribution') body = <DistributionTab run={shown.run} />;
   else if (tab === 'length') body = <LengthTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'collapse') body = <CollapseTab run={shown.run} ds={shown.ds} />;

@@ -123,7 +123,13 @@ function ComponentHistogram({ name, values, status }: { name: string; values: Fl
         <BarChart data={data} margin={{ top: 2, right: 2, bottom: 0, left: 2 }}>
           <XAxis dataKey="label" hide />
           <Tooltip formatter={(v) => [v, 'rollouts']} />
-          <Bar dataKey="count" fill="#8250df" isAnimationActive={false} cursor="pointer" onClick={(_d, index) => setSubset({ label: `${name} ${data[index].label}`, rows: rowsInBin(vals, h, index) })} />
+          <Bar
+            dataKey="count"
+            fill="#8250df"
+            isAnimationActive={false}
+            cursor="pointer"
+            onClick={(_d, index) => setSubset({ label: `${name} ${data[index].label}`, rows: rowsInBin(vals, h, index) })}
+          />
         </BarChart>
       </ResponsiveContainer>
     </figure>

@@ -75,7 +75,12 @@ export function LabelTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
           <dd>{fmt(check?.spearman)}</dd>
         </dl>
         {check && check.disagreements.length > 0 ? (
-          <button type="button" onClick={() => setSubset({ label: check.binary ? `disagrees with ${col?.name}` : `ranks differ most from ${col?.name}`, rows: check.disagreements })}>
+          <button
+            type="button"
+            onClick={() =>
+              setSubset({ label: check.binary ? `disagrees with ${col?.name}` : `ranks differ most from ${col?.name}`, rows: check.disagreements })
+            }
+          >
             Open disagreements ({check.disagreements.length.toLocaleString('en-US')})
           </button>
         ) : null}

@@ -45,7 +45,9 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
         counts[k]++;
       }
     }
-    const bins = h.bins.map((b, k) => ({ x: (b.x0 + b.x1) / 2, y: counts[k] ? sums[k] / counts[k] : Number.NaN, bin: k, n: counts[k], x0: b.x0, x1: b.x1 })).filter((b) => b.n > 0);
+    const bins = h.bins
+      .map((b, k) => ({ x: (b.x0 + b.x1) / 2, y: counts[k] ? sums[k] / counts[k] : Number.NaN, bin: k, n: counts[k], x0: b.x0, x1: b.x1 }))
+      .filter((b) => b.n > 0);
     return { points, bins, h, scoredLengths };
   }, [lengths, values]);
   const unitLabel = unit === 'chars' ? 'characters' : `${TOKENIZERS[tokenizer].label} tokens`;
@@ -62,7 +64,10 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             onPoint={selectRow}
             onLinePoint={(bin) => {
               const b = chart.h.bins[bin];
-              setSubset({ label: `length ${fmtTick(b.x0)}–${fmtTick(b.x1)} ${unit === 'chars' ? 'chars' : 'tokens'}`, rows: rowsInBin(chart.scoredLengths, chart.h, bin) });
+              setSubset({
+                label: `length ${fmtTick(b.x0)}–${fmtTick(b.x1)} ${unit === 'chars' ? 'chars' : 'tokens'}`,
+                rows: rowsInBin(chart.scoredLengths, chart.h, bin),
+              });
             }}
           />
         ) : (
@@ -81,7 +86,10 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             <option value="tokens">tokens ({TOKENIZERS[tokenizer].label})</option>
           </select>
         </label>
-        <p className="muted small">Tokenizer: the editor's Tokenizer menu. Blue: rollouts (up to {MAX_POINTS.toLocaleString('en-US')} drawn); red: mean reward per length bin (click to open its rollouts).</p>
+        <p className="muted small">
+          Tokenizer: the editor's Tokenizer menu. Blue: rollouts (up to {MAX_POINTS.toLocaleString('en-US')} drawn); red: mean reward per length bin (click to
+          open its rollouts).
+        </p>
         <dl className="stats" aria-label="Length correlation">
           <dt>Pearson r</dt>
           <dd>{fmt(stats?.pearson)}</dd>

@@ -56,12 +56,13 @@ export function PreferenceTab({ ds }: { ds: Dataset }) {
   const quick = useMemo(() => (source && pairs ? preferenceAccuracy(source.scores, source.status, pairs, { resamples: 0 }) : null), [source, pairs]);
   const boot = useBootstrapped(ds, source, pairs);
   const r = boot.status === 'ready' ? boot.result : quick;
-  const ci = (c: PreferenceCounts) => (!c.used ? '—' : boot.status === 'ready' ? `${pct(c.ciLow)}–${pct(c.ciHigh)}` : boot.status === 'failed' ? 'failed' : 'computing…');
+  const ci = (c: PreferenceCounts) =>
+    !c.used ? '—' : boot.status === 'ready' ? `${pct(c.ciLow)}–${pct(c.ciHigh)}` : boot.status === 'failed' ? 'failed' : 'computing…';
   if (!ds.hasPairs) {
     return (
       <p className="muted empty-chart">
-        No preference pairs in this data: load prompt / chosen / rejected rows (TRL preference, RewardBench) to see how
-        often the reward prefers the chosen response.
+        No preference pairs in this data: load prompt / chosen / rejected rows (TRL preference, RewardBench) to see how often the reward prefers the chosen
+        response.
       </p>
     );
   }
@@ -79,9 +80,8 @@ export function PreferenceTab({ ds }: { ds: Dataset }) {
           {r.used ? `accuracy ${pct(r.accuracy)} (95% CI ${ci(r)})` : 'accuracy — (no pair has every response scored)'}
         </p>
         <p className="muted small">
-          A pair is correct when every chosen response scores strictly higher than every rejected one; a tie (the chosen
-          equals the best rejected) counts as not correct. Accuracy = correct / scored pairs; the interval is a
-          percentile bootstrap over the pairs
+          A pair is correct when every chosen response scores strictly higher than every rejected one; a tie (the chosen equals the best rejected) counts as not
+          correct. Accuracy = correct / scored pairs; the interval is a percentile bootstrap over the pairs
           {boot.status === 'ready' ? ` (${boot.result.resamples.toLocaleString('en-US')} resamples, seed ${boot.result.seed})` : ''}.
           {boot.status === 'failed' ? ` The interval could not be computed: ${boot.message}` : ''}
         </p>

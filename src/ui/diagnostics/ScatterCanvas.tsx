@@ -165,7 +165,13 @@ export function ScatterCanvas({ label, points, line, xLabel, yLabel, onPoint, on
         data-first-line={firstLine && size.w ? `${Math.round(sx(firstLine.x))},${Math.round(sy(firstLine.y))}` : undefined}
         onMouseMove={(e) => {
           const hit = at(e);
-          setHover(hit ? (hit.kind === 'line' ? `${yLabel} mean ${fmtTick(line![hit.i].y)} at ${fmtTick(line![hit.i].x)}` : `row ${points[hit.i].row}: ${yLabel} ${fmtTick(points[hit.i].y)}, ${fmtTick(points[hit.i].x)}`) : null);
+          setHover(
+            hit
+              ? hit.kind === 'line'
+                ? `${yLabel} mean ${fmtTick(line![hit.i].y)} at ${fmtTick(line![hit.i].x)}`
+                : `row ${points[hit.i].row}: ${yLabel} ${fmtTick(points[hit.i].y)}, ${fmtTick(points[hit.i].x)}`
+              : null,
+          );
         }}
         onMouseLeave={() => setHover(null)}
         onClick={(e) => {

@@ -29,7 +29,8 @@ export function useLabelColumns(ds: Dataset | null): LabelColumn[] | null {
   return ds && cols?.id === ds.id ? cols.cols : null;
 }
 
-export type TokenState = { status: 'idle' } | { status: 'loading'; done?: number; total?: number } | { status: 'ready'; counts: Int32Array } | { status: 'failed'; message: string };
+export type TokenState =
+  { status: 'idle' } | { status: 'loading'; done?: number; total?: number } | { status: 'ready'; counts: Int32Array } | { status: 'failed'; message: string };
 
 /** Token count of every completion with `tokenizer`, computed by the data worker when `enabled` (once per dataset and tokenizer). */
 export function useTokenCounts(ds: Dataset | null, tokenizer: TokenizerId, enabled: boolean): TokenState {

@@ -27,7 +27,14 @@ export default function CodeEditor({ value, language, onChange, onRun }: Props) 
       value={value}
       onChange={(v) => onChange(v ?? '')}
       onMount={onMount}
-      options={{ minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false, automaticLayout: true, tabSize: language === 'py' ? 4 : 2, ariaLabel: 'Reward code' }}
+      options={{
+        minimap: { enabled: false },
+        fontSize: 13,
+        scrollBeyondLastLine: false,
+        automaticLayout: true,
+        tabSize: language === 'py' ? 4 : 2,
+        ariaLabel: 'Reward code',
+      }}
     />
   );
 }

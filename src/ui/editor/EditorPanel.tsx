@@ -28,22 +28,21 @@ export function EditorPanel() {
     <section className="panel editor-panel" aria-label="Reward editor">
       <div className="toolbar">
         <h2>Reward</h2>
-        <select aria-label="Language" value={language} onChange={(e) => {
+        <select
+          aria-label="Language"
+          value={language}
+          onChange={(e) => {
             const lang = e.target.value as 'ts' | 'py';
             setLanguage(lang);
             warmLanguage(lang);
-          }} disabled={running}>
+          }}
+          disabled={running}
+        >
           <option value="ts">TypeScript</option>
           <option value="py">Python</option>
         </select>
         <span className="muted">
-          {language === 'ts' ? (
-            <code>export default function reward(t, ctx)</code>
-          ) : (
-            <>
-              TRL, verl or OpenRLHF signature · standard library only
-            </>
-          )}
+          {language === 'ts' ? <code>export default function reward(t, ctx)</code> : <>TRL, verl or OpenRLHF signature · standard library only</>}
         </span>
         <span className="spacer" />
         {running ? (
@@ -61,7 +60,12 @@ export function EditorPanel() {
         <span className="spacer" />
         <label>
           Tokenizer{' '}
-          <select aria-label="Tokenizer" value={tokenizer} onChange={(e) => setTokenizer(e.target.value as TokenizerId)} title="Used by ctx.tokenCount and token lengths">
+          <select
+            aria-label="Tokenizer"
+            value={tokenizer}
+            onChange={(e) => setTokenizer(e.target.value as TokenizerId)}
+            title="Used by ctx.tokenCount and token lengths"
+          >
             {TOKENIZER_IDS.map((id) => (
               <option key={id} value={id}>
                 {TOKENIZERS[id].label}

@@ -26,10 +26,14 @@ export function RunHistory() {
         </select>
       </label>
       {current && current.code !== code ? (
-        <button type="button" onClick={() => {
+        <button
+          type="button"
+          onClick={() => {
             setLanguage(current.language);
             setCode(current.code);
-          }} title="Put this run's code back into the editor">
+          }}
+          title="Put this run's code back into the editor"
+        >
           Restore code
         </button>
       ) : null}

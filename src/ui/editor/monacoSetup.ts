@@ -2,7 +2,7 @@ import * as monaco from 'monaco-editor';
 import { loader } from '@monaco-editor/react';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/language/typescript/ts.worker?worker';
-import REWARD_TYPES_DTS from "../../core/reward/reward-studio.d.ts?raw";
+import REWARD_TYPES_DTS from '../../core/reward/reward-studio.d.ts?raw';
 
 /**
  * Monaco served from the app's own bundle (no CDN): workers imported with Vite's ?worker suffix, and the

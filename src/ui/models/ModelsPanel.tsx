@@ -13,7 +13,8 @@ import { useStudio } from '../../store';
 import type { ModelEntry, ProviderChoice } from '../../store/modelsSlice';
 import { FilePickButton } from '../layout/FilePickButton';
 
-const mb = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`);
+const mb = (bytes: number) =>
+  bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`;
 const n = (x: number) => x.toLocaleString('en-US');
 const shape = (s: (number | string)[]) => `[${s.join(', ')}]`;
 
@@ -36,7 +37,12 @@ export function ModelsPanel() {
         </FilePickButton>
         <label className="inline-field">
           Execution provider
-          <select aria-label="Execution provider" value={choice} onChange={(e) => setChoice(e.target.value as ProviderChoice)} title="Used for models loaded from now on">
+          <select
+            aria-label="Execution provider"
+            value={choice}
+            onChange={(e) => setChoice(e.target.value as ProviderChoice)}
+            title="Used for models loaded from now on"
+          >
             <option value="auto">Auto (WebGPU, else WASM)</option>
             <option value="webgpu">WebGPU</option>
             <option value="wasm">WASM</option>
@@ -158,15 +164,20 @@ function ScoreLine({ s }: { s: NonNullable<ModelEntry['scores']> }) {
   return (
     <p className="muted" data-testid="model-scores">
       {n(ok)} scored{failed ? ` · ${n(failed)} failed (${[...s.errors.values()][0]})` : ''}
-      {s.cancelled ? ' · cancelled' : ''} · {n(s.truncatedCount)} truncated · {n(s.cachedCount)} from cache · {n(s.inferredCount)} run in {n(s.batches)} batches ·{' '}
-      {(s.elapsedMs / 1000).toFixed(2)} s
+      {s.cancelled ? ' · cancelled' : ''} · {n(s.truncatedCount)} truncated · {n(s.cachedCount)} from cache · {n(s.inferredCount)} run in {n(s.batches)} batches
+      · {(s.elapsedMs / 1000).toFixed(2)} s
     </p>
   );
 }
 
 function CheckLine({ c }: { c: NonNullable<ModelEntry['check']> }) {
   if (c.state === 'running') return <p className="muted">Scoring a sample on WebGPU and on WASM…</p>;
-  if (c.state === 'failed') return <p role="status" className="model-error" data-testid="provider-check">{c.message}</p>;
+  if (c.state === 'failed')
+    return (
+      <p role="status" className="model-error" data-testid="provider-check">
+        {c.message}
+      </p>
+    );
   return (
     <p role="status" data-testid="provider-check">
       {c.webgpu} vs {c.wasm} on {n(c.rows)} rollouts: largest difference {c.maxDiff.toExponential(2)}

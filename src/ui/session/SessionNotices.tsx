@@ -16,7 +16,11 @@ export function SessionNotices() {
   return (
     <>
       {message ? (
-        <div role={message.kind === 'error' ? 'alert' : 'status'} aria-label="Session message" className={message.kind === 'error' ? 'error-banner' : 'info-banner'}>
+        <div
+          role={message.kind === 'error' ? 'alert' : 'status'}
+          aria-label="Session message"
+          className={message.kind === 'error' ? 'error-banner' : 'info-banner'}
+        >
           <span>{message.text}</span>
           <button type="button" aria-label="Dismiss session message" onClick={() => setMessage(null)}>
             ×
@@ -26,8 +30,8 @@ export function SessionNotices() {
       {origin ? (
         <div role="note" aria-label="Code from elsewhere" className="warn-banner">
           <span>
-            This reward code came from a {origin.from === 'link' ? 'shared link' : 'session file'}. It has <strong>not run</strong>: read it in
-            the editor, then press <strong>Run</strong>.
+            This reward code came from a {origin.from === 'link' ? 'shared link' : 'session file'}. It has <strong>not run</strong>: read it in the editor, then
+            press <strong>Run</strong>.
             {origin.run ? (
               <span data-testid="shared-run">
                 {' '}
@@ -41,8 +45,8 @@ export function SessionNotices() {
       {pending ? (
         <div role="region" aria-label="File needed" className="warn-banner">
           <span>
-            This link was made with <strong>{pending.name}</strong> ({pending.rows.toLocaleString('en-US')} rollouts, {pending.size.toLocaleString('en-US')} bytes,
-            SHA-256 <code>{pending.sha256.slice(0, 16)}…</code>). Drop that file on the page or choose it: it is checked against the hash before use.
+            This link was made with <strong>{pending.name}</strong> ({pending.rows.toLocaleString('en-US')} rollouts, {pending.size.toLocaleString('en-US')}{' '}
+            bytes, SHA-256 <code>{pending.sha256.slice(0, 16)}…</code>). Drop that file on the page or choose it: it is checked against the hash before use.
           </span>
           <FilePickButton className="primary" testId="pending-input" onFile={(f) => void importBlob(f, f.name)}>
             Choose {pending.name}

@@ -40,8 +40,7 @@ export function SessionsDialog({ onClose }: { onClose(): void }) {
   return (
     <Dialog title="Sessions" onClose={onClose} wide>
       <label className="field">
-        Name of this session{' '}
-        <input aria-label="Session name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+        Name of this session <input aria-label="Session name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
       </label>
       {sessions === null ? (
         <p className="muted">Reading saved sessions…</p>

@@ -30,8 +30,8 @@ export function ShareDialog({ onClose }: { onClose(): void }) {
   return (
     <Dialog title="Share this session" onClose={onClose}>
       <p>
-        The link holds the reward code, the settings, the selected run's summary and the open rollout. Whoever opens it
-        sees the code first: nothing runs until they press Run.
+        The link holds the reward code, the settings, the selected run's summary and the open rollout. Whoever opens it sees the code first: nothing runs until
+        they press Run.
       </p>
       {error ? <p role="alert">The link could not be made: {error}</p> : null}
       {link ? (
@@ -49,7 +49,11 @@ export function ShareDialog({ onClose }: { onClose(): void }) {
           type="button"
           disabled={!link}
           onClick={() => {
-            if (link) void navigator.clipboard.writeText(link.url).then(() => setCopied(true), () => setCopied(false));
+            if (link)
+              void navigator.clipboard.writeText(link.url).then(
+                () => setCopied(true),
+                () => setCopied(false),
+              );
           }}
         >
           {copied ? 'Copied' : 'Copy link'}

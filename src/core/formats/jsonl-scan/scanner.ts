@@ -90,7 +90,10 @@ export class LineScanner {
   private keyNames: string[] = [];
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-  private constructor(instance: WebAssembly.Instance, private readonly preview: number) {
+  private constructor(
+    instance: WebAssembly.Instance,
+    private readonly preview: number,
+  ) {
     this.w = instance.exports as unknown as ScanExports;
     this.output = (this.w.heapStart() + 15) & ~15;
     this.previews = this.output + OUTPUT_WORDS * 4;
@@ -102,7 +105,13 @@ export class LineScanner {
   /** A scanner whose string previews stop at `preview` UTF-16 units. */
   static async create(preview: number): Promise<LineScanner> {
     compiled ??= WebAssembly.compile(moduleBytes() as BufferSource);
-    const instance = await WebAssembly.instantiate(await compiled, { env: { abort: () => { throw new Error('jsonl scanner: abort'); } } });
+    const instance = await WebAssembly.instantiate(await compiled, {
+      env: {
+        abort: () => {
+          throw new Error('jsonl scanner: abort');
+        },
+      },
+    });
     return new LineScanner(instance, preview);
   }
 
@@ -186,4 +195,3 @@ export class LineScanner {
     if (bytes > have) this.w.memory.grow(Math.ceil((Math.max(bytes, have * 1.25) - have) / PAGE));
   }
 }
-
