@@ -1,0 +1,673 @@
+"""Reward Studio harness (inside Pyodide). Rows arrive in marshal format (see marshal.ts), results leave as bytes
+(scores, status) and JSON (the rest)."""
+import array
+import ast
+import inspect
+import io
+import json
+import linecache
+import marshal
+import math
+import numbers
+import struct
+import sys
+import types
+
+USER_FILE = "reward.py"
+MODULE_NAME = "reward"
+OUTPUT_LIMIT = 20000
+OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
+_NAN = float("nan")
+TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
+
+_module = None
+
+
+# ------------------------------------------------------------------ finding reward functions (no code is run)
+
+def _classify(name, positional, names, varargs):
+    if "solution_strs" in names:
+        return "verl-batch"
+    if "solution_str" in names:
+        return "verl"
+    if "completions" in names:
+        return "trl"
+    if "queries" in names:
+        return "openrlhf"
+    if name == "reward_func" and (len(positional) >= 3 or varargs):
+        return "openrlhf"
+    return None
+
+
+def _syntax_message(e):
+    return "%s: %s" % (type(e).__name__, e.msg)
+
+
+def find_candidates(source):
+    try:
+        tree = ast.parse(source, USER_FILE)
+    except SyntaxError as e:
+        return json.dumps({"ok": False, "message": _syntax_message(e), "line": e.lineno})
+    found = {}
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        a = node.args
+        positional = [p.arg for p in a.posonlyargs + a.args]
+        kwonly = [p.arg for p in a.kwonlyargs]
+        names = positional + kwonly
+        kind = _classify(node.name, positional, names, a.vararg is not None)
+        found.pop(node.name, None)  # a later definition replaces an earlier one, as when the module runs
+        if kind is None:
+            continue
+        required = positional[: len(positional) - len(a.defaults)]
+        required += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+        found[node.name] = {
+            "name": node.name,
+            "kind": kind,
+            "line": node.lineno,
+            "params": names,
+            "required": required,
+            "varPositional": a.vararg is not None,
+            "varKeyword": a.kwarg is not None,
+            "async": isinstance(node, ast.AsyncFunctionDef),
+        }
+    out = sorted(found.values(), key=lambda c: c["line"])
+    return json.dumps({"ok": True, "candidates": out})
+
+
+# ------------------------------------------------------------------ errors, output
+
+class _ShapeError(Exception):
+    """The function returned something the framework could not use (message is complete)."""
+
+
+class _Sink(io.TextIOBase):
+    def __init__(self, limit=OUTPUT_LIMIT):
+        self.parts = []
+        self.kept = 0
+        self.dropped = 0
+        self.limit = limit
+        self.wrote = False  # anything written (even "") since the last reset
+
+    def writable(self):
+        return True
+
+    def reset(self):
+        self.parts = []
+        self.kept = 0
+        self.dropped = 0
+        self.wrote = False
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        room = self.limit - self.kept
+        self.wrote = True
+        if room > 0:
+            piece = s[:room]
+            self.parts.append(piece)
+            self.kept += len(piece)
+            self.dropped += len(s) - len(piece)
+        else:
+            self.dropped += len(s)
+        return len(s)
+
+    def text(self):
+        t = "".join(self.parts)
+        if self.dropped:
+            t += "\n[%d more characters of output not kept]" % self.dropped
+        return t
+
+
+class _Captured:
+    def __init__(self, sink):
+        self.sink = sink
+
+    def __enter__(self):
+        self.saved = (sys.stdout, sys.stderr, sys.stdin)
+        sys.stdout = sys.stderr = self.sink
+        sys.stdin = io.StringIO("")
+        return self.sink
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr, sys.stdin = self.saved
+        return False
+
+
+def _user_line(tb):
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == USER_FILE:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _missing_module(name):
+    top = name.split(".")[0]
+    if top in sys.stdlib_module_names:
+        return ("ModuleNotFoundError: '%s' is part of the Python standard library but is not available in "
+                "Pyodide" % name)
+    return ("ModuleNotFoundError: No module named '%s': only the Python standard library is available offline "
+            "(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or "
+            "math_verify)" % name)
+
+
+def _describe(e, fn_line=None):
+    """(status, message, line) for an exception raised by user code."""
+    line = _user_line(e.__traceback__)
+    if isinstance(e, KeyboardInterrupt):
+        return TIMED_OUT, "timed out", line
+    if isinstance(e, _ShapeError):
+        return ERROR, str(e), None
+    if isinstance(e, ModuleNotFoundError) and e.name:
+        return ERROR, _missing_module(e.name), line
+    if isinstance(e, SystemExit):
+        return ERROR, "SystemExit: reward code called exit(%r)" % (e.code,), line
+    if isinstance(e, SyntaxError):
+        if e.filename == USER_FILE and e.lineno:
+            line = e.lineno
+        return ERROR, _syntax_message(e), line
+    if line is None and fn_line is not None and isinstance(e, TypeError):
+        line = fn_line  # e.g. a required parameter the framework does not pass: point at the def
+    cls = type(e)
+    name = cls.__qualname__
+    if cls.__module__ not in ("builtins", MODULE_NAME, "__main__"):
+        name = cls.__module__ + "." + name
+    text = str(e)
+    if len(text) > 1000:
+        text = text[:1000] + "…"
+    return ERROR, (name + ": " + text) if text else name, line
+
+
+# ------------------------------------------------------------------ loading user code
+
+def load(source):
+    global _module
+    _module = None
+    linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
+    try:
+        code = compile(source, USER_FILE, "exec")
+    except SyntaxError as e:
+        return json.dumps({"ok": False, "message": _syntax_message(e), "line": e.lineno, "stdout": ""})
+    mod = types.ModuleType(MODULE_NAME)
+    mod.__file__ = USER_FILE
+    sys.modules[MODULE_NAME] = mod  # dataclasses and pickle look the module up by name
+    sink = _Sink()
+    try:
+        with _Captured(sink):
+            exec(code, mod.__dict__)
+    except BaseException as e:
+        sys.modules.pop(MODULE_NAME, None)
+        status, message, line = _describe(e)
+        return json.dumps({"ok": False, "message": message, "line": line, "stdout": sink.text(),
+                           "timedOut": status == TIMED_OUT})
+    _module = mod
+    return json.dumps({"ok": True, "stdout": sink.text()})
+
+
+# ------------------------------------------------------------------ results
+
+class _Results:
+    def __init__(self, n):
+        self.n = n
+        self.scores = [None] * n
+        self.status = [0] * n
+        self.errors = {}
+        self.components = {}
+        self.notes = {}
+        self.output = []
+        self.metrics = []
+
+    def ok(self, i, score):
+        self.status[i] = OK
+        self.scores[i] = score
+
+    def null(self, i):
+        self.status[i] = NULL
+        self.scores[i] = None
+
+    def fail(self, i, status, message, line=None):
+        self.status[i] = status
+        self.scores[i] = None
+        self.errors[i] = [i, message, line]
+        self.notes.pop(i, None)
+        for values in self.components.values():
+            values[i] = None
+
+    def component(self, i, name, value):
+        name = str(name)
+        values = self.components.get(name)
+        if values is None:
+            values = self.components[name] = [None] * self.n
+        values[i] = value
+
+    def note(self, i, text):
+        old = self.notes.get(i)
+        self.notes[i] = text if old is None else old + "; " + text
+
+    def dump(self):
+        """(JSON of the rest, scores as float64 bytes with NaN where None, status as one byte per row): the two
+        per-row columns leave as bytes, which JS reads as typed arrays without parsing."""
+        nan = _NAN
+        scores = array.array("d", [nan if v is None else v for v in self.scores]).tobytes()
+        return json.dumps({
+            "errors": list(self.errors.values()),
+            "components": self.components,
+            "notes": [[i, t] for i, t in self.notes.items()],
+            "output": self.output,
+            "metrics": self.metrics,
+        }, allow_nan=False), scores, bytes(self.status)
+
+
+def _what(v):
+    r = repr(v)
+    if len(r) > 40:
+        r = r[:40] + "…"
+    return "%s %s" % (type(v).__name__, r)
+
+
+def _number(v):
+    """float(v) for a real number (a bool counts as 0/1, as in the frameworks); None otherwise."""
+    if isinstance(v, numbers.Real):
+        try:
+            return float(v)
+        except Exception:
+            return None
+    return None
+
+
+def _finite(v):
+    f = _number(v)
+    return f if f is not None and math.isfinite(f) else None
+
+
+def _score(res, i, v, who):
+    f = _number(v)
+    if f is None:
+        res.fail(i, ERROR, "%s %s, expected a number" % (who, _what(v)))
+    elif not math.isfinite(f):
+        res.fail(i, ERROR, "%s %r, expected a finite number" % (who, f))
+    else:
+        res.ok(i, f)
+        return True
+    return False
+
+
+def _as_list(v, n, what, expected):
+    if v is None or isinstance(v, (str, bytes, dict)) or _number(v) is not None:
+        raise _ShapeError("%s returned %s, expected %s" % (what, _what(v), expected))
+    try:
+        items = list(v)
+    except TypeError:
+        raise _ShapeError("%s returned %s, expected %s" % (what, _what(v), expected)) from None
+    if len(items) != n:
+        raise _ShapeError("%s returned %d values for %d rows, expected %s" % (what, len(items), n, expected))
+    return items
+
+
+def _resolve(value):
+    """Run a coroutine (an async reward) to completion when it awaits nothing that needs an event loop."""
+    if inspect.iscoroutine(value):
+        try:
+            while True:
+                if value.send(None) is not None:
+                    value.close()
+                    raise RuntimeError("an async reward awaited something that needs an event loop; only awaits "
+                                       "that complete at once are supported here")
+        except StopIteration as stop:
+            return stop.value
+    return value
+
+
+# ------------------------------------------------------------------ calling conventions
+
+class TrainerState(types.SimpleNamespace):
+    """Stands in for transformers.TrainerState: global_step is the rows' step when the data has one."""
+
+
+def _call_trl(fn, rows, res, s):
+    n = len(rows)
+    keys = []
+    seen = set()
+    for r in rows:
+        for k in r[2]:
+            if k not in seen:
+                seen.add(k)
+                keys.append(k)
+    kwargs: dict[str, object] = {k: [r[2].get(k) for r in rows] for k in keys if k not in TRL_RESERVED}
+
+    def log_extra(column, values):
+        for j, v in enumerate(list(values)[:n]):
+            res.note(s + j, "%s=%s" % (column, v))
+
+    def log_metric(name, value):
+        res.metrics.append([str(name), _finite(value)])
+
+    step = rows[0][3]
+    kwargs.update(
+        prompts=[r[0] for r in rows],
+        completions=[r[1] for r in rows],
+        completion_ids=[None] * n,
+        trainer_state=TrainerState(global_step=int(step) if step is not None else 0, max_steps=0, epoch=0.0),
+        log_extra=log_extra,
+        log_metric=log_metric,
+    )
+    return fn(**kwargs)
+
+
+def _collect_trl(res, s, e, out, what):
+    items = _as_list(out, e - s, what, "a list with one float (or None) per completion")
+    for j, v in enumerate(items):
+        if v is None:
+            res.null(s + j)
+        else:
+            _score(res, s + j, v, what + " returned")
+
+
+def _call_verl(fn, rows, res, s):
+    r = rows[0]
+    return fn(data_source=r[0], solution_str=r[1], ground_truth=r[2], extra_info=r[3])
+
+
+def _verl_one(res, i, v, what):
+    if isinstance(v, dict):
+        if "score" not in v:
+            res.fail(i, ERROR, "%s returned a dict without a 'score' key" % what)
+            return
+        if not _score(res, i, v["score"], what + " returned score"):
+            return
+        for k, x in v.items():
+            if k == "score":
+                continue
+            f = _finite(x)
+            if f is not None:
+                res.component(i, k, f)
+            elif isinstance(x, str):
+                res.note(i, "%s=%s" % (k, x))
+    elif v is None:
+        res.fail(i, ERROR, "%s returned None, expected a number or a dict with 'score'" % what)
+    else:
+        _score(res, i, v, what + " returned")
+
+
+def _collect_verl(res, s, e, out, what):
+    _verl_one(res, s, out, what)
+
+
+def _call_verl_batch(fn, rows, res, s):
+    return fn(data_sources=[r[0] for r in rows], solution_strs=[r[1] for r in rows],
+              ground_truths=[r[2] for r in rows], extra_infos=[r[3] for r in rows])
+
+
+def _collect_verl_batch(res, s, e, out, what):
+    items = _as_list(out, e - s, what, "a list with one score (or dict with 'score') per row")
+    for j, v in enumerate(items):
+        _verl_one(res, s + j, v, what)
+
+
+def _call_openrlhf(fn, rows, res, s):
+    return fn([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+
+
+def _per_row(v, n, what, key):
+    if n == 1 and _number(v) is not None:
+        return [v]
+    return _as_list(v, n, what + " " + key, "one number per query")
+
+
+def _collect_openrlhf(res, s, e, out, what):
+    n = e - s
+    scores = None
+    extra = None
+    if isinstance(out, dict):
+        if "rewards" not in out:
+            raise _ShapeError("%s returned a dict without a 'rewards' key" % what)
+        rewards = out["rewards"]
+        scores = out.get("scores")
+        extra = out.get("extra_logs")
+    else:
+        rewards = out
+    rewards = _per_row(rewards, n, what, "rewards")
+    for j, v in enumerate(rewards):
+        _score(res, s + j, v, what + " returned reward")
+    if scores is not None:
+        scores = _per_row(scores, n, what, "scores")
+        if any(_finite(a) != _finite(b) for a, b in zip(scores, rewards)):
+            for j, v in enumerate(scores):
+                f = _finite(v)
+                if f is not None and res.status[s + j] == OK:
+                    res.component(s + j, "scores", f)
+    if isinstance(extra, dict):
+        for k, v in extra.items():
+            f = _finite(v)
+            values = [f] * n if f is not None else _per_row(v, n, what, "extra_logs[%r]" % k)
+            for j, x in enumerate(values):
+                x = _finite(x)
+                if x is not None and res.status[s + j] == OK:
+                    res.component(s + j, k, x)
+
+
+_KINDS = {
+    "trl": (_call_trl, _collect_trl),
+    "verl": (_call_verl, _collect_verl),
+    "verl-batch": (_call_verl_batch, _collect_verl_batch),
+    "openrlhf": (_call_openrlhf, _collect_openrlhf),
+}
+
+# The values of one row, in this order, as runPython.ts (ROW_FIELDS) writes them.
+_FIELDS = {"trl": 4, "verl": 4, "verl-batch": 4, "openrlhf": 3}
+
+
+# ------------------------------------------------------------------ rows, kept per dataset
+
+# A row arrives as (v0, ..., vk-1, mask, blob): bit j of mask set = value j is a list or dict, carried in blob
+# (marshal bytes of the tuple of those values) so that every run gets its own copies: user code may mutate them.
+# Rows of a dataset (key = a number runPython gives each rows object) are kept across runs: a run then converts
+# only the rows this interpreter has not seen. Kept up to CACHE_LIMIT bytes of marshal data.
+CACHE_LIMIT = 256 * 1024 * 1024
+_held = {"key": None, "kind": None, "rows": {}, "bytes": 0}
+_I32 = struct.Struct("<i").pack
+
+
+def missing(key, kind, start, end):
+    """The rows of [start, end) not held for (key, kind), as JSON [[from, to], ...]."""
+    h = _held
+    if h["key"] != key or h["kind"] != kind:
+        return json.dumps([[start, end]] if end > start else [])
+    rows = h["rows"]
+    out = []
+    for i in range(start, end):
+        if i not in rows:
+            if out and out[-1][1] == i:
+                out[-1][1] = i + 1
+            else:
+                out.append([i, i + 1])
+    return json.dumps(out)
+
+
+def _records(payload, key, kind, start, end):
+    data = payload if isinstance(payload, bytes) else payload.to_bytes()
+    idx, rows = marshal.loads(data)
+    if key is None:
+        return rows
+    h = _held
+    if h["key"] != key or h["kind"] != kind:
+        h.update(key=key, kind=kind, rows={}, bytes=0)
+        _ready.clear()
+        del _used[:]
+    held = h["rows"]
+    if rows and h["bytes"] + len(data) <= CACHE_LIMIT:
+        held.update(zip(idx, rows))
+        h["bytes"] += len(data)
+    elif rows:
+        new = dict(zip(idx, rows))
+        return [new[i] if i in new else held[i] for i in range(start, end)]
+    return [held[i] for i in range(start, end)]
+
+
+def _fresh(recs, k):
+    """Each row's k values, with fresh copies of its lists and dicts."""
+    blobs = [r[k + 1] for r in recs if r[k]]
+    if not blobs:
+        return [r[:k] for r in recs]
+    fresh = marshal.loads(b"[" + _I32(len(blobs)) + b"".join(blobs))
+    last = 1 << (k - 1)
+    if len(blobs) == len(recs) and all(r[k] == last for r in recs):
+        # The usual shape (verl's extra_info, TRL's columns): only the last value is a list or dict, in every row.
+        return [r[:k - 1] + f for r, f in zip(recs, fresh)]
+    fresh = iter(fresh)
+    out = []
+    add = out.append
+    for r in recs:
+        m = r[k]
+        if not m:
+            add(r[:k])
+        elif m == last:
+            add(r[:k - 1] + next(fresh))
+        else:
+            values = list(r[:k])
+            it = iter(next(fresh))
+            for j in range(k):
+                if m >> j & 1:
+                    values[j] = next(it)
+            add(tuple(values))
+    return out
+
+
+# Arguments made ahead for rows held for the dataset (row index -> the row's values with fresh copies), and the
+# ranges whose arguments keyed runs have used since the last prepare(). A run takes the ready ones (each is used
+# once: user code may mutate them) and makes the others; prepare() makes the next run's while the worker is idle.
+_ready = {}
+_used = []
+
+
+def _arguments(recs, k, start=None):
+    """Each row's k values, with fresh copies of its lists and dicts: those made ahead for rows start, start + 1, ...
+    of the held dataset when there are, else made now."""
+    if start is None:
+        return _fresh(recs, k)
+    _used.append((start, start + len(recs)))
+    if not _ready:
+        return _fresh(recs, k)
+    take = _ready.pop
+    out = [take(i, None) for i in range(start, start + len(recs))]
+    todo = [j for j, a in enumerate(out) if a is None]
+    if todo:
+        for j, a in zip(todo, _fresh([recs[j] for j in todo], k)):
+            out[j] = a
+    return out
+
+
+def prepare():
+    """Make ahead the arguments of the held rows the last runs used (the worker calls this when it is idle, so that
+    the next run on the same rows, after an edit, only calls the function). Returns how many rows it prepared."""
+    h = _held
+    if h["key"] is None or not _used:
+        return 0
+    k = _FIELDS[h["kind"]]
+    held = h["rows"]
+    todo = {}
+    for start, end in _used:
+        for i in range(start, end):
+            if i in held and i not in _ready:
+                todo[i] = held[i]
+    del _used[:]
+    _ready.update(zip(todo, _fresh(list(todo.values()), k)))
+    return len(todo)
+
+
+# ------------------------------------------------------------------ running
+
+def _run_verl(fn, rows, res, what, fn_line, sink, tick):
+    """verl's per-row calls, with the usual result (a finite float) checked inline."""
+    scores = res.scores
+    status = res.status
+    output = res.output
+    ok = OK
+    flt = float
+    j = 0
+    for ds, sol, gt, ei in rows:
+        if tick is not None:
+            # Every call is published, so a watchdog that gives up on an interrupt times out the right rows.
+            tick()
+        try:
+            v = fn(data_source=ds, solution_str=sol, ground_truth=gt, extra_info=ei)
+            if type(v) is flt and v - v == 0.0:
+                status[j] = ok
+                scores[j] = v
+            else:
+                _verl_one(res, j, _resolve(v), what)
+        except BaseException as err:
+            st, message, line = _describe(err, fn_line)
+            res.fail(j, st, message, line)
+        if sink.wrote:
+            output.append([j, 1, sink.text()])
+            sink.reset()
+        j += 1
+
+
+def _with_models(kind, rows, models):
+    """Reward-model scores of each row, a dict {model name: score} (a model without a score for the row left out):
+    verl sees them in extra_info["rollout_reward_scores"], where verl's reward manager puts reward scores computed
+    during the rollout; TRL as the column "model_scores", one dict per completion. The dicts are this run's copies."""
+    names = list(models)
+    for j, r in enumerate(rows):
+        scores = {k: models[k][j] for k in names if models[k][j] is not None}
+        if kind in ("verl", "verl-batch"):
+            ei = r[3]
+            if isinstance(ei, dict):
+                held = ei.get("rollout_reward_scores")
+                if isinstance(held, dict):
+                    held.update(scores)
+                else:
+                    ei["rollout_reward_scores"] = scores
+        elif kind == "trl" and isinstance(r[2], dict):
+            r[2]["model_scores"] = scores
+    return rows
+
+
+def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None):
+    """Call reward.<name> on rows [start, end) (the payload's, and those held for key); per-row results as JSON.
+    tick() is called before each call (runPython publishes the call's rows to the watchdog). models: JSON of
+    {model name: [score or null for each row of the range]}, given to the function as _with_models says."""
+    if _module is None:
+        raise RuntimeError("no reward code is loaded")
+    if kind not in _KINDS:
+        raise ValueError("unknown reward kind %r" % (kind,))
+    fn = getattr(_module, name, None)
+    if fn is None or not callable(fn):
+        raise LookupError("%s defines no function named %r" % (USER_FILE, name))
+    call, collect = _KINDS[kind]
+    recs = _records(payload, key, kind, start, end)
+    rows = _arguments(recs, _FIELDS[kind], None if key is None else start)
+    if models:
+        rows = _with_models(kind, rows, json.loads(models))
+    n = len(rows)
+    size = 1 if kind == "verl" else max(1, int(batch or 1))
+    fn_line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
+    what = name + "()"
+    res = _Results(n)
+    # One capture for the whole range (entering one per call cost more than many rewards), emptied after each call
+    # that wrote, so each call's output is kept apart, with its own cap.
+    sink = _Sink()
+    with _Captured(sink):
+        if kind == "verl":
+            _run_verl(fn, rows, res, what, fn_line, sink, tick)
+        else:
+            for s in range(0, n, size):
+                e = min(n, s + size)
+                if tick is not None:
+                    tick()
+                try:
+                    out = _resolve(call(fn, rows[s:e], res, s))
+                    collect(res, s, e, out, what)
+                except BaseException as err:
+                    status, message, line = _describe(err, fn_line)
+                    for i in range(s, e):
+                        res.fail(i, status, message, line)
+                if sink.wrote:
+                    res.output.append([s, e - s, sink.text()])
+                    sink.reset()
+    return res.dump()
