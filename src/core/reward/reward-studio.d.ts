@@ -1,5 +1,5 @@
 // Type declarations offered to reward code in the editor as the module 'reward-studio'.
-// Keep in step with src/core/trajectory.ts and src/core/reward/context.ts (a unit test checks the names).
+// A copy of src/core/trajectory.ts, context.ts and contract.ts: reward-studio-dts.test.ts fails the type-check when they differ.
 declare module 'reward-studio' {
   /** One tool call made by an assistant turn. */
   export interface ToolCall {
