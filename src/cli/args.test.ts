@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESET_IDS } from '../core/stats/advantage';
 import { labelValue } from '../core/dataset/meta';
-import { CLI_PRESETS, parseArgs } from './args';
+import { parseArgs } from './args';
 
 const base = ['score', 'data.jsonl', '--reward', 'r.ts'];
 
@@ -61,8 +61,7 @@ describe('parseArgs', () => {
     });
   });
 
-  it('accepts every advantage preset, the same list as src/core/stats', () => {
-    expect([...CLI_PRESETS]).toEqual(PRESET_IDS);
+  it('accepts every advantage preset of the registry in src/core/stats', () => {
     for (const id of PRESET_IDS) expect(parseArgs([...base, '--preset', id])).toMatchObject({ kind: 'score', options: { preset: id } });
   });
 

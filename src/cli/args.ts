@@ -4,19 +4,13 @@
  * Pure: no file access, so it is unit-tested directly.
  */
 import { FORMAT_IDS, type ColumnMapping, type FormatId } from '../core/formats/types';
+import { isPresetId, PRESET_IDS, type PresetId } from '../core/stats/advantage';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
-
-/**
- * The advantage presets (the binding list of `src/core/stats/advantage.ts`). Kept here as well so that usage errors
- * are found before any module with numerical code is loaded; a test checks it equals `PRESET_IDS`.
- */
-export const CLI_PRESETS = ['trl', 'trl-batch', 'trl-none', 'verl', 'dr-grpo', 'rloo', 'openrlhf', 'openrlhf-rloo', 'openrlhf-dr-grpo'] as const;
-export type CliPreset = (typeof CLI_PRESETS)[number];
 
 export interface ScoreOptions {
   dataPath: string;
   rewardPath: string;
-  preset: CliPreset;
+  preset: PresetId;
   /** Column of `Trajectory.fields` holding a reference label (1/0) to compare the reward with. */
   label: string | null;
   out: string | null;
@@ -54,7 +48,7 @@ Options:
   --batch-size <n>       (.py) rows per call for TRL, verl batch and OpenRLHF functions (default ${DEFAULT_BATCH_SIZE});
                          verl's compute_score is called once per row
   --preset <id>          advantage estimator for the collapse diagnostics and --out (default trl):
-                         ${CLI_PRESETS.join(', ')}
+                         ${PRESET_IDS.join(', ')}
   --label <column>       a column with a reference label (true/false, 1/0); reports the reward's agreement with it
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
@@ -147,7 +141,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
 
   const preset = values.get('--preset') ?? 'trl';
-  if (!(CLI_PRESETS as readonly string[]).includes(preset)) return err(`unknown --preset "${preset}" (one of ${CLI_PRESETS.join(', ')})`);
+  if (!isPresetId(preset)) return err(`unknown --preset "${preset}" (one of ${PRESET_IDS.join(', ')})`);
 
   let timeLimitMs = 1000;
   const tl = values.get('--time-limit');
@@ -199,7 +193,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     options: {
       dataPath: rest[0],
       rewardPath,
-      preset: preset as CliPreset,
+      preset,
       label: label ?? null,
       out: out ?? null,
       json: flags.has('--json'),

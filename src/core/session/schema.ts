@@ -61,7 +61,7 @@ const editorSettings = {
 export const uiSchema = z.object({
   diagTab: z.enum(DIAG_TABS),
   lengthUnit: z.enum(['chars', 'tokens']),
-  preset: z.enum(PRESET_IDS as [string, ...string[]]),
+  preset: z.enum(PRESET_IDS),
   labelColumn: z.string().max(500).nullable(),
   /** Dataset index of the rollout open in the detail view. */
   selectedRow: z.number().int().min(0).nullable(),

@@ -26,9 +26,9 @@
  *   these are the outcome-level advantages every token of a response receives when the KL coefficient is 0.
  */
 
-export type PresetId = 'trl' | 'trl-batch' | 'trl-none' | 'verl' | 'dr-grpo' | 'rloo' | 'openrlhf' | 'openrlhf-rloo' | 'openrlhf-dr-grpo';
-
-export const PRESET_IDS: PresetId[] = ['trl', 'trl-batch', 'trl-none', 'verl', 'dr-grpo', 'rloo', 'openrlhf', 'openrlhf-rloo', 'openrlhf-dr-grpo'];
+/** The advantage-estimator presets: the one list the UI, the CLI (`--preset`), sessions and tests use. */
+export const PRESET_IDS = ['trl', 'trl-batch', 'trl-none', 'verl', 'dr-grpo', 'rloo', 'openrlhf', 'openrlhf-rloo', 'openrlhf-dr-grpo'] as const;
+export type PresetId = (typeof PRESET_IDS)[number];
 
 /** UI label, framework, and a one-line formula (n = scored rows in the group, μ / σ its mean / Bessel std). */
 export const PRESETS: Record<PresetId, { label: string; framework: 'TRL' | 'verl' | 'OpenRLHF'; formula: string }> = {
@@ -44,7 +44,7 @@ export const PRESETS: Record<PresetId, { label: string; framework: 'TRL' | 'verl
 };
 
 export function isPresetId(x: unknown): x is PresetId {
-  return typeof x === 'string' && (PRESET_IDS as string[]).includes(x);
+  return typeof x === 'string' && (PRESET_IDS as readonly string[]).includes(x);
 }
 
 /** OpenRLHF `--reward.clip_range` default, applied by `compute_reward` after the baseline. */

@@ -100,3 +100,30 @@ export function binOf(h: Histogram, v: number): number {
   if (h.kind === 'discrete') return h.bins.findIndex((b) => b.value === v);
   return h.bins.length ? continuousBin(h, v) : -1;
 }
+
+/**
+ * Bins chosen over two runs' values together, so the previous run can be drawn behind the current one on the same
+ * bars; the counts of each run per bin.
+ */
+export function sharedHistogram(
+  current: ArrayLike<number>,
+  previous: ArrayLike<number> | null,
+): { histogram: Histogram; current: number[]; previous: number[] | null } {
+  let all: ArrayLike<number> = current;
+  if (previous) {
+    const both = new Float64Array(current.length + previous.length);
+    both.set(current);
+    both.set(previous, current.length);
+    all = both;
+  }
+  const h = histogram(all);
+  const count = (vals: ArrayLike<number>) => {
+    const c = new Array<number>(h.bins.length).fill(0);
+    for (let i = 0; i < vals.length; i++) {
+      const b = binOf(h, vals[i]);
+      if (b >= 0) c[b]++;
+    }
+    return c;
+  };
+  return { histogram: h, current: count(current), previous: previous ? count(previous) : null };
+}

@@ -7,7 +7,8 @@ import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick, pct, scoredValues } from './format';
+import { fmt, fmtTick, pct } from './format';
+import { scoredValues } from '../../core/stats/scored';
 
 /** Collapsed groups listed to open (the rest are counted). */
 const MAX_LISTED = 60;

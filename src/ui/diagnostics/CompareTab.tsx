@@ -3,7 +3,9 @@ import { useMemo } from 'react';
 import { compareRuns } from '../../core/stats/compare';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, sampleRows, scoredValues } from './format';
+import { fmt } from './format';
+import { scoredValues } from '../../core/stats/scored';
+import { sampleRows } from '../../core/stats/sample';
 import { ScatterCanvas } from './ScatterCanvas';
 
 const MAX_POINTS = 3000;

@@ -1,40 +1,18 @@
 import { useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { RowStatus } from '../../core/reward/contract';
 import { describe } from '../../core/stats/describe';
-import { binOf, histogram, type Histogram } from '../../core/stats/histogram';
+import { histogram, sharedHistogram, type Histogram } from '../../core/stats/histogram';
+import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick, pct, scoredValues } from './format';
+import { fmt, fmtTick, pct } from './format';
 import { usePreviousRun, useRunningLong } from './useRuns';
 
 const binLabel = (h: Histogram, i: number) => {
   const b = h.bins[i];
   return b.value !== undefined ? fmtTick(b.value) : `${fmtTick(b.x0)}–${fmtTick(b.x1)}`;
 };
-
-/** Bins chosen over both runs' values so the previous run can be drawn behind the current one on the same bars. */
-function sharedHistogram(cur: Float64Array, prev: Float64Array | null) {
-  let all = cur;
-  if (prev) {
-    all = new Float64Array(cur.length + prev.length);
-    all.set(cur);
-    all.set(prev, cur.length);
-  }
-  const h = histogram(all);
-  const count = (vals: Float64Array) => {
-    const c = new Array<number>(h.bins.length).fill(0);
-    for (let i = 0; i < vals.length; i++) {
-      const b = binOf(h, vals[i]);
-      if (b >= 0) c[b]++;
-    }
-    return c;
-  };
-  const curCounts = count(cur);
-  const prevCounts = prev ? count(prev) : null;
-  return { h, data: h.bins.map((_, i) => ({ i, label: binLabel(h, i), count: curCounts[i], previous: prevCounts ? prevCounts[i] : undefined })) };
-}
 
 /** Distribution of the current run: histogram with the previous run behind, statistics, one histogram per component. */
 export function DistributionTab({ run }: { run: RunRecord }) {
@@ -43,7 +21,11 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   const setSubset = useStudio((s) => s.setSubset);
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
   const prevValues = useMemo(() => (prev ? scoredValues(prev.result.scores, prev.result.status) : null), [prev]);
-  const { h, data } = useMemo(() => sharedHistogram(values, prevValues), [values, prevValues]);
+  const { h, data } = useMemo(() => {
+    const s = sharedHistogram(values, prevValues);
+    const h = s.histogram;
+    return { h, data: h.bins.map((_, i) => ({ i, label: binLabel(h, i), count: s.current[i], previous: s.previous?.[i] })) };
+  }, [values, prevValues]);
   const d = useMemo(() => describe(values), [values]);
   const s = run.summary;
   const total = run.result.status.length;
@@ -107,11 +89,7 @@ export function DistributionTab({ run }: { run: RunRecord }) {
 
 function ComponentHistogram({ name, values, status }: { name: string; values: Float64Array; status: Uint8Array }) {
   const setSubset = useStudio((s) => s.setSubset);
-  const vals = useMemo(() => {
-    const out = new Float64Array(values.length);
-    for (let i = 0; i < values.length; i++) out[i] = status[i] === RowStatus.Ok ? values[i] : Number.NaN;
-    return out;
-  }, [values, status]);
+  const vals = useMemo(() => scoredValues(values, status), [values, status]);
   const h = useMemo(() => histogram(vals, { maxBins: 20 }), [vals]);
   const data = h.bins.map((b, i) => ({ i, label: binLabel(h, i), count: b.count }));
   return (

@@ -3,7 +3,8 @@ import type { Dataset } from '../../core/dataset/dataset';
 import { labelCheck } from '../../core/stats/label';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, pct, scoredValues } from './format';
+import { fmt, pct } from './format';
+import { scoredValues } from '../../core/stats/scored';
 import { useLabelColumns } from './useDataColumns';
 
 /** Agreement of the reward with a trusted label column (e.g. `is_correct_openai`): confusion table or correlations. */

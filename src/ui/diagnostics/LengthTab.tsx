@@ -1,12 +1,14 @@
 import { useMemo } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
 import { pearson, spearman, withinGroupPearson } from '../../core/stats/correlation';
-import { binOf, histogram } from '../../core/stats/histogram';
+import { binnedMeans } from '../../core/stats/binnedMeans';
+import { sampleRows } from '../../core/stats/sample';
+import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick, sampleRows, scoredValues } from './format';
+import { fmt, fmtTick } from './format';
 import { ScatterCanvas } from './ScatterCanvas';
 import { useTokenCounts } from './useDataColumns';
 
@@ -32,22 +34,7 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     if (!lengths) return null;
     const points = sampleRows(values.length, (i) => !Number.isNaN(values[i]), MAX_POINTS).map((i) => ({ x: lengths[i], y: values[i], row: i }));
     // Binned means over every scored row: length bins as the histogram picks them, mean reward per bin.
-    const scoredLengths = new Float64Array(values.length);
-    for (let i = 0; i < values.length; i++) scoredLengths[i] = Number.isNaN(values[i]) ? Number.NaN : lengths[i];
-    const h = histogram(scoredLengths, { maxDiscrete: 0, maxBins: 30 });
-    // One pass: each scored row's bin, then the mean reward per bin.
-    const sums = new Float64Array(h.bins.length);
-    const counts = new Int32Array(h.bins.length);
-    for (let i = 0; i < values.length; i++) {
-      const k = binOf(h, scoredLengths[i]);
-      if (k >= 0) {
-        sums[k] += values[i];
-        counts[k]++;
-      }
-    }
-    const bins = h.bins
-      .map((b, k) => ({ x: (b.x0 + b.x1) / 2, y: counts[k] ? sums[k] / counts[k] : Number.NaN, bin: k, n: counts[k], x0: b.x0, x1: b.x1 }))
-      .filter((b) => b.n > 0);
+    const { bins, histogram: h, xs: scoredLengths } = binnedMeans(lengths, values);
     return { points, bins, h, scoredLengths };
   }, [lengths, values]);
   const unitLabel = unit === 'chars' ? 'characters' : `${TOKENIZERS[tokenizer].label} tokens`;
