@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
-import { startStudio } from './runtime/sessions';
+import { startStudio } from './app/sessions/start';
 import './ui/styles.css';
 
 createRoot(document.getElementById('root')!).render(

@@ -20,9 +20,9 @@ import type { TokenBatch } from '../src/core/models/batching';
 import { RolloutEncoder } from '../src/core/models/encode';
 import { inspectModelFolder, type PickedFile } from '../src/core/models/modelFolder';
 import { scoreRollouts } from '../src/core/models/scoreRollouts';
-import { clearModelScoreCache, modelScoreCache } from '../src/runtime/modelCache';
-import { createModelSession } from '../src/runtime/modelSession';
-import { loadOrt } from '../src/runtime/ortLoader';
+import { clearModelScoreCache, modelScoreCache } from '../src/worker/modelCache';
+import { createModelSession } from '../src/worker/modelSession';
+import { loadOrt } from '../src/worker/ortLoader';
 
 export interface BenchLoadRequest {
   /** A name for the session in later calls. */

@@ -1,10 +1,10 @@
 /**
  * Test page module (tests-pages/ort-parity.html, used by e2e/ort-parity.spec.ts): runs the demo reward model in
- * onnxruntime-web with exactly ONE execution provider per session and reports which one ran (src/runtime/ortLoader.ts
+ * onnxruntime-web with exactly ONE execution provider per session and reports which one ran (src/worker/ortLoader.ts
  * loads one entry point per page load). `window.ortBench` (tests-pages/ort-bench.ts, imported on first use) times
  * the same runtime for bench/model.bench.mjs.
  */
-import { loadOrt, webgpuAdapter, type AdapterInfo, type Provider } from '../src/runtime/ortLoader';
+import { loadOrt, webgpuAdapter, type AdapterInfo, type Provider } from '../src/worker/ortLoader';
 
 export type { Provider };
 

@@ -4,7 +4,7 @@
 import { batchTransfer } from '../src/core/dataset/packed';
 import { importPiece } from '../src/core/dataset/importPacked';
 import { importFailure } from '../src/runtime/importProtocol';
-import type { PieceReply, PieceRequest } from '../src/runtime/pieceWorkers';
+import type { PieceReply, PieceRequest } from '../src/worker/pieceWorkers';
 
 declare const self: DedicatedWorkerGlobalScope;
 

@@ -7,8 +7,8 @@ import { searchTrajectories } from '../src/core/dataset/search';
 import type { Detection } from '../src/core/formats/types';
 import { preferenceAccuracy } from '../src/core/stats/preference';
 import { importFailure, type DataReply, type DataRequest } from '../src/runtime/importProtocol';
-import { pieceWorkers } from '../src/runtime/pieceWorkers';
-import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
+import { pieceWorkers } from '../src/worker/pieceWorkers';
+import { loadTokenCounter } from '../src/worker/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
 const running = new Map<number, AbortController>();

@@ -2,12 +2,12 @@
 import { RolloutEncoder, type EncoderSpec, type InputMode } from '../src/core/models/encode';
 import { scoreRollouts } from '../src/core/models/scoreRollouts';
 import { sha256HexOf } from '../src/core/digest';
-import { modelScoreCache } from '../src/runtime/modelCache';
+import { modelScoreCache } from '../src/worker/modelCache';
 import type { ModelReply, ModelRequest } from '../src/runtime/modelProtocol';
-import { createModelSession, ProviderUnavailable, type ModelSession } from '../src/runtime/modelSession';
+import { createModelSession, ProviderUnavailable, type ModelSession } from '../src/worker/modelSession';
 import { WorkerRows } from '../src/engine/workerRows';
 
-/** One reward model on one execution provider (see src/runtime/modelSession.ts); scoring is core/models/scoreRollouts. */
+/** One reward model on one execution provider (see src/worker/modelSession.ts); scoring is core/models/scoreRollouts. */
 // It runs no user code (no network lock-down: onnxruntime fetches its .wasm from the app's origin and starts its
 // own threads); the page's CSP still allows nothing but that origin.
 declare const self: DedicatedWorkerGlobalScope;

@@ -4,7 +4,7 @@ import { browserChannel, forbidClose } from '../src/engine/browser';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { jsRuntime } from '../src/engine/runtimes/js';
 import { serve } from '../src/engine/serve';
-import { loadTokenCounter } from '../src/runtime/tokenizerLoader';
+import { loadTokenCounter } from '../src/worker/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
 // Kept before the lock-down, out of reward code's reach: it fetches only the app's own tokenizer files.

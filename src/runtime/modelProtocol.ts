@@ -1,7 +1,7 @@
 import type { BatchLimits } from '../core/models/batching';
 import type { EncoderSpec, InputMode } from '../core/models/encode';
-import type { Provider } from './ortLoader';
-import type { ModelSession } from './modelSession';
+import type { Provider } from '../worker/ortLoader';
+import type { ModelSession } from '../worker/modelSession';
 import type { DatasetFile } from '../engine/protocol';
 
 /** Main thread → model worker (workers/model.worker.ts). One worker holds one model on one execution provider. */

@@ -6,7 +6,7 @@ import type { Dataset } from '../core/dataset/dataset';
 import type { BatchLimits } from '../core/models/batching';
 import type { EncoderSpec, InputMode } from '../core/models/encode';
 import type { ModelReply, ModelRequest, ScoredReply, LoadedModelInfo } from './modelProtocol';
-import type { Provider } from './ortLoader';
+import type { Provider } from '../worker/ortLoader';
 
 export type LoadOutcome = ({ ok: true } & LoadedModelInfo) | { ok: false; message: string; unavailable: boolean };
 export type ScoreOutcome = ({ ok: true } & ScoredReply) | { ok: false; message: string };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { importBlob } from '../../runtime/studio';
-import { importSessionFile } from '../../runtime/sessions';
+import { importBlob } from '../../app/studio';
+import { importSessionFile } from '../../app/sessions/file';
 import { SESSION_FILE_SUFFIX } from '../../core/session/sessionFile';
 
 function isEditable(target: EventTarget | null): boolean {

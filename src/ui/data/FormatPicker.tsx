@@ -1,6 +1,6 @@
 import { FORMAT_IDS, type FormatId } from '../../core/formats/types';
 import { FORMAT_LABELS } from '../../core/formats/labels';
-import { importBlob, lastImportedSource } from '../../runtime/studio';
+import { importBlob, lastImportedSource } from '../../app/studio';
 import { useStudio } from '../../store';
 
 /** "detected as …": shows the detected format and lets the user re-read the file as another one. */

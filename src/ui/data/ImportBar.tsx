@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
-import { cancelImport, importBlob } from '../../runtime/studio';
+import { cancelImport, importBlob } from '../../app/studio';
 import { PasteDialog } from './PasteDialog';
 
 /** Upload control, paste button, import progress with Cancel. Drag-and-drop is handled by DropZone. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ColumnMapping } from '../../core/formats/types';
-import { importBlob, lastImportedSource } from '../../runtime/studio';
+import { importBlob, lastImportedSource } from '../../app/studio';
 import { Dialog } from '../layout/Dialog';
 
 const ROLES: { key: keyof ColumnMapping; label: string; required: boolean }[] = [

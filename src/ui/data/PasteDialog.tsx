@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { importBlob } from '../../runtime/studio';
+import { importBlob } from '../../app/studio';
 import { Dialog } from '../layout/Dialog';
 
 /** Paste JSONL / JSON / CSV text to import it. */

@@ -4,7 +4,7 @@ import { RowStatus } from '../../core/reward/contract';
 import type { SortKey } from '../../core/table/rowView';
 import { previewOf } from '../../core/dataset/dataset';
 import { getDataset } from '../../runtime/datasetRegistry';
-import { modelScoreColumn } from '../../runtime/models';
+import { modelScoreColumn } from '../../app/models';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { TableFilters } from './TableFilters';

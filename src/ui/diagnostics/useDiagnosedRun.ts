@@ -1,6 +1,6 @@
 import { summarizeRun } from '../../core/reward/summary';
 import type { RowError } from '../../core/reward/runRows';
-import { modelScoreColumn } from '../../runtime/models';
+import { modelScoreColumn } from '../../app/models';
 import { useStudio } from '../../store';
 import type { ModelEntry } from '../../store/modelsSlice';
 import type { RunRecord } from '../../store/runsSlice';

@@ -23,7 +23,7 @@ export function usePreviousRun(run: RunRecord | null): RunRecord | null {
 
 /**
  * How long a run must have been shown running before the charts are marked out of date ("updating…", dimmed). A
- * TypeScript run is shown running 150 ms after Run (runtime/studio.ts), so its charts dim a quarter second after Run.
+ * TypeScript run is shown running 150 ms after Run (app/studio.ts), so its charts dim a quarter second after Run.
  */
 export const STALE_AFTER_MS = 100;
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { modelScoreColumn } from '../../runtime/models';
+import { modelScoreColumn } from '../../app/models';
 import { useStudio } from '../../store';
 import { runLabel } from '../editor/runLabel';
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback } from 'react';
 import { TOKENIZER_IDS, TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
-import { cancelRun, runReward, warmLanguage } from '../../runtime/studio';
+import { cancelRun, runReward, warmLanguage } from '../../app/studio';
 import { PythonOptions, RunOutput } from './PythonOptions';
 import { RunHistory } from './RunHistory';
 import { RunProgressBar } from './RunProgressBar';

@@ -1,14 +1,5 @@
 import { INPUT_MODES, type InputMode } from '../../core/models/encode';
-import {
-  cancelModelScoring,
-  checkProviders,
-  loadModelFiles,
-  removeModel,
-  scoreModel,
-  setModelLabel,
-  setModelMode,
-  setModelVariant,
-} from '../../runtime/models';
+import { cancelModelScoring, checkProviders, loadModelFiles, removeModel, scoreModel, setModelLabel, setModelMode, setModelVariant } from '../../app/models';
 import { useStudio } from '../../store';
 import type { ModelEntry, ProviderChoice } from '../../store/modelsSlice';
 import { FilePickButton } from '../layout/FilePickButton';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
-import { exportSessionFile, importSessionFile } from '../../runtime/sessions';
+import { exportSessionFile, importSessionFile } from '../../app/sessions/file';
 import { SessionsDialog } from './SessionsDialog';
 import { ShareDialog } from './ShareDialog';
 

@@ -1,6 +1,6 @@
 import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
-import { importBlob } from '../../runtime/studio';
+import { importBlob } from '../../app/studio';
 
 const fmtMean = (m: number | null) => (m === null ? '—' : m.toFixed(4));
 

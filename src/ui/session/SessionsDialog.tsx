@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionDoc } from '../../core/session/schema';
 import { useStudio } from '../../store';
-import { listSessions, newSession, removeSession, switchSession } from '../../runtime/sessions';
+import { listSessions, newSession, removeSession, switchSession } from '../../app/sessions/open';
 import { Dialog } from '../layout/Dialog';
 
 const when = (ms: number) => new Date(ms).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { makeShareLink, type ShareLink } from '../../runtime/sessions';
+import { makeShareLink, type ShareLink } from '../../app/sessions/share';
 import { Dialog } from '../layout/Dialog';
 
 const kB = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)} kB`;

@@ -5,7 +5,7 @@
  */
 import { EventQueue, type Parallelism, type PieceEvent, type PieceOptions, type PieceRange, type PieceRun } from '../core/dataset/importPacked';
 import type { ByteSource } from '../core/formats/types';
-import type { ImportFailure } from './importProtocol';
+import type { ImportFailure } from '../runtime/importProtocol';
 import { ImportError } from '../core/formats/types';
 
 export interface PieceRequest {

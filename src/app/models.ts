@@ -9,9 +9,9 @@ import { labelColumn } from '../core/models/scoreRollouts';
 import { RowStatus } from '../core/reward/contract';
 import { useStudio } from '../store';
 import type { ModelEntry, ModelScores } from '../store/modelsSlice';
-import { getDataset } from './datasetRegistry';
-import { ModelWorkerClient, type LoadOutcome, type ScoreJob } from './modelWorkerClient';
-import { providerLabel, type Provider } from './ortLoader';
+import { getDataset } from '../runtime/datasetRegistry';
+import { ModelWorkerClient, type LoadOutcome, type ScoreJob } from '../runtime/modelWorkerClient';
+import { providerLabel, type Provider } from '../worker/ortLoader';
 
 interface Handle {
   client: ModelWorkerClient;
@@ -289,10 +289,8 @@ export async function checkProviders(id: string, sample = 32): Promise<void> {
 }
 
 /** New rollouts: every loaded model scores them (the cache answers rollouts it has seen). */
-let lastDataset: string | null = null;
-useStudio.subscribe((s) => {
-  if (s.datasetId === lastDataset) return;
-  lastDataset = s.datasetId;
+useStudio.subscribe((s, prev) => {
+  if (s.datasetId === prev.datasetId) return;
   if (!getDataset(s.datasetId)) return;
   for (const id of handles.keys()) void scoreModel(id);
 });

@@ -2,30 +2,33 @@ import type { Dataset } from '../core/dataset/dataset';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
-import { forgetDataset, getDataset, registerDataset } from './datasetRegistry';
-import { startImport, type ImportJob } from './importClient';
+import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
+import { startImport, type ImportJob } from '../runtime/importClient';
 import { defaultPoolSize, browserWorkerPort } from '../engine/browser';
 import { RewardEngine, type RunHandle, type RunProgress } from '../engine/engine';
 import type { PythonCall } from '../engine/protocol';
 import type { RunRecord } from '../store/runsSlice';
 import type { DataSource } from '../store/sessionSlice';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../runtime/hash';
 import { modelColumns } from './models';
 
-/**
- * The studio's actions: import a file, run the reward, cancel. They tie the workers (runtime) to the store;
- * components call these and read the store.
- */
-let pool: RewardEngine | null = null;
-let importJob: ImportJob | null = null;
-let runHandle: RunHandle | null = null;
-/** The Python run waiting for its scan: a newer run or Cancel replaces it. */
-let runToken: object | null = null;
-let nextRun = 1;
-/** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
-let lastSource: { blob: Blob; name: string } | null = null;
-/** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
-let dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
+/** The studio's actions: import a file, run the reward, cancel. Components call these and read the store. */
+
+/** What the actions share, in one object: the engines, the import and run in flight, run numbers, the data file. */
+const state: {
+  pool: RewardEngine | null;
+  /** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
+  pyPool: RewardEngine | null;
+  importJob: ImportJob | null;
+  runHandle: RunHandle | null;
+  /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
+  runToken: object | null;
+  nextRun: number;
+  /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
+  lastSource: { blob: Blob; name: string } | null;
+  /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
+  dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null;
+} = { pool: null, pyPool: null, importJob: null, runHandle: null, runToken: null, nextRun: 1, lastSource: null, dataFile: null };
 
 /** A reward worker sent something outside the protocol: it was dropped; the user hears of it. */
 function reportProtocolError(message: string): void {
@@ -40,28 +43,26 @@ function engineDataset(ds: Dataset) {
 }
 
 function rewardPool(): RewardEngine {
-  pool ??= new RewardEngine({
+  state.pool ??= new RewardEngine({
     size: defaultPoolSize(),
     spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' })),
     onProtocolError: reportProtocolError,
   });
-  return pool;
+  return state.pool;
 }
 
-/** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
-let pyPool: RewardEngine | null = null;
 function pythonPool(): RewardEngine {
-  if (!pyPool) {
-    pyPool = new RewardEngine({
+  if (!state.pyPool) {
+    state.pyPool = new RewardEngine({
       size: defaultPoolSize(),
       spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' })),
       interruptible: true,
       onProtocolError: reportProtocolError,
     });
     const ds = getDataset(useStudio.getState().datasetId);
-    if (ds) pyPool.setDataset(engineDataset(ds));
+    if (ds) state.pyPool.setDataset(engineDataset(ds));
   }
-  return pyPool;
+  return state.pyPool;
 }
 
 /** The pool that runs rewards written in `language`. */
@@ -80,11 +81,11 @@ export function warmLanguage(language: 'ts' | 'py'): void {
 }
 
 export function lastImportedSource(): { blob: Blob; name: string } | null {
-  return lastSource;
+  return state.lastSource;
 }
 
 export function currentDataFile(): { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null {
-  return dataFile;
+  return state.dataFile;
 }
 
 export interface ImportOpts {
@@ -117,7 +118,7 @@ export async function importBlob(blob: Blob, name: string, opts: ImportOpts = {}
     opts = { ...opts, format: pending.format as FormatId | undefined, mapping: pending.mapping as ColumnMapping | undefined };
     store.setSessionMessage({ kind: 'info', text: `${name} matches the link (SHA-256 checked).` });
   }
-  importJob?.cancel();
+  state.importJob?.cancel();
   store.setImportError(null);
   store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
   performance.mark('import:start');
@@ -125,22 +126,22 @@ export async function importBlob(blob: Blob, name: string, opts: ImportOpts = {}
   // the import's workers need.
   let shownAt = performance.now();
   const job = startImport(blob, name, opts, (p) => {
-    if (importJob !== job || performance.now() - shownAt < PROGRESS_EVERY_MS) return;
+    if (state.importJob !== job || performance.now() - shownAt < PROGRESS_EVERY_MS) return;
     shownAt = performance.now();
     useStudio.getState().setImporting({ fileName: name, ...p });
   });
-  importJob = job;
+  state.importJob = job;
   const res = await job.done;
-  if (importJob !== job) return false; // superseded by a newer import
-  importJob = null;
+  if (state.importJob !== job) return false; // superseded by a newer import
+  state.importJob = null;
   useStudio.getState().setImporting(null);
   if (!res.ok) {
     if (res.error.code !== 'cancelled') useStudio.getState().setImportError({ ...res.error, fileName: name });
-    if (res.error.code === 'needs-mapping') lastSource = { blob, name };
+    if (res.error.code === 'needs-mapping') state.lastSource = { blob, name };
     return false;
   }
-  lastSource = { blob, name };
-  dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
+  state.lastSource = { blob, name };
+  state.dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
   if (pending && useStudio.getState().pendingFile === pending) useStudio.getState().setPendingFile(null);
   useStudio.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
   adoptDataset(res.value);
@@ -156,7 +157,7 @@ export async function importBlob(blob: Blob, name: string, opts: ImportOpts = {}
 }
 
 export function cancelImport(): void {
-  importJob?.cancel();
+  state.importJob?.cancel();
 }
 
 function adoptDataset(ds: Dataset): void {
@@ -170,7 +171,7 @@ function adoptDataset(ds: Dataset): void {
   // pools reading meant four workers on two cores, and the first Python run after an import of 100,000 rows waited
   // for all four: bench/README.md.)
   rewardPool().setDataset(engineDataset(ds), false);
-  pyPool?.setDataset(engineDataset(ds), false);
+  state.pyPool?.setDataset(engineDataset(ds), false);
   setTimeout(() => {
     const st = useStudio.getState();
     if (st.datasetId === ds.id) warmLanguage(st.language);
@@ -196,8 +197,8 @@ export async function runReward(): Promise<void> {
   const language = s.language;
   // The user pressed Run: code from a link or a file is now theirs to run.
   if (s.origin) s.setOrigin(null);
-  runHandle?.cancel();
-  runToken = null;
+  state.runHandle?.cancel();
+  state.runToken = null;
   const startedAt = Date.now();
   performance.mark('reward-run:start');
   let python: PythonCall | undefined;
@@ -205,9 +206,9 @@ export async function runReward(): Promise<void> {
     // Python: find the reward functions the code defines (parsed, not run), keep the user's pick or take the first.
     s.setRunError(null);
     s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });
-    const token = (runToken = {});
+    const token = (state.runToken = {});
     const scan = await pythonPool().check(code);
-    if (runToken !== token) return;
+    if (state.runToken !== token) return;
     const st = useStudio.getState();
     if (!scan.ok) {
       st.setRunning(null);
@@ -235,7 +236,7 @@ export async function runReward(): Promise<void> {
   let shown = language === 'py';
   let latest: RunProgress = { done: 0, total: ds.size, rowsPerSecond: 0 };
   const show = (p: RunProgress) => {
-    if (handle === null || runHandle === handle) useStudio.getState().setRunning(p);
+    if (handle === null || state.runHandle === handle) useStudio.getState().setRunning(p);
   };
   const reveal = shown
     ? undefined
@@ -261,13 +262,13 @@ export async function runReward(): Promise<void> {
       show(p);
     },
   });
-  runHandle = handle;
+  state.runHandle = handle;
   // The workers had their tasks before the page re-rendered (run() reports its first progress after dispatching).
   s.setRunError(null);
   const outcome = await handle.done;
   clearTimeout(reveal);
-  if (runHandle !== handle) return;
-  runHandle = null;
+  if (state.runHandle !== handle) return;
+  state.runHandle = null;
   const st = useStudio.getState();
   st.setRunning(null);
   if (outcome.kind === 'load-failed') {
@@ -282,7 +283,7 @@ export async function runReward(): Promise<void> {
   // User Timing: the pool's time for the run, visible in DevTools and read by bench/reward.bench.mjs.
   performance.measure('reward-run', 'reward-run:start');
   st.addRun({
-    id: nextRun++,
+    id: state.nextRun++,
     code,
     language,
     pyFunction: python?.name,
@@ -296,23 +297,23 @@ export async function runReward(): Promise<void> {
 }
 
 export function cancelRun(): void {
-  runToken = null;
-  runHandle?.cancel();
-  if (!runHandle) useStudio.getState().setRunning(null);
+  state.runToken = null;
+  state.runHandle?.cancel();
+  if (!state.runHandle) useStudio.getState().setRunning(null);
 }
 
 /** Put restored runs in place (a session reopened); new runs are numbered after them. */
 export function adoptRuns(runs: RunRecord[], currentRunId: number | null): void {
-  nextRun = Math.max(nextRun, ...runs.map((r) => r.id + 1));
+  state.nextRun = Math.max(state.nextRun, ...runs.map((r) => r.id + 1));
   useStudio.getState().setRuns(runs, currentRunId);
 }
 
 /** A fresh session: no runs, and run ids from 1 again. */
 export function resetRuns(): void {
-  runHandle?.cancel();
-  runHandle = null;
-  runToken = null;
-  nextRun = 1;
+  state.runHandle?.cancel();
+  state.runHandle = null;
+  state.runToken = null;
+  state.nextRun = 1;
   useStudio.getState().setRuns([], null);
   useStudio.getState().setRunning(null);
 }

@@ -1,0 +1,106 @@
+import type { ColumnMapping, FormatId } from '../../core/formats/types';
+import { type RunPayload } from '../../core/session/sessionFile';
+import type { DataRef, RunMeta, SessionDoc, UiState } from '../../core/session/schema';
+import { useStudio, type StudioState } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { getDataset } from '../../runtime/datasetRegistry';
+import { currentDataFile } from '../studio';
+
+export function runMeta(r: RunRecord): RunMeta {
+  const m: RunMeta = {
+    id: r.id,
+    code: r.code,
+    language: r.language,
+    startedAt: r.startedAt,
+    elapsedMs: r.elapsedMs,
+    cancelled: r.cancelled,
+    summary: { ...r.summary, mean: Number.isNaN(r.summary.mean) ? null : r.summary.mean },
+  };
+  if (r.pyFunction) m.pyFunction = r.pyFunction;
+  return m;
+}
+
+export function runPayload(r: RunRecord): RunPayload {
+  const { result } = r;
+  return {
+    scores: result.scores,
+    status: result.status,
+    components: result.components,
+    errors: [...result.errors.values()],
+    notes: [...result.notes.entries()],
+    stdout: result.stdout,
+  };
+}
+
+export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunRecord {
+  return {
+    id: meta.id,
+    code: meta.code,
+    language: meta.language,
+    pyFunction: meta.pyFunction,
+    datasetId,
+    startedAt: meta.startedAt,
+    elapsedMs: meta.elapsedMs,
+    cancelled: meta.cancelled,
+    summary: { ...meta.summary, mean: meta.summary.mean ?? Number.NaN },
+    result: {
+      scores: p.scores,
+      status: p.status,
+      components: p.components,
+      errors: new Map(p.errors.map((e) => [e.row, e])),
+      notes: new Map(p.notes),
+      stdout: p.stdout,
+    },
+  };
+}
+
+export function uiState(s: StudioState): UiState {
+  return { diagTab: s.diagTab, lengthUnit: s.lengthUnit, preset: s.preset, labelColumn: s.labelColumn, selectedRow: s.selectedRow };
+}
+
+/** The persisted reference to the loaded data (a pending link file counts as the session's data). */
+export function dataRef(s: StudioState): DataRef {
+  const ds = getDataset(s.datasetId);
+  const file = currentDataFile();
+  if (s.pendingFile) {
+    const p = s.pendingFile;
+    return {
+      kind: 'file',
+      name: p.name,
+      rows: p.rows,
+      size: p.size,
+      sha256: p.sha256,
+      import: { format: p.format as FormatId | undefined, mapping: p.mapping as ColumnMapping | undefined },
+    };
+  }
+  if (!ds || !file || s.dataSource.kind === 'none') return { kind: 'none' };
+  const choice = { ...(file.format ? { format: file.format } : {}), ...(file.mapping ? { mapping: file.mapping } : {}) };
+  if (s.dataSource.kind === 'demo') return { kind: 'demo' };
+  if (s.dataSource.kind === 'url') return { kind: 'url', url: s.dataSource.url, name: file.name, rows: ds.size, import: choice };
+  return { kind: 'file', name: file.name, rows: ds.size, size: file.blob.size, import: choice };
+}
+
+export function currentDoc(createdAt?: number): SessionDoc {
+  const s = useStudio.getState();
+  return {
+    v: 1,
+    id: s.sessionId!,
+    name: s.sessionName || 'Session',
+    createdAt: createdAt ?? Date.now(),
+    updatedAt: Date.now(),
+    editor: {
+      language: s.language,
+      code: { ...s.codes },
+      tokenizer: s.tokenizer,
+      timeLimitMs: s.timeLimitMs,
+      pyFunction: s.pyFunction,
+      pyBatchSize: s.pyBatchSize,
+    },
+    ui: uiState(s),
+    data: dataRef(s),
+    dataVersion: s.dataVersion,
+    runs: [],
+    currentRunId: s.currentRunId,
+    origin: s.origin,
+  };
+}

@@ -1,0 +1,140 @@
+import { DEFAULT_REWARD_TS } from '../../core/reward/defaultReward';
+import { DEFAULT_REWARD_PY } from '../../core/reward/defaultRewardPy';
+import type { SessionDoc, UiState } from '../../core/session/schema';
+import type { TokenizerId } from '../../core/tokenize/tokenizers';
+import type { PresetId } from '../../core/stats/advantage';
+import { useStudio } from '../../store';
+import { storedEditor } from '../../store/editorSlice';
+import { getDataset } from '../../runtime/datasetRegistry';
+import * as db from '../../runtime/sessionDb';
+import { adoptRuns, importBlob, loadDemo, resetRuns, runReward } from '../studio';
+import { saveNow } from './autosave';
+import { runRecord } from './convert';
+import { openUrlData } from './share';
+import { newId, rememberCurrent, session } from './state';
+
+export function applyUi(ui: UiState, rows: number): void {
+  const s = useStudio.getState();
+  s.setDiagTab(ui.diagTab);
+  s.setLengthUnit(ui.lengthUnit);
+  s.setPreset(ui.preset as PresetId);
+  s.setLabelColumn(ui.labelColumn);
+  s.selectRow(ui.selectedRow !== null && ui.selectedRow < rows ? ui.selectedRow : null);
+}
+
+export function beginSession(id: string, name: string): void {
+  // The session being left keeps its last edits (its document is built now, before anything changes).
+  if (session.saveTimer) {
+    clearTimeout(session.saveTimer);
+    void saveNow(true);
+  }
+  const s = useStudio.getState();
+  s.setSession({ sessionId: id, sessionName: name });
+  s.setOrigin(null);
+  s.setPendingFile(null);
+  s.setDataVersion(0);
+  resetRuns();
+  rememberCurrent(id);
+}
+
+/** Load a session's data: the demo, its saved file, or its URL. Never runs the code. */
+export async function loadSessionData(doc: SessionDoc): Promise<boolean> {
+  const d = doc.data;
+  if (d.kind === 'demo') return loadDemo({ run: false, restoring: true });
+  if (d.kind === 'none') return true;
+  const saved = await db.getBlob(doc.id);
+  const choice = { format: d.import.format, mapping: d.import.mapping };
+  if (saved && saved.dataVersion === doc.dataVersion) {
+    return importBlob(saved.blob, saved.name, {
+      ...choice,
+      source: d.kind === 'url' ? { kind: 'url', url: d.url } : { kind: 'file' },
+      run: false,
+      restoring: true,
+    });
+  }
+  if (d.kind === 'url') return openUrlData(d.url, { run: false, restoring: true, ...choice });
+  if (d.kind === 'file' && d.sha256) {
+    useStudio.getState().setPendingFile({ name: d.name, rows: d.rows, size: d.size, sha256: d.sha256, format: d.import.format, mapping: d.import.mapping });
+  }
+  return false;
+}
+
+/** Put a saved session in place: editor, settings, data, runs. Its own code runs only if it has no run yet. */
+export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boolean } = {}): Promise<void> {
+  session.restoring = true;
+  try {
+    beginSession(doc.id, doc.name);
+    session.createdAt.set(doc.id, doc.createdAt);
+    const s = useStudio.getState();
+    // Local storage is written on every keystroke; IndexedDB a moment later: after a reload, the keystrokes win.
+    const local = opts.preferLocalCode ? storedEditor() : null;
+    const codes = local ? { ...doc.editor.code, ...local.codes } : doc.editor.code;
+    s.loadEditor({ ...doc.editor, language: local?.language ?? doc.editor.language, codes, tokenizer: doc.editor.tokenizer as TokenizerId });
+    s.setDataVersion(doc.dataVersion);
+    s.setOrigin(doc.origin);
+    const loaded = await loadSessionData(doc);
+    const ds = getDataset(useStudio.getState().datasetId);
+    if (loaded && ds) {
+      applyUi(doc.ui, ds.size);
+      const stored = await db.getRuns(doc.id, doc.dataVersion);
+      const runs = stored.filter((r) => r.payload.scores.length === ds.size).map((r) => runRecord(r.meta, r.payload, ds.id));
+      for (const r of runs) session.savedRuns.add(`${doc.id}/${r.id}`);
+      const current = runs.find((r) => r.id === doc.currentRunId) ?? runs.at(-1) ?? null;
+      adoptRuns(runs, current?.id ?? null);
+    }
+  } finally {
+    session.restoring = false;
+  }
+  await saveNow(); // at once: a reload straight after opening must find this session
+  const s = useStudio.getState();
+  if (s.datasetId && s.runs.length === 0 && !s.origin) await runReward();
+}
+
+/** A new session on the demo rollouts, scored by the editor's code (the first open) or the default reward. */
+export async function newSession(opts: { keepCode?: boolean } = {}): Promise<void> {
+  const id = newId();
+  session.restoring = true;
+  try {
+    beginSession(id, 'GSM8K demo');
+    session.createdAt.set(id, Date.now());
+    const s = useStudio.getState();
+    if (!opts.keepCode) {
+      s.loadEditor({
+        language: 'ts',
+        codes: { ts: DEFAULT_REWARD_TS, py: DEFAULT_REWARD_PY },
+        tokenizer: s.tokenizer,
+        timeLimitMs: 1000,
+        pyFunction: null,
+        pyBatchSize: 32,
+      });
+    }
+  } finally {
+    session.restoring = false;
+  }
+  await saveNow(); // at once: a reload straight after opening must find this session
+  await loadDemo();
+}
+
+export async function switchSession(id: string): Promise<void> {
+  if (id === useStudio.getState().sessionId) return;
+  const p = await db.getSession(id);
+  if (!p || !p.ok) {
+    useStudio.getState().setSessionMessage({
+      kind: 'error',
+      text: `That session could not be opened: ${p && !p.ok ? p.message : 'it is gone'}. Your current session is unchanged.`,
+    });
+    return;
+  }
+  await openSession(p.value);
+}
+
+export async function removeSession(id: string): Promise<void> {
+  await db.deleteSession(id);
+  if (id === useStudio.getState().sessionId) {
+    const { sessions } = await db.listSessions();
+    if (sessions[0]) await openSession(sessions[0]);
+    else await newSession();
+  }
+}
+
+export const listSessions = db.listSessions;

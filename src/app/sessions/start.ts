@@ -1,0 +1,57 @@
+import type { SessionDoc } from '../../core/session/schema';
+import { useStudio } from '../../store';
+import * as db from '../../runtime/sessionDb';
+import { loadDemo } from '../studio';
+import { installAutosave, saveNow } from './autosave';
+import { openLink } from './file';
+import { beginSession, newSession, openSession } from './open';
+import { openUrlData } from './share';
+import { currentIdFromStorage, newId, session } from './state';
+
+/**
+ * First thing the page does: open a share link (`#s=`) or a data URL (`?data=`) as a new session, else reopen the
+ * session of the last visit, else start one on the demo.
+ */
+export async function startStudio(): Promise<void> {
+  installAutosave();
+  // A share link pasted into the address bar of an open studio changes only the fragment: open it too.
+  window.addEventListener('hashchange', () => {
+    const h = location.hash;
+    if (!h.startsWith('#s=')) return;
+    void openLink(h.slice(3)).finally(() => history.replaceState(null, '', location.pathname + location.search));
+  });
+  const hash = location.hash;
+  const params = new URLSearchParams(location.search);
+  const dataUrl = params.get('data');
+  // The link has done its job once opened and saved: a reload then reopens the saved session instead of opening the
+  // link again. Not before: a reload while the link's data is still being put in place and saved opens the link again.
+  const dropLink = () => {
+    if (!hash.startsWith('#s=') && !dataUrl) return;
+    params.delete('data');
+    const rest = params.toString();
+    history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : ''));
+  };
+  if (hash.startsWith('#s=') && (await openLink(hash.slice(3)).finally(dropLink))) return;
+  if (dataUrl) {
+    // A new session with the user's own code (kept as it is in the editor), on the URL's data.
+    beginSession(newId(), decodeURIComponent(dataUrl.split('/').pop() || 'Data from a URL'));
+    session.createdAt.set(useStudio.getState().sessionId!, Date.now());
+    if (!(await openUrlData(dataUrl))) await loadDemo({ run: true });
+    await saveNow(); // at once: a reload straight after opening must find this session
+    dropLink();
+    return;
+  }
+  dropLink();
+  let last: SessionDoc | null = null;
+  try {
+    const id = currentIdFromStorage();
+    const p = id ? await db.getSession(id) : null;
+    if (p?.ok) last = p.value;
+    else if (p && !p.ok)
+      useStudio.getState().setSessionMessage({ kind: 'error', text: `The last session could not be reopened: ${p.message}. A new one was started.` });
+  } catch (e) {
+    console.warn('IndexedDB unavailable: sessions are not saved', e);
+  }
+  if (last) await openSession(last, { preferLocalCode: true });
+  else await newSession({ keepCode: true });
+}

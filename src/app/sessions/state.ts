@@ -1,0 +1,26 @@
+import type { UiState } from '../../core/session/schema';
+import { storedLocal, storeLocal } from '../../store/editorSlice';
+
+/**
+ * Sessions: autosaved in IndexedDB (document, data file, runs), switched and deleted from the session list, shared by
+ * link (`#s=…`), exported and imported as one file (docs/sessions.md). This is what their modules share.
+ */
+export const session: {
+  /** True while a session is being put in place: autosave waits, so a half-applied state is never written. */
+  restoring: boolean;
+  /** Runs already written to IndexedDB, by session. */
+  savedRuns: Set<string>;
+  saveTimer: ReturnType<typeof setTimeout> | null;
+  createdAt: Map<string, number>;
+  autosaveInstalled: boolean;
+  /** A link's UI state, applied once its data has loaded. */
+  pendingUi: UiState | null;
+} = { restoring: false, savedRuns: new Set(), saveTimer: null, createdAt: new Map(), autosaveInstalled: false, pendingUi: null };
+
+const CURRENT_KEY = 'reward-studio:session';
+/** Files up to this size are tried inline in a share link (the compressed body must stay under INLINE_LIMIT). */
+export const INLINE_TRY_BYTES = 8 * 1024 * 1024;
+
+export const newId = () => globalThis.crypto?.randomUUID?.() ?? `s${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+export const rememberCurrent = (id: string) => storeLocal(CURRENT_KEY, id);
+export const currentIdFromStorage = () => storedLocal(CURRENT_KEY);
