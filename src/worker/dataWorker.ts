@@ -1,0 +1,106 @@
+/// <reference lib="webworker" />
+import type { LabelColumn } from '../core/dataset/labelColumns';
+import { importPacked } from '../core/dataset/importPacked';
+import { batchTransfer } from '../core/dataset/packed';
+import { RowStoreBuilder, type RowStore } from '../core/dataset/rowStore';
+import { searchTrajectories } from '../core/dataset/search';
+import type { Detection } from '../core/formats/types';
+import { preferenceAccuracy } from '../core/stats/preference';
+import { importFailure, type DataReply, type DataRequest } from '../runtime/importProtocol';
+import { pieceWorkers } from './pieceWorkers';
+import { loadTokenCounter } from './tokenizerLoader';
+
+/** The import worker's message loop (workers/import.worker.ts only wires it to its scope). */
+export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
+  const running = new Map<number, AbortController>();
+  /** The last successful import: what queries are answered from. */
+  let committed: { key: number; store: RowStore; labels: LabelColumn[] } | null = null;
+  const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+  const storeOf = (key: number) => (committed?.key === key ? committed.store : null);
+  /** Every row of a dataset (read again from the file the first time, for a JSONL import), or null when it is gone. */
+  const rowsOf = async (key: number) => (await storeOf(key)?.all()) ?? null;
+  const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+  self.onmessage = async (ev: MessageEvent<DataRequest>) => {
+    const m = ev.data;
+    if (m.kind === 'cancel') return void running.get(m.jobId)?.abort();
+    if (m.kind === 'get') {
+      const store = storeOf(m.key);
+      try {
+        return post({ kind: 'rows', reqId: m.reqId, rows: store ? await store.get(m.indices) : null });
+      } catch (e) {
+        return post({ kind: 'rows', reqId: m.reqId, rows: null, error: messageOf(e) });
+      }
+    }
+    if (m.kind === 'search') {
+      try {
+        const rows = await rowsOf(m.key);
+        const hits = rows ? searchTrajectories(rows, m.needle) : null;
+        return post({ kind: 'hits', reqId: m.reqId, hits }, hits ? [hits.buffer] : []);
+      } catch (e) {
+        return post({ kind: 'hits', reqId: m.reqId, hits: null, error: messageOf(e) });
+      }
+    }
+    if (m.kind === 'labels') {
+      // Collected during the import (copied to the page, not transferred: they stay here for the next request).
+      return post({ kind: 'labels', reqId: m.reqId, columns: committed?.key === m.key ? committed.labels : null });
+    }
+    if (m.kind === 'preference') {
+      try {
+        return post({ kind: 'preference', reqId: m.reqId, result: preferenceAccuracy(m.scores, m.status, m.pairs) });
+      } catch (e) {
+        return post({ kind: 'preference', reqId: m.reqId, result: null, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    if (m.kind === 'tokens') {
+      try {
+        const rows = await rowsOf(m.key);
+        if (!rows) return post({ kind: 'tokens', reqId: m.reqId, counts: null });
+        const count = await loadTokenCounter(m.tokenizer);
+        const counts = new Int32Array(rows.length);
+        let last = performance.now();
+        for (let i = 0; i < rows.length; i++) {
+          counts[i] = count(rows[i].completion);
+          // Tokenizing runs at roughly 2,000–5,000 completions a second: tell the page how far it is.
+          if ((i & 255) === 255 && performance.now() - last > 200) {
+            last = performance.now();
+            post({ kind: 'tokens-progress', reqId: m.reqId, done: i + 1, total: rows.length });
+          }
+        }
+        return post({ kind: 'tokens', reqId: m.reqId, counts }, [counts.buffer]);
+      } catch (e) {
+        return post({ kind: 'tokens', reqId: m.reqId, counts: null, error: messageOf(e) });
+      }
+    }
+    const abort = new AbortController();
+    running.set(m.jobId, abort);
+    const source = { name: m.name, blob: m.blob };
+    const kept = new RowStoreBuilder();
+    let detection: Detection | null = null;
+    let labels: LabelColumn[] = [];
+    try {
+      const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces));
+      for await (const e of events) {
+        if (e.kind === 'meta') {
+          detection = e.detection;
+          post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
+        } else if (e.kind === 'labels') {
+          labels = e.columns;
+        } else {
+          kept.add(e.batch.line.slice(), e.spans, e.rows);
+          post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
+        }
+      }
+      if (!detection) throw new Error('the import ended without deciding a format');
+      const { store, index } = kept.finish(source, { format: detection.format, mapping: m.opts.mapping });
+      committed = { key: m.jobId, store, labels };
+      // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them.
+      const spans = index?.spans.slice();
+      post({ kind: 'done', jobId: m.jobId, spans }, spans ? [spans.buffer] : []);
+    } catch (e) {
+      post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
+    } finally {
+      running.delete(m.jobId);
+    }
+  };
+}
