@@ -1,19 +1,6 @@
 /**
- * The fast path of a large JSONL import: packed batches straight from the file's bytes, for the formats whose rows
- * are flat records with a string prompt and completion (TRL standard and completions logs, verl rollout dumps).
- *
- * The bytes are read by slices and walked by the WebAssembly line scanner (formats/jsonl-scan), which validates
- * each line and gives the span and type of every top-level field; it also gives the completion's UTF-16 length and
- * writes its first PREVIEW_CHARS UTF-16 units. Of each row only what the main thread needs is decoded here: its group
- * key (not even that when its bytes are the previous row's), its step, and the numbers and booleans of label
- * columns. The file is neither decoded to one string nor parsed into objects, and no trajectory is built (the data
- * worker reads rows back from their spans on demand).
- *
- * A line the scanner leaves to JSON.parse (invalid JSON, a value that is not an object, escapes in keys, repeated
- * keys…), and a row whose prompt or completion is not a string (a conversational row), goes the usual way:
- * `parseJsonlLine`, the format's normalizer, `Packer.trajectory`. So the batches, issues, spans, line count and label
- * columns are the ones `importStream` + `Packer` give for the same bytes (scanJsonl.test.ts compares the two ways on
- * every kind of line it could think of, and on random records, with reads cut anywhere).
+ * The fast path of a large JSONL import: packed batches straight from the file's bytes for flat-record formats,
+ * never decoding the file to one string nor parsing rows into objects (docs/import.md).
  */
 import { throwIfCancelled } from '../formats/cancel';
 import { GROUP_COLUMNS, keyOfValue } from '../formats/group-key';

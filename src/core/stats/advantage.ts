@@ -1,29 +1,6 @@
 /**
- * Outcome-reward advantage estimators, transcribed from the frameworks' source so the numbers match training logs.
- *
- * Sources (read, not guessed; line numbers at the commit named):
- * - TRL 1.10.0.dev0 (huggingface/trl @ f2cd577), `trl/trainer/grpo_trainer.py`,
- *   `GRPOTrainer._generate_and_score_completions` lines 2676–2730 (default `multi_objective_aggregation=
- *   "sum_then_normalize"`, default `scale_rewards="group"`), and `nanstd` in `trl/trainer/utils.py` lines 857–882.
- * - verl 0.8.0.dev (volcengine/verl @ b178a3c), `verl/trainer/ppo/core_algos.py`:
- *   `compute_grpo_outcome_advantage` lines 266–330 (default epsilon 1e-6, `norm_adv_by_std_in_grpo`),
- *   `compute_rloo_outcome_advantage` lines 476–525 (the function registered as "rloo").
- * - OpenRLHF 0.11.0 (OpenRLHF/OpenRLHF @ 3c3be62), `openrlhf/trainer/ppo_utils/experience_maker.py`,
- *   `compute_advantages_and_returns` lines 238–272, then `compute_reward` (`openrlhf/models/utils.py` lines 98–126)
- *   which clamps the shaped reward to `--reward.clip_range`, default (−10, 10) (`openrlhf/cli/train_ppo_ray.py` line 437).
- *
- * Conventions shared by every preset:
- * - A row is scored when its reward is finite and its group index is in [0, groupCount). Unscored rows get NaN and
- *   are left out of every statistic (their group's mean / std / size, and TRL's batch std). TRL does the same
- *   natively (unscorable rows are NaN and it uses nanmean / nanstd); verl and OpenRLHF have no such rows, so ours
- *   behave as if those rows had been dropped before the trainer saw the batch.
- * - Groups may differ in size. TRL (`view(-1, num_generations)`) and OpenRLHF (`reshape(-1, n_samples_per_prompt)`)
- *   assume equal sizes; verl groups by `uid` and supports any size. We apply each framework's per-group formula with
- *   the group's own scored size n in place of num_generations / n_samples_per_prompt: that is what the framework
- *   computes for a batch made of groups of that size, and it is verl's own behaviour.
- * - Arithmetic is float64; the frameworks usually run float32 tensors, so their logs agree to ~1e-7 relative.
- * - Per-token KL terms (OpenRLHF `init_kl_coef`, verl KL-in-reward) need log-probabilities and are not modelled:
- *   these are the outcome-level advantages every token of a response receives when the KL coefficient is 0.
+ * Outcome-reward advantage estimators, transcribed from the frameworks' source so the numbers match training logs
+ * (sources, line numbers and shared conventions: docs/diagnostics.md).
  */
 
 /** The advantage-estimator presets: the one list the UI, the CLI (`--preset`), sessions and tests use. */
