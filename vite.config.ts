@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -9,8 +10,8 @@ import { contentSecurityPolicy, isolationHeaders } from './src/core/security/hea
  * loaded from a URL gets its policy from its own response, not from the page's <meta> tag, and reward code
  * runs in workers. COOP/COEP make the page cross-origin isolated (SharedArrayBuffer, threaded WASM).
  */
-function securityHeaders(dev: boolean): Plugin {
-  const headers = { ...isolationHeaders, 'Content-Security-Policy': contentSecurityPolicy({ dev }) };
+function securityHeaders(): Plugin {
+  const headers = { ...isolationHeaders, 'Content-Security-Policy': contentSecurityPolicy() };
   const apply = (_req: unknown, res: { setHeader(k: string, v: string): void }, next: () => void) => {
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     next();
@@ -25,7 +26,36 @@ function securityHeaders(dev: boolean): Plugin {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ dev }) }, injectTo: 'head-prepend' }],
+      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy() }, injectTo: 'head-prepend' }],
+    },
+  };
+}
+
+/**
+ * The dev server's inline module scripts (React refresh's preamble) served as files instead, so that no page needs
+ * 'unsafe-inline' in its CSP: each becomes `<script type="module" src="/@inline/<sha-256>.js">`, in the same place.
+ */
+function externalInlineScripts(): Plugin {
+  const scripts = new Map<string, string>();
+  return {
+    name: 'reward-studio-external-inline-scripts',
+    apply: 'serve',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(/<script type="module">([\s\S]*?)<\/script>/g, (_, code: string) => {
+          const path = `/@inline/${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;
+          scripts.set(path, code);
+          return `<script type="module" src="${path}"></script>`;
+        }),
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const code = scripts.get((req.url ?? '').split('?')[0]);
+        if (code === undefined) return next();
+        res.setHeader('Content-Type', 'text/javascript');
+        res.end(code);
+      });
     },
   };
 }
@@ -51,8 +81,8 @@ function pyodideAssets(): Plugin {
   };
 }
 
-export default defineConfig(({ command }) => ({
-  plugins: [react(), securityHeaders(command === 'serve'), pyodideAssets()],
+export default defineConfig({
+  plugins: [react(), securityHeaders(), externalInlineScripts(), pyodideAssets()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',
@@ -69,4 +99,4 @@ export default defineConfig(({ command }) => ({
   },
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
-}));
+});

@@ -11,7 +11,8 @@ import { useStudio } from '../store';
 import type { ModelEntry, ModelScores } from '../store/modelsSlice';
 import { getDataset } from '../runtime/datasetRegistry';
 import { ModelWorkerClient, type LoadOutcome, type ScoreJob } from '../runtime/modelWorkerClient';
-import { providerLabel, type Provider } from '../worker/ortLoader';
+import type { Provider } from '../worker/ortLoader';
+import { providerLabel } from './providerLabel';
 
 interface Handle {
   client: ModelWorkerClient;

@@ -12,81 +12,9 @@ import type { DataSource } from '../store/sessionSlice';
 import { sha256Hex } from '../runtime/hash';
 import { modelColumns } from './models';
 
-/** The studio's actions: import a file, run the reward, cancel. Components call these and read the store. */
+import type { createStudioStore } from '../store';
 
-/** What the actions share, in one object: the engines, the import and run in flight, run numbers, the data file. */
-const state: {
-  pool: RewardEngine | null;
-  /** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
-  pyPool: RewardEngine | null;
-  importJob: ImportJob | null;
-  runHandle: RunHandle | null;
-  /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
-  runToken: object | null;
-  nextRun: number;
-  /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
-  lastSource: { blob: Blob; name: string } | null;
-  /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
-  dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null;
-} = { pool: null, pyPool: null, importJob: null, runHandle: null, runToken: null, nextRun: 1, lastSource: null, dataFile: null };
-
-/** A reward worker sent something outside the protocol: it was dropped; the user hears of it. */
-function reportProtocolError(message: string): void {
-  console.warn(message);
-  useStudio.getState().setSessionMessage({ kind: 'error', text: `${message[0].toUpperCase()}${message.slice(1)}.` });
-}
-
-/** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
-function engineDataset(ds: Dataset) {
-  const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
-  return { size: ds.size, file: { datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index } };
-}
-
-function rewardPool(): RewardEngine {
-  state.pool ??= new RewardEngine({
-    size: defaultPoolSize(),
-    spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' })),
-    onProtocolError: reportProtocolError,
-  });
-  return state.pool;
-}
-
-function pythonPool(): RewardEngine {
-  if (!state.pyPool) {
-    state.pyPool = new RewardEngine({
-      size: defaultPoolSize(),
-      spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' })),
-      interruptible: true,
-      onProtocolError: reportProtocolError,
-    });
-    const ds = getDataset(useStudio.getState().datasetId);
-    if (ds) state.pyPool.setDataset(engineDataset(ds));
-  }
-  return state.pyPool;
-}
-
-/** The pool that runs rewards written in `language`. */
-function poolFor(language: 'ts' | 'py'): RewardEngine {
-  return language === 'py' ? pythonPool() : rewardPool();
-}
-
-/**
- * Start the workers of `language` on the loaded dataset as soon as the user picks it, before the first Run: Python
- * workers take seconds to load Pyodide, and every worker reads the file (the whole of it unless it is plain JSONL).
- */
-export function warmLanguage(language: 'ts' | 'py'): void {
-  const ds = getDataset(useStudio.getState().datasetId);
-  const p = poolFor(language);
-  if (ds) p.setDataset(engineDataset(ds));
-}
-
-export function lastImportedSource(): { blob: Blob; name: string } | null {
-  return state.lastSource;
-}
-
-export function currentDataFile(): { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null {
-  return state.dataFile;
-}
+type StudioStore = ReturnType<typeof createStudioStore>;
 
 export interface ImportOpts {
   format?: FormatId;
@@ -99,233 +27,317 @@ export interface ImportOpts {
   restoring?: boolean;
 }
 
-/**
- * Import a file. On failure the previous dataset stays loaded and the error is shown. While an opened link waits
- * for its file, a file given by the user is first checked against the link's SHA-256.
- */
-export async function importBlob(blob: Blob, name: string, opts: ImportOpts = {}): Promise<boolean> {
-  const store = useStudio.getState();
-  const pending = store.pendingFile;
-  if (pending && !opts.source && !opts.restoring) {
-    const sha = await sha256Hex(blob);
-    if (sha !== pending.sha256) {
-      store.setSessionMessage({
-        kind: 'error',
-        text: `${name} is not the file this link was made with: its SHA-256 is ${sha.slice(0, 12)}…, the link expects ${pending.sha256.slice(0, 12)}… (${pending.name}, ${pending.rows.toLocaleString('en-US')} rows). Nothing was loaded.`,
-      });
-      return false;
-    }
-    opts = { ...opts, format: pending.format as FormatId | undefined, mapping: pending.mapping as ColumnMapping | undefined };
-    store.setSessionMessage({ kind: 'info', text: `${name} matches the link (SHA-256 checked).` });
-  }
-  state.importJob?.cancel();
-  store.setImportError(null);
-  store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
-  performance.mark('import:start');
-  // Progress is shown at most every PROGRESS_EVERY_MS: each update re-renders and repaints the page, on the cores
-  // the import's workers need.
-  let shownAt = performance.now();
-  const job = startImport(blob, name, opts, (p) => {
-    if (state.importJob !== job || performance.now() - shownAt < PROGRESS_EVERY_MS) return;
-    shownAt = performance.now();
-    useStudio.getState().setImporting({ fileName: name, ...p });
-  });
-  state.importJob = job;
-  const res = await job.done;
-  if (state.importJob !== job) return false; // superseded by a newer import
-  state.importJob = null;
-  useStudio.getState().setImporting(null);
-  if (!res.ok) {
-    if (res.error.code !== 'cancelled') useStudio.getState().setImportError({ ...res.error, fileName: name });
-    if (res.error.code === 'needs-mapping') state.lastSource = { blob, name };
-    return false;
-  }
-  state.lastSource = { blob, name };
-  state.dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
-  if (pending && useStudio.getState().pendingFile === pending) useStudio.getState().setPendingFile(null);
-  useStudio.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
-  adoptDataset(res.value);
-  // User Timing marks: visible in DevTools and read by bench/import.bench.mjs.
-  performance.measure('import', 'import:start');
-  // The reward run starts in a task of its own: the page first draws the new data, and the main thread is not held
-  // by the end of the import, the first render and the run's start in one long task.
-  if (opts.run !== false && !useStudio.getState().origin) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await runReward();
-  }
-  return true;
-}
-
-export function cancelImport(): void {
-  state.importJob?.cancel();
-}
-
-function adoptDataset(ds: Dataset): void {
-  // The data worker keeps only the newest dataset's trajectories: the previous one goes from the registry too.
-  const previous = useStudio.getState().datasetId;
-  if (previous) forgetDataset(previous);
-  registerDataset(ds);
-  // Every pool takes the new dataset now (a run needs it). Only the workers of the language in use start reading it
-  // at once, and in a task of their own, after the page has taken in the import: their messages carry the rows' line
-  // spans, a copy per worker. The others read it when they next run. (When every worker parsed the whole file, both
-  // pools reading meant four workers on two cores, and the first Python run after an import of 100,000 rows waited
-  // for all four: bench/README.md.)
-  rewardPool().setDataset(engineDataset(ds), false);
-  state.pyPool?.setDataset(engineDataset(ds), false);
-  setTimeout(() => {
-    const st = useStudio.getState();
-    if (st.datasetId === ds.id) warmLanguage(st.language);
-  }, 0);
-  const s = useStudio.getState();
-  s.selectRow(null);
-  s.setGroupFilter(null);
-  s.setSubset(null);
-  s.setDataset({ id: ds.id, name: ds.name, rowCount: ds.size, groupCount: ds.groupKeys.length, detection: ds.detection, issues: ds.issues });
-}
-
 /** How long a TypeScript run goes before the page shows it running (see runReward). */
 const PROGRESS_AFTER_MS = 150;
 /** Import progress (bytes, rows, issues) is shown at most this often. */
 const PROGRESS_EVERY_MS = 100;
 
-/** Run the editor's code on every row of the loaded dataset. A new run supersedes one in flight. */
-export async function runReward(): Promise<void> {
-  const s = useStudio.getState();
-  const ds = getDataset(s.datasetId);
-  if (!ds) return;
-  const code = s.code;
-  const language = s.language;
-  // The user pressed Run: code from a link or a file is now theirs to run.
-  if (s.origin) s.setOrigin(null);
-  state.runHandle?.cancel();
-  state.runToken = null;
-  const startedAt = Date.now();
-  performance.mark('reward-run:start');
-  let python: PythonCall | undefined;
-  if (language === 'py') {
-    // Python: find the reward functions the code defines (parsed, not run), keep the user's pick or take the first.
+/** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
+function engineDataset(ds: Dataset) {
+  const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
+  return { size: ds.size, file: { datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index } };
+}
+
+/** The studio's actions (import a file, run the reward, cancel) over one store; created once, below. */
+export class Studio {
+  private pool: RewardEngine | null = null;
+  /** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
+  private pyPool: RewardEngine | null = null;
+  private importJob: ImportJob | null = null;
+  private runHandle: RunHandle | null = null;
+  /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
+  private runToken: object | null = null;
+  private nextRun = 1;
+  /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
+  private lastSource: { blob: Blob; name: string } | null = null;
+  /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
+  private dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
+
+  constructor(private readonly store: StudioStore) {}
+
+  /** A reward worker sent something outside the protocol: it was dropped; the user hears of it. */
+  private reportProtocolError = (message: string): void => {
+    console.warn(message);
+    this.store.getState().setSessionMessage({ kind: 'error', text: `${message[0].toUpperCase()}${message.slice(1)}.` });
+  };
+
+  private rewardPool = (): RewardEngine => {
+    this.pool ??= new RewardEngine({
+      size: defaultPoolSize(),
+      spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' })),
+      onProtocolError: this.reportProtocolError,
+    });
+    return this.pool;
+  };
+
+  private pythonPool = (): RewardEngine => {
+    if (!this.pyPool) {
+      this.pyPool = new RewardEngine({
+        size: defaultPoolSize(),
+        spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' })),
+        interruptible: true,
+        onProtocolError: this.reportProtocolError,
+      });
+      const ds = getDataset(this.store.getState().datasetId);
+      if (ds) this.pyPool.setDataset(engineDataset(ds));
+    }
+    return this.pyPool;
+  };
+
+  /** The pool that runs rewards written in `language`. */
+  private poolFor = (language: 'ts' | 'py'): RewardEngine => {
+    return language === 'py' ? this.pythonPool() : this.rewardPool();
+  };
+
+  /**
+   * Start the workers of `language` on the loaded dataset as soon as the user picks it, before the first Run: Python
+   * workers take seconds to load Pyodide, and every worker reads the file (the whole of it unless it is plain JSONL).
+   */
+  warmLanguage = (language: 'ts' | 'py'): void => {
+    const ds = getDataset(this.store.getState().datasetId);
+    const p = this.poolFor(language);
+    if (ds) p.setDataset(engineDataset(ds));
+  };
+
+  lastImportedSource = (): { blob: Blob; name: string } | null => {
+    return this.lastSource;
+  };
+
+  currentDataFile = (): { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null => {
+    return this.dataFile;
+  };
+
+  /**
+   * Import a file. On failure the previous dataset stays loaded and the error is shown. While an opened link waits
+   * for its file, a file given by the user is first checked against the link's SHA-256.
+   */
+  importBlob = async (blob: Blob, name: string, opts: ImportOpts = {}): Promise<boolean> => {
+    const store = this.store.getState();
+    const pending = store.pendingFile;
+    if (pending && !opts.source && !opts.restoring) {
+      const sha = await sha256Hex(blob);
+      if (sha !== pending.sha256) {
+        store.setSessionMessage({
+          kind: 'error',
+          text: `${name} is not the file this link was made with: its SHA-256 is ${sha.slice(0, 12)}…, the link expects ${pending.sha256.slice(0, 12)}… (${pending.name}, ${pending.rows.toLocaleString('en-US')} rows). Nothing was loaded.`,
+        });
+        return false;
+      }
+      opts = { ...opts, format: pending.format as FormatId | undefined, mapping: pending.mapping as ColumnMapping | undefined };
+      store.setSessionMessage({ kind: 'info', text: `${name} matches the link (SHA-256 checked).` });
+    }
+    this.importJob?.cancel();
+    store.setImportError(null);
+    store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
+    performance.mark('import:start');
+    // Progress is shown at most every PROGRESS_EVERY_MS: each update re-renders and repaints the page, on the cores
+    // the import's workers need.
+    let shownAt = performance.now();
+    const job = startImport(blob, name, opts, (p) => {
+      if (this.importJob !== job || performance.now() - shownAt < PROGRESS_EVERY_MS) return;
+      shownAt = performance.now();
+      this.store.getState().setImporting({ fileName: name, ...p });
+    });
+    this.importJob = job;
+    const res = await job.done;
+    if (this.importJob !== job) return false; // superseded by a newer import
+    this.importJob = null;
+    this.store.getState().setImporting(null);
+    if (!res.ok) {
+      if (res.error.code !== 'cancelled') this.store.getState().setImportError({ ...res.error, fileName: name });
+      if (res.error.code === 'needs-mapping') this.lastSource = { blob, name };
+      return false;
+    }
+    this.lastSource = { blob, name };
+    this.dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
+    if (pending && this.store.getState().pendingFile === pending) this.store.getState().setPendingFile(null);
+    this.store.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
+    this.adoptDataset(res.value);
+    // User Timing marks: visible in DevTools and read by bench/import.bench.mjs.
+    performance.measure('import', 'import:start');
+    // The reward run starts in a task of its own: the page first draws the new data, and the main thread is not held
+    // by the end of the import, the first render and the run's start in one long task.
+    if (opts.run !== false && !this.store.getState().origin) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await this.runReward();
+    }
+    return true;
+  };
+
+  cancelImport = (): void => {
+    this.importJob?.cancel();
+  };
+
+  private adoptDataset = (ds: Dataset): void => {
+    // The data worker keeps only the newest dataset's trajectories: the previous one goes from the registry too.
+    const previous = this.store.getState().datasetId;
+    if (previous) forgetDataset(previous);
+    registerDataset(ds);
+    // Every pool takes the new dataset now (a run needs it). Only the workers of the language in use start reading it
+    // at once, and in a task of their own, after the page has taken in the import: their messages carry the rows' line
+    // spans, a copy per worker. The others read it when they next run. (When every worker parsed the whole file, both
+    // pools reading meant four workers on two cores, and the first Python run after an import of 100,000 rows waited
+    // for all four: bench/README.md.)
+    this.rewardPool().setDataset(engineDataset(ds), false);
+    this.pyPool?.setDataset(engineDataset(ds), false);
+    setTimeout(() => {
+      const st = this.store.getState();
+      if (st.datasetId === ds.id) this.warmLanguage(st.language);
+    }, 0);
+    const s = this.store.getState();
+    s.selectRow(null);
+    s.setGroupFilter(null);
+    s.setSubset(null);
+    s.setDataset({ id: ds.id, name: ds.name, rowCount: ds.size, groupCount: ds.groupKeys.length, detection: ds.detection, issues: ds.issues });
+  };
+
+  /** Run the editor's code on every row of the loaded dataset. A new run supersedes one in flight. */
+  runReward = async (): Promise<void> => {
+    const s = this.store.getState();
+    const ds = getDataset(s.datasetId);
+    if (!ds) return;
+    const code = s.code;
+    const language = s.language;
+    // The user pressed Run: code from a link or a file is now theirs to run.
+    if (s.origin) s.setOrigin(null);
+    this.runHandle?.cancel();
+    this.runToken = null;
+    const startedAt = Date.now();
+    performance.mark('reward-run:start');
+    let python: PythonCall | undefined;
+    if (language === 'py') {
+      // Python: find the reward functions the code defines (parsed, not run), keep the user's pick or take the first.
+      s.setRunError(null);
+      s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });
+      const token = (this.runToken = {});
+      const scan = await this.pythonPool().check(code);
+      if (this.runToken !== token) return;
+      const st = this.store.getState();
+      if (!scan.ok) {
+        st.setRunning(null);
+        st.setRunError({ message: scan.message, line: scan.line, compile: true });
+        return;
+      }
+      st.setPyCandidates(scan.candidates);
+      const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? scan.candidates[0];
+      if (!pick) {
+        st.setRunning(null);
+        st.setRunError({
+          message:
+            'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels)',
+          compile: true,
+        });
+        return;
+      }
+      python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
+    }
+    let handle: RunHandle | null = null;
+    let lastProgress = Number.NEGATIVE_INFINITY;
+    // A TypeScript run often ends within a tenth of a second: the page shows it running (Cancel, the progress bar) only
+    // once it has lasted PROGRESS_AFTER_MS, so a short run does not re-render and repaint the page while the workers
+    // need the cores. (Python shows its state at once: loading the interpreter takes seconds.)
+    let shown = language === 'py';
+    let latest: RunProgress = { done: 0, total: ds.size, rowsPerSecond: 0 };
+    const show = (p: RunProgress) => {
+      if (handle === null || this.runHandle === handle) this.store.getState().setRunning(p);
+    };
+    const reveal = shown
+      ? undefined
+      : setTimeout(() => {
+          shown = true;
+          lastProgress = performance.now();
+          show(latest);
+        }, PROGRESS_AFTER_MS);
+    handle = this.poolFor(language).run(code, {
+      python,
+      timeLimitMs: s.timeLimitMs,
+      // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
+      tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
+      // Reward-model scores travel only to code that reads them (ctx.models; Python: model_scores, rollout_reward_scores).
+      models: /\bmodels\b|model_scores|rollout_reward_scores/.test(code) ? modelColumns(ds.id) : undefined,
+      // The first progress report arrives before run() returns; only the latest run may report. At most ten
+      // updates a second reach React: the pool reports after every task.
+      onProgress: (p) => {
+        latest = p;
+        const now = performance.now();
+        if (!shown || (now - lastProgress < 100 && p.done < p.total)) return;
+        lastProgress = now;
+        show(p);
+      },
+    });
+    this.runHandle = handle;
+    // The workers had their tasks before the page re-rendered (run() reports its first progress after dispatching).
     s.setRunError(null);
-    s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });
-    const token = (state.runToken = {});
-    const scan = await pythonPool().check(code);
-    if (state.runToken !== token) return;
-    const st = useStudio.getState();
-    if (!scan.ok) {
-      st.setRunning(null);
-      st.setRunError({ message: scan.message, line: scan.line, compile: true });
+    const outcome = await handle.done;
+    clearTimeout(reveal);
+    if (this.runHandle !== handle) return;
+    this.runHandle = null;
+    const st = this.store.getState();
+    st.setRunning(null);
+    if (outcome.kind === 'load-failed') {
+      st.setRunError({ message: `a reward worker could not read ${ds.name}: ${outcome.message}`, compile: false });
       return;
     }
-    st.setPyCandidates(scan.candidates);
-    const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? scan.candidates[0];
-    if (!pick) {
-      st.setRunning(null);
+    if (outcome.kind === 'compile-error' || outcome.kind === 'failed') {
       st.setRunError({
-        message:
-          'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels)',
-        compile: true,
+        message: outcome.message,
+        line: outcome.kind === 'compile-error' ? outcome.line : undefined,
+        compile: outcome.kind === 'compile-error',
       });
       return;
     }
-    python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
-  }
-  let handle: RunHandle | null = null;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  // A TypeScript run often ends within a tenth of a second: the page shows it running (Cancel, the progress bar) only
-  // once it has lasted PROGRESS_AFTER_MS, so a short run does not re-render and repaint the page while the workers
-  // need the cores. (Python shows its state at once: loading the interpreter takes seconds.)
-  let shown = language === 'py';
-  let latest: RunProgress = { done: 0, total: ds.size, rowsPerSecond: 0 };
-  const show = (p: RunProgress) => {
-    if (handle === null || state.runHandle === handle) useStudio.getState().setRunning(p);
+    const { result } = outcome;
+    // User Timing: the pool's time for the run, visible in DevTools and read by bench/reward.bench.mjs.
+    performance.measure('reward-run', 'reward-run:start');
+    st.addRun({
+      id: this.nextRun++,
+      code,
+      language,
+      pyFunction: python?.name,
+      datasetId: ds.id,
+      startedAt,
+      elapsedMs: outcome.elapsedMs,
+      cancelled: outcome.kind === 'cancelled',
+      summary: summarizeRun(result.scores, result.status),
+      result,
+    });
   };
-  const reveal = shown
-    ? undefined
-    : setTimeout(() => {
-        shown = true;
-        lastProgress = performance.now();
-        show(latest);
-      }, PROGRESS_AFTER_MS);
-  handle = poolFor(language).run(code, {
-    python,
-    timeLimitMs: s.timeLimitMs,
-    // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
-    tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
-    // Reward-model scores travel only to code that reads them (ctx.models; Python: model_scores, rollout_reward_scores).
-    models: /\bmodels\b|model_scores|rollout_reward_scores/.test(code) ? modelColumns(ds.id) : undefined,
-    // The first progress report arrives before run() returns; only the latest run may report. At most ten
-    // updates a second reach React: the pool reports after every task.
-    onProgress: (p) => {
-      latest = p;
-      const now = performance.now();
-      if (!shown || (now - lastProgress < 100 && p.done < p.total)) return;
-      lastProgress = now;
-      show(p);
-    },
-  });
-  state.runHandle = handle;
-  // The workers had their tasks before the page re-rendered (run() reports its first progress after dispatching).
-  s.setRunError(null);
-  const outcome = await handle.done;
-  clearTimeout(reveal);
-  if (state.runHandle !== handle) return;
-  state.runHandle = null;
-  const st = useStudio.getState();
-  st.setRunning(null);
-  if (outcome.kind === 'load-failed') {
-    st.setRunError({ message: `a reward worker could not read ${ds.name}: ${outcome.message}`, compile: false });
-    return;
-  }
-  if (outcome.kind === 'compile-error' || outcome.kind === 'failed') {
-    st.setRunError({ message: outcome.message, line: outcome.kind === 'compile-error' ? outcome.line : undefined, compile: outcome.kind === 'compile-error' });
-    return;
-  }
-  const { result } = outcome;
-  // User Timing: the pool's time for the run, visible in DevTools and read by bench/reward.bench.mjs.
-  performance.measure('reward-run', 'reward-run:start');
-  st.addRun({
-    id: state.nextRun++,
-    code,
-    language,
-    pyFunction: python?.name,
-    datasetId: ds.id,
-    startedAt,
-    elapsedMs: outcome.elapsedMs,
-    cancelled: outcome.kind === 'cancelled',
-    summary: summarizeRun(result.scores, result.status),
-    result,
-  });
+
+  cancelRun = (): void => {
+    this.runToken = null;
+    this.runHandle?.cancel();
+    if (!this.runHandle) this.store.getState().setRunning(null);
+  };
+
+  /** Put restored runs in place (a session reopened); new runs are numbered after them. */
+  adoptRuns = (runs: RunRecord[], currentRunId: number | null): void => {
+    this.nextRun = Math.max(this.nextRun, ...runs.map((r) => r.id + 1));
+    this.store.getState().setRuns(runs, currentRunId);
+  };
+
+  /** A fresh session: no runs, and run ids from 1 again. */
+  resetRuns = (): void => {
+    this.runHandle?.cancel();
+    this.runHandle = null;
+    this.runToken = null;
+    this.nextRun = 1;
+    this.store.getState().setRuns([], null);
+    this.store.getState().setRunning(null);
+  };
+
+  /** Open the bundled demo session: GSM8K rollouts scored by the default reward. */
+  loadDemo = async (opts: Pick<ImportOpts, 'run' | 'restoring'> = {}): Promise<boolean> => {
+    const res = await fetch(`${import.meta.env.BASE_URL}demo/gsm8k-rollouts.jsonl`);
+    if (!res.ok) {
+      useStudio
+        .getState()
+        .setImportError({ code: 'unreadable', message: `The demo data could not be loaded (HTTP ${res.status}).`, fileName: 'gsm8k-rollouts.jsonl' });
+      return false;
+    }
+    return this.importBlob(await res.blob(), 'gsm8k-rollouts.jsonl', { ...opts, source: { kind: 'demo' } });
+  };
 }
 
-export function cancelRun(): void {
-  state.runToken = null;
-  state.runHandle?.cancel();
-  if (!state.runHandle) useStudio.getState().setRunning(null);
-}
-
-/** Put restored runs in place (a session reopened); new runs are numbered after them. */
-export function adoptRuns(runs: RunRecord[], currentRunId: number | null): void {
-  state.nextRun = Math.max(state.nextRun, ...runs.map((r) => r.id + 1));
-  useStudio.getState().setRuns(runs, currentRunId);
-}
-
-/** A fresh session: no runs, and run ids from 1 again. */
-export function resetRuns(): void {
-  state.runHandle?.cancel();
-  state.runHandle = null;
-  state.runToken = null;
-  state.nextRun = 1;
-  useStudio.getState().setRuns([], null);
-  useStudio.getState().setRunning(null);
-}
-
-/** Open the bundled demo session: GSM8K rollouts scored by the default reward. */
-export async function loadDemo(opts: Pick<ImportOpts, 'run' | 'restoring'> = {}): Promise<boolean> {
-  const res = await fetch(`${import.meta.env.BASE_URL}demo/gsm8k-rollouts.jsonl`);
-  if (!res.ok) {
-    useStudio
-      .getState()
-      .setImportError({ code: 'unreadable', message: `The demo data could not be loaded (HTTP ${res.status}).`, fileName: 'gsm8k-rollouts.jsonl' });
-    return false;
-  }
-  return importBlob(await res.blob(), 'gsm8k-rollouts.jsonl', { ...opts, source: { kind: 'demo' } });
-}
+export const studio = new Studio(useStudio);
+/** The actions, as the components call them. */
+export const { warmLanguage, lastImportedSource, currentDataFile, importBlob, cancelImport, runReward, cancelRun, adoptRuns, resetRuns, loadDemo } = studio;

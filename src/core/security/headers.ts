@@ -8,10 +8,9 @@ export const isolationHeaders: Readonly<Record<string, string>> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function contentSecurityPolicy({ dev }: { dev: boolean }): string {
+/** No page may run inline script: the dev server's React-refresh preamble is served as a file (vite.config.ts). */
+export function contentSecurityPolicy(): string {
   const script = ["'self'", "'unsafe-eval'", "'wasm-unsafe-eval'", 'blob:'];
-  // Vite's dev server injects an inline React-refresh preamble; production builds have no inline script.
-  if (dev) script.push("'unsafe-inline'");
   return [
     "default-src 'self'",
     `script-src ${script.join(' ')}`,
