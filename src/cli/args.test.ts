@@ -24,6 +24,7 @@ describe('parseArgs', () => {
         mapping: null,
         pythonFunction: null,
         batchSize: 32,
+        allowAll: false,
       },
     });
   });

@@ -25,6 +25,8 @@ export interface ScoreOptions {
   pythonFunction: string | null;
   /** Python reward: rows per call for the batch conventions (TRL, verl batch, OpenRLHF). */
   batchSize: number;
+  /** `--allow-all`: run the reward without Node's permission model (src/cli/sandbox.ts). */
+  allowAll: boolean;
 }
 
 /** Rows per call of a batched Python reward when --batch-size is not given. */
@@ -56,6 +58,8 @@ Options:
                          (a batched Python call gets the limit × its rows)
   --tokenizer <id>       tokenizer for ctx.tokenCount: ${TOKENIZER_IDS.join(', ')} (default ${DEFAULT_TOKENIZER})
   --workers <n>          worker threads (default: one per core, at least 2)
+  --allow-all            run the reward without Node's permission model (by default it may read only the data
+                         file, the reward file and the studio's own files, write only --out, start no process)
   --format <id>          force the record format instead of detecting it: ${FORMAT_IDS.filter((f) => f !== 'mapped').join(', ')}
   --prompt <column>      with --completion: read a file of any other shape through this column mapping
   --completion <column>
@@ -82,7 +86,7 @@ const VALUE_OPTIONS = new Set([
   '--function',
   '--batch-size',
 ]);
-const FLAG_OPTIONS = new Set(['--json', '--help', '-h']);
+const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const err = (message: string): ParsedArgs => ({ kind: 'usage-error', message });
@@ -197,6 +201,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       label: label ?? null,
       out: out ?? null,
       json: flags.has('--json'),
+      allowAll: flags.has('--allow-all'),
       timeLimitMs,
       tokenizer,
       workers,

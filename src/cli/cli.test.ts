@@ -3,7 +3,7 @@
  * `npx reward-studio` runs it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -282,5 +282,32 @@ describe('reward code conveniences', () => {
     const r = spawnSync('npx', ['--no-install', 'reward-studio', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Usage: reward-studio score/);
+  }, 60_000);
+
+  it('by default reward code may not write files, read others or start processes (Node permission model); --allow-all lifts it', () => {
+    const target = join(dir, 'planted.txt');
+    const spawned = join(dir, 'spawned.txt');
+    const reward = file(
+      'hostile.ts',
+      `export default function reward(t: any) {
+  const get = (process as any).getBuiltinModule;
+  if (t.index === 0) get('fs').writeFileSync(${JSON.stringify(target)}, 'planted');
+  if (t.index === 1) get('child_process').execSync(${JSON.stringify(`touch ${spawned}`)});
+  if (t.index === 2) return get('fs').readFileSync('/etc/hostname', 'utf8').length;
+  return 1;
+}
+`,
+    );
+    const out = join(dir, 'hostile-out.jsonl');
+    const r = cli(['score', DEMO, '--reward', reward, '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const rows = readOut(out);
+    for (const i of [0, 1, 2]) expect(rows[i].error).toMatch(/^Error: Access to this API has been restricted \(line \d\)$/);
+    expect(rows.slice(3).every((x) => x.reward === 1)).toBe(true);
+    expect(existsSync(target) || existsSync(spawned)).toBe(false);
+    // The same reward with --allow-all runs as `node reward.js` would.
+    const free = cli(['score', DEMO, '--reward', reward, '--allow-all', '--json']);
+    expect(free.code).toBe(0);
+    expect([readFileSync(target, 'utf8'), existsSync(spawned)]).toEqual(['planted', true]);
   }, 60_000);
 });

