@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openStudio, runAndWait, typeReward } from './helpers';
+import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
 
 /** Attacks on the studio from reward code, as a hostile colleague would write it (issue 20). */
 
@@ -61,4 +61,28 @@ test('megabyte notes are cut; components named __proto__, constructor and toStri
   for (const name of ['__proto__', 'constructor', 'toString']) await expect(page.getByRole('figure', { name: `Component ${name} histogram` })).toBeVisible();
   await page.locator('.rt-data[data-row="3"]').click();
   await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText('(note cut at 2,000 characters)');
+});
+
+test('a parquet INT64 above 2^53 is shown exactly; opening its row and reloading leave the page whole', async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const buf = parquetWriteBuffer({
+    columnData: [
+      { name: 'prompt', data: ['What is 6*7?', 'What is 6*7?'], type: 'STRING' },
+      { name: 'completion', data: ['42', '41'], type: 'STRING' },
+      { name: 'request_id', data: [9007199254740993n, 18446744073709551n], type: 'INT64' },
+    ],
+  });
+  await openStudio(page);
+  await upload(page, 'big-ids.parquet', Buffer.from(buf));
+  await expect(statusLine(page)).toContainText('2 trajectories');
+  await page.locator('.rt-data[data-row="0"]').click();
+  const detail = page.getByRole('complementary', { name: 'Rollout detail' });
+  await expect(detail).toContainText('9007199254740993');
+  await page.reload();
+  await expect(statusLine(page)).toContainText('2 trajectories');
+  await page.locator('.rt-data[data-row="0"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText('9007199254740993');
+  expect(pageErrors).toEqual([]);
 });

@@ -168,3 +168,25 @@ describe('importStream: streaming', () => {
     expect(rows[119]).toMatchObject({ index: 119, line: 120, group: 'p29', completion: 'c119' });
   });
 });
+
+describe('parquet INT64', () => {
+  it('values that fit a number become numbers; larger ones their exact decimal strings, also inside lists', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const big = 9007199254740993n; // 2^53 + 1: a JS number would round it to 2^53
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'prompt', data: ['p', 'p'], type: 'STRING' },
+        { name: 'completion', data: ['a', 'b'], type: 'STRING' },
+        { name: 'sample_id', data: [big, -big], type: 'INT64' },
+        { name: 'step', data: [3n, 4n], type: 'INT64' },
+      ],
+    });
+    const { rows } = await importAll(textSource('ids.parquet', new Uint8Array(buf)));
+    expect(rows.map((r) => [r.fields.sample_id, r.fields.step])).toEqual([
+      ['9007199254740993', 3],
+      ['-9007199254740993', 4],
+    ]);
+    // Nothing of a row is a bigint any more: it can be shown, saved and shared as JSON.
+    expect(() => JSON.stringify(rows.map((r) => r.fields))).not.toThrow();
+  });
+});

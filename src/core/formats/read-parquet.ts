@@ -2,8 +2,8 @@
  * Parquet, read with hyparquet one row group at a time through an AsyncBuffer (random access over
  * `blob.slice()`, or an in-memory buffer for a gzipped file), so memory holds one row group, not the file.
  * Codecs: uncompressed, Snappy (hyparquet) and GZIP (fflate); others fail with a clear message.
- * INT64 values arrive as bigints; those that fit a JS number exactly become numbers (also inside lists and
- * structs) so reward code can do arithmetic on them. Row numbers are 1-based.
+ * INT64 values arrive as bigints: those that fit a JS number exactly become numbers, the others their exact decimal
+ * string (also inside lists and structs), so no bigint reaches a row. Row numbers are 1-based.
  */
 import { gunzipSync } from 'fflate';
 import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type Compressors, type FileMetaData } from 'hyparquet';
@@ -64,7 +64,7 @@ export async function* readParquet(file: AsyncBuffer, ctx: ParquetReadContext): 
   }
 }
 
-/** Replace bigints that are safe integers by numbers, in place, through lists and plain objects. */
+/** Replace bigints by numbers when exact, else by their decimal strings, in place, through lists and plain objects. */
 function numbersFromBigInts(value: Record<string, unknown> | unknown[]): void {
   const keys = Array.isArray(value) ? null : Object.keys(value);
   const n = keys ? keys.length : (value as unknown[]).length;
@@ -72,9 +72,7 @@ function numbersFromBigInts(value: Record<string, unknown> | unknown[]): void {
     const k = keys ? keys[i] : i;
     const v = (value as Record<string | number, unknown>)[k];
     if (typeof v === 'bigint') {
-      if (v >= MIN_SAFE && v <= MAX_SAFE) {
-        (value as Record<string | number, unknown>)[k] = Number(v);
-      }
+      (value as Record<string | number, unknown>)[k] = v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v.toString();
     } else if (Array.isArray(v) || (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype)) {
       numbersFromBigInts(v as Record<string, unknown>);
     }
