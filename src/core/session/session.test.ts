@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from './crc32';
 import FIXTURES from './fixtures/share-links.json' with { type: 'json' };
@@ -321,5 +322,76 @@ describe('diagnostics tabs in saved state', () => {
     const bad = parseShared({ ...shared, ui: { ...shared.ui, diagTab: 'nope' } });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toContain('ui.diagTab');
+  });
+});
+
+describe('session files from others (issue 20)', () => {
+  const withDoc = (d: SessionDoc, runs: Map<number, RunPayload>) => readSessionFile(writeSessionFile({ doc: d, data: new Uint8Array(5), runs }));
+
+  it('a run summary that disagrees with the scores is recomputed from them', () => {
+    // run1: statuses ok, ok, error; ok scores 0.5 and 0 → 2 ok, 1 error, mean 0.25 (whatever the file claims).
+    const lying: SessionDoc = {
+      ...doc,
+      runs: [{ ...doc.runs[0], id: 1, summary: { rows: 3, ok: 3, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: 0.99 } }],
+      currentRunId: 1,
+    };
+    const r = withDoc(lying, new Map([[1, run1]]));
+    if (!r.ok) throw new Error(r.message);
+    expect(r.content.doc.runs[0].summary).toEqual({ rows: 3, ok: 2, nulls: 0, errors: 1, timedOut: 0, pending: 0, mean: 0.25 });
+  });
+
+  it('a status byte out of range leaves the run out, naming the row and the entry', () => {
+    const d: SessionDoc = { ...doc, runs: [{ ...doc.runs[0], id: 1 }], currentRunId: 1 };
+    const r = withDoc(d, new Map([[1, { ...run1, status: new Uint8Array([1, 9, 3]) }]]));
+    if (!r.ok) throw new Error(r.message);
+    expect(r.warnings).toEqual(['run #1: row 1 has status 9 (runs/1/status.u8 holds 0–4), so the run was left out']);
+    expect(r.content.doc.runs).toEqual([]);
+  });
+
+  it('components named __proto__, constructor and toString are kept as components; errors and notes outside the rows are dropped', () => {
+    const components = Object.create(null) as Record<string, Float64Array>;
+    for (const name of ['__proto__', 'constructor', 'toString'])
+      Object.defineProperty(components, name, { value: new Float64Array([1, 2, 3]), enumerable: true });
+    const d: SessionDoc = { ...doc, runs: [{ ...doc.runs[0], id: 1 }], currentRunId: 1 };
+    const r = withDoc(
+      d,
+      new Map([
+        [
+          1,
+          {
+            ...run1,
+            components,
+            errors: [
+              { row: 7, message: 'x' },
+              { row: 2, message: 'boom' },
+            ],
+            notes: [
+              [-1, 'no'],
+              [0, 'fine'],
+            ],
+          },
+        ],
+      ]),
+    );
+    if (!r.ok) throw new Error(r.message);
+    const run = r.content.runs.get(1)!;
+    expect(Object.keys(run.components).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Array.from(Object.getOwnPropertyDescriptor(run.components, '__proto__')!.value as Float64Array)).toEqual([1, 2, 3]);
+    expect([run.errors.map((e) => e.row), run.notes]).toEqual([[2], [[0, 'fine']]]);
+  });
+
+  it('a zip bomb is refused from its declared sizes; entries that are not a session’s are skipped, not counted', () => {
+    const zeros = new Uint8Array(32 * 2 ** 20);
+    const bomb = zipSync({ 'session.json': strToU8(JSON.stringify(doc)), data: [zeros, { level: 9 }] });
+    expect(readSessionFile(bomb)).toEqual({
+      ok: false,
+      message: 'the session file was refused: its entry data would inflate to more than 1000 times its size, or the file past 2 GiB',
+    });
+    const extra = zipSync({
+      'session.json': strToU8(JSON.stringify({ ...doc, runs: [], currentRunId: null })),
+      data: new Uint8Array(5),
+      'padding.bin': [zeros, { level: 9 }],
+    });
+    expect(readSessionFile(extra).ok).toBe(true);
   });
 });

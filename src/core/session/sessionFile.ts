@@ -9,7 +9,9 @@
  *   runs/<id>/c<k>.f64      component k's values
  */
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { RowStatus, setOwn } from '../reward/contract';
 import type { RowError } from '../reward/runRows';
+import { summarizeRun } from '../reward/summary';
 import { parseSessionDoc, type SessionDoc } from './schema';
 
 /** One run's results, as stored (IndexedDB) and written into session files. */
@@ -45,6 +47,12 @@ export function writeSessionFile(c: SessionFileContent): Uint8Array {
   return zipSync(files, { level: 6 });
 }
 
+/** A session file's entries may inflate to at most 2 GiB in all; one past 16 MiB to at most 1,000 times its compressed size. */
+export const MAX_INFLATED_BYTES = 2 ** 31;
+const MAX_RATIO = 1000;
+const RATIO_FROM_BYTES = 16 * 2 ** 20;
+const ENTRY = /^(session\.json|data|runs\/\d+\/(meta\.json|scores\.f64|status\.u8|c\d+\.f64))$/;
+
 export type ReadSession = { ok: true; content: SessionFileContent; warnings: string[]; migratedFrom?: number } | { ok: false; message: string };
 
 function f64(bytes: Uint8Array | undefined, rows: number): Float64Array | null {
@@ -56,11 +64,26 @@ function f64(bytes: Uint8Array | undefined, rows: number): Float64Array | null {
 /** Read and validate a session file. Runs whose arrays do not fit are left out, each with a warning. */
 export function readSessionFile(bytes: Uint8Array): ReadSession {
   let files: Record<string, Uint8Array>;
+  // Only a session's own entries are inflated, within bounds checked before inflating (a zip bomb is refused at once).
+  let total = 0;
+  let bomb: string | null = null;
   try {
-    files = unzipSync(bytes);
+    files = unzipSync(bytes, {
+      filter: (f) => {
+        if (!ENTRY.test(f.name) || bomb) return false;
+        total += f.originalSize;
+        if ((f.originalSize > RATIO_FROM_BYTES && f.originalSize > MAX_RATIO * Math.max(1, f.size)) || total > MAX_INFLATED_BYTES) bomb = f.name;
+        return !bomb;
+      },
+    });
   } catch {
     return { ok: false, message: 'this is not a Reward Studio session file (it is not a zip archive, or it is damaged)' };
   }
+  if (bomb)
+    return {
+      ok: false,
+      message: `the session file was refused: its entry ${bomb} would inflate to more than ${MAX_RATIO} times its size, or the file past 2 GiB`,
+    };
   if (!files['session.json']) return { ok: false, message: 'this zip archive is not a Reward Studio session file (it has no session.json)' };
   let raw: unknown;
   try {
@@ -90,12 +113,17 @@ export function readSessionFile(bytes: Uint8Array): ReadSession {
       warnings.push(`run #${run.id}: its scores are missing or damaged, so it was left out`);
       continue;
     }
+    const badStatus = status.findIndex((s) => s > RowStatus.TimedOut);
+    if (badStatus >= 0) {
+      warnings.push(`run #${run.id}: row ${badStatus} has status ${status[badStatus]} (runs/${run.id}/status.u8 holds 0–4), so the run was left out`);
+      continue;
+    }
     const components: Record<string, Float64Array> = {};
     let bad = false;
     (meta.components as unknown[]).forEach((n, k) => {
       const values = f64(files[`${dir}c${k}.f64`], rows);
       if (typeof n !== 'string' || !values) bad = true;
-      else components[n] = values;
+      else setOwn(components, n, values);
     });
     if (bad) {
       warnings.push(`run #${run.id}: a component's values are missing or damaged, so it was left out`);
@@ -105,13 +133,24 @@ export function readSessionFile(bytes: Uint8Array): ReadSession {
       scores,
       status: new Uint8Array(status),
       components,
-      errors: (meta.errors as RowError[]).filter((e) => e && typeof e.row === 'number' && typeof e.message === 'string'),
-      notes: (meta.notes as [number, string][]).filter((n) => Array.isArray(n) && typeof n[0] === 'number' && typeof n[1] === 'string'),
+      errors: (meta.errors as RowError[]).filter((e) => e && inRange(e.row, rows) && typeof e.message === 'string'),
+      notes: (meta.notes as [number, string][]).filter((n) => Array.isArray(n) && inRange(n[0], rows) && typeof n[1] === 'string'),
       stdout: typeof meta.stdout === 'string' ? meta.stdout : '',
     });
   }
-  const kept = { ...doc, runs: doc.runs.filter((r) => runs.has(r.id)) };
+  // A run's summary is what its scores say, whatever the file wrote next to them.
+  const kept = {
+    ...doc,
+    runs: doc.runs
+      .filter((r) => runs.has(r.id))
+      .map((r) => {
+        const s = summarizeRun(runs.get(r.id)!.scores, runs.get(r.id)!.status);
+        return { ...r, summary: { ...s, mean: Number.isNaN(s.mean) ? null : s.mean } };
+      }),
+  };
   if (kept.currentRunId !== null && !runs.has(kept.currentRunId)) kept.currentRunId = kept.runs.at(-1)?.id ?? null;
   const content = { doc: kept, data, runs };
   return parsed.migratedFrom ? { ok: true, content, warnings, migratedFrom: parsed.migratedFrom } : { ok: true, content, warnings };
 }
+
+const inRange = (row: unknown, rows: number): boolean => Number.isInteger(row) && (row as number) >= 0 && (row as number) < rows;
