@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import FIXTURES from '../src/core/session/fixtures/share-links.json' with { type: 'json' };
+import { SHARE_VERSION } from '../src/core/session/schema';
+import { decodeShare, encodeFrame, toBase64Url } from '../src/core/session/shareCodec';
 import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
 
 /** Attacks on the studio from reward code, as a hostile colleague would write it (issue 20). */
@@ -85,4 +88,16 @@ test('a parquet INT64 above 2^53 is shown exactly; opening its row and reloading
   await page.locator('.rt-data[data-row="0"]').click();
   await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText('9007199254740993');
   expect(pageErrors).toEqual([]);
+});
+
+test('a share link whose inline data does not match its SHA-256 is refused whole; the session stays as it was', async ({ page }) => {
+  const r = decodeShare(FIXTURES.v2_inline);
+  if (!r.ok || !r.data) throw new Error('fixture');
+  const data = new Uint8Array(r.data);
+  data[data.length - 2] ^= 1; // one bit of the carried rows changed, the named SHA-256 kept
+  const forged = toBase64Url(encodeFrame(JSON.stringify(r.session), data, SHARE_VERSION));
+  await openStudio(page);
+  await page.goto(`/#s=${forged}`);
+  await expect(page.getByText(/This share link cannot be opened: the data it carries does not match its SHA-256/)).toBeVisible();
+  await expect(statusLine(page)).toContainText('800 trajectories');
 });

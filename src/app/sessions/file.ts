@@ -1,6 +1,7 @@
 import { readSessionFile, writeSessionFile, SESSION_FILE_SUFFIX } from '../../core/session/sessionFile';
 import type { SessionDoc } from '../../core/session/schema';
 import { decodeShare } from '../../core/session/shareCodec';
+import { sha256HexOf } from '../../core/digest';
 import { useStudio } from '../../store';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { sha256Cached } from '../../runtime/hash';
@@ -52,13 +53,18 @@ export async function importSessionFile(blob: Blob, fileName: string): Promise<b
 /** Open a share link as a new session; a link that cannot be opened leaves everything as it is, with a message. */
 export async function openLink(text: string): Promise<boolean> {
   const r = decodeShare(text);
-  if (r.ok) {
+  let message = r.ok ? null : r.message;
+  // Data carried in the link must be the data its SHA-256 names: a link edited by hand is refused whole.
+  if (r.ok && r.session.data.kind === 'inline' && r.data && (await sha256HexOf(r.data as Uint8Array<ArrayBuffer>)) !== r.session.data.sha256) {
+    message = 'the data it carries does not match its SHA-256';
+  }
+  if (r.ok && message === null) {
     await openShared(r.session, r.data, r.migratedFrom);
     return true;
   }
   useStudio.getState().setSessionMessage({
     kind: 'error',
-    text: `This share link cannot be opened: ${r.message}. Nothing from it was loaded or run; your own session is as you left it.`,
+    text: `This share link cannot be opened: ${message}. Nothing from it was loaded or run; your own session is as you left it.`,
   });
   return false;
 }

@@ -395,3 +395,11 @@ describe('session files from others (issue 20)', () => {
     expect(readSessionFile(extra).ok).toBe(true);
   });
 });
+
+describe('share links from others (issue 20)', () => {
+  it('a body that would inflate past 64 MiB is refused', () => {
+    const zeros = new Uint8Array(80 * 2 ** 20);
+    const link = toBase64Url(encodeFrame(JSON.stringify({ v: 2 }), zeros, SHARE_VERSION));
+    expect(decodeShare(link)).toEqual({ ok: false, reason: 'invalid', message: 'the link was refused: its body would inflate past 64 MiB' });
+  });
+});

@@ -12,6 +12,8 @@ import { deflateSync, inflateSync } from 'fflate';
 import { crc32 } from './crc32';
 import { parseShared, SHARE_VERSION, type SharedSession } from './schema';
 
+/** A link's body may inflate to at most this many bytes (the inline data is at most 8 MiB before compression). */
+export const MAX_PLAIN_BYTES = 64 * 2 ** 20;
 /** Largest compressed body (bytes) that carries the dataset inline; bigger data is named by its hash instead. */
 export const INLINE_LIMIT = 200_000;
 const MAGIC0 = 0x52; // R
@@ -128,10 +130,15 @@ export function decodeShare(text: string): DecodedShare {
     };
   }
   let plain: Uint8Array;
+  const body = frame.subarray(HEADER, end);
   try {
-    plain = inflateSync(frame.subarray(HEADER, end));
+    // Inflated into a buffer one byte past the cap (deflate cannot grow more than 1,032-fold): a bomb is cut, then refused.
+    plain = inflateSync(body, { out: new Uint8Array(Math.min(MAX_PLAIN_BYTES, body.length * 1032) + 1) });
   } catch {
     return { ok: false, reason: 'damaged', message: 'the link is damaged: its compressed body cannot be read' };
+  }
+  if (plain.length > MAX_PLAIN_BYTES) {
+    return { ok: false, reason: 'invalid', message: `the link was refused: its body would inflate past ${MAX_PLAIN_BYTES / 2 ** 20} MiB` };
   }
   if (plain.length < 4) return { ok: false, reason: 'damaged', message: 'the link is damaged: its body is empty' };
   const jsonLength = new DataView(plain.buffer, plain.byteOffset, plain.length).getUint32(0, true);
