@@ -65,7 +65,7 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
         case 'gzip':
           if (++layers > MAX_GZIP_LAYERS) throw binary(name);
           gzip = true;
-          reader = new ByteReader(gunzip(reader.toStream()), (e) => corruptGzip(name, e));
+          reader = new ByteReader(gunzip(reader.toStream(), blob.size, name), (e) => (e instanceof ImportError ? e : corruptGzip(name, e)));
           continue;
         case 'empty':
           throw new ImportError('empty', `The file ${name} is empty.`);
@@ -88,9 +88,30 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
   }
 }
 
-function gunzip(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+/** Decompressed gzip past 64 MiB may be at most 100 times the file's size, and 16 GiB in all: a bomb stops early. */
+export const GZIP_RATIO = 100;
+const GZIP_RATIO_FROM = 64 * 2 ** 20;
+const GZIP_MAX_BYTES = 16 * 2 ** 30;
+
+function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, name: string): ReadableStream<Uint8Array> {
+  let out = 0;
+  const cap = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      out += chunk.length;
+      if ((out > GZIP_RATIO_FROM && out > GZIP_RATIO * fileBytes) || out > GZIP_MAX_BYTES) {
+        controller.error(
+          new ImportError(
+            'unreadable',
+            `${name} decompresses to more than ${GZIP_RATIO} times its size, which is what a decompression bomb does: it was not loaded. Decompress it yourself if you expect that.`,
+          ),
+        );
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
   // DecompressionStream's DOM typing (writable: BufferSource) does not line up with pipeThrough's; the runtime does.
-  return stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>).pipeThrough(cap);
 }
 
 async function peek(reader: ByteReader, n: number): Promise<[Uint8Array, boolean]> {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 // What goes wrong: malformed lines, files that cannot be imported, unknown columns, cancellation.
 import { describe, expect, it } from 'vitest';
 import { chunkedSource, fixture, importAll, importFailure, textSource } from './fixtures/load-fixture';
@@ -75,6 +76,16 @@ describe('importStream: files that cannot be imported', () => {
     const err = await importFailure(textSource('bad.jsonl.gz', new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9])));
     expect(err.code).toBe('unreadable');
     expect(err.message).toMatch(/^bad\.jsonl\.gz looks gzip-compressed but could not be decompressed/);
+  });
+
+  it('a gzip bomb stops once it decompresses past 64 MiB at more than 100 times its size (issue 20)', async () => {
+    // 2.4 M identical rows: 100 MB of JSONL that gzip shrinks ~1000-fold.
+    const bomb = gzipSync(Buffer.from('{"prompt": "p", "completion": "c"}\n'.repeat(2_400_000)));
+    const err = await importFailure(textSource('rows.jsonl.gz', new Uint8Array(bomb)));
+    expect(err.code).toBe('unreadable');
+    expect(err.message).toBe(
+      'rows.jsonl.gz decompresses to more than 100 times its size, which is what a decompression bomb does: it was not loaded. Decompress it yourself if you expect that.',
+    );
   });
 
   it('a JSON array that is not valid JSON', async () => {
