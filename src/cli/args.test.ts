@@ -25,6 +25,7 @@ describe('parseArgs', () => {
         pythonFunction: null,
         batchSize: 32,
         allowAll: false,
+        workerMemoryMb: 4096,
       },
     });
   });

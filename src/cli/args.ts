@@ -25,6 +25,8 @@ export interface ScoreOptions {
   pythonFunction: string | null;
   /** Python reward: rows per call for the batch conventions (TRL, verl batch, OpenRLHF). */
   batchSize: number;
+  /** Heap limit of each worker thread, in MB (`--worker-memory`). */
+  workerMemoryMb: number;
   /** `--allow-all`: run the reward without Node's permission model (src/cli/sandbox.ts). */
   allowAll: boolean;
 }
@@ -58,6 +60,8 @@ Options:
                          (a batched Python call gets the limit × its rows)
   --tokenizer <id>       tokenizer for ctx.tokenCount: ${TOKENIZER_IDS.join(', ')} (default ${DEFAULT_TOKENIZER})
   --workers <n>          worker threads (default: one per core, at least 2)
+  --worker-memory <MB>   heap limit of each worker thread (default 4096); a row that exhausts it fails with
+                         "out of memory" and a fresh worker goes on
   --allow-all            run the reward without Node's permission model (by default it may read only the data
                          file, the reward file and the studio's own files, write only --out, start no process)
   --format <id>          force the record format instead of detecting it: ${FORMAT_IDS.filter((f) => f !== 'mapped').join(', ')}
@@ -85,6 +89,7 @@ const VALUE_OPTIONS = new Set([
   '--ground-truth',
   '--function',
   '--batch-size',
+  '--worker-memory',
 ]);
 const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
 
@@ -164,6 +169,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (!/^\d+$/.test(w.trim()) || workers < 1 || workers > 256) return err(`--workers must be a whole number from 1 to 256, got "${w}"`);
   }
 
+  let workerMemoryMb = 4096;
+  const wm = values.get('--worker-memory');
+  if (wm !== undefined) {
+    workerMemoryMb = Number(wm);
+    if (!/^\d+$/.test(wm.trim()) || workerMemoryMb < 64 || workerMemoryMb > 1_048_576)
+      return err(`--worker-memory must be a whole number of MB from 64, got "${wm}"`);
+  }
+
   let format: FormatId | null = null;
   const f = values.get('--format');
   if (f !== undefined) {
@@ -202,6 +215,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       out: out ?? null,
       json: flags.has('--json'),
       allowAll: flags.has('--allow-all'),
+      workerMemoryMb,
       timeLimitMs,
       tokenizer,
       workers,

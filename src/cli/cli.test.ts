@@ -310,4 +310,17 @@ describe('reward code conveniences', () => {
     expect(free.code).toBe(0);
     expect([readFileSync(target, 'utf8'), existsSync(spawned)]).toEqual(['planted', true]);
   }, 60_000);
+
+  it('a reward that exhausts its worker\'s memory fails that row with "out of memory"; a fresh worker scores the rest', () => {
+    const reward = file(
+      'hog.ts',
+      'export default function reward(t) {\n  if (t.index === 3) {\n    const keep = [];\n    for (;;) keep.push(new Array(1e5).fill(t.index));\n  }\n  return 1;\n}\n',
+    );
+    const out = join(dir, 'hog-out.jsonl');
+    const r = cli(['score', DEMO, '--reward', reward, '--worker-memory', '128', '--out', out, '--json'], 60_000);
+    expect(r.code).toBe(0);
+    const rows = readOut(out);
+    expect(rows[3].error).toBe('the reward worker died on this row (out of memory: past its 128 MB heap)');
+    expect(rows.filter((x) => x.reward === 1)).toHaveLength(799);
+  }, 90_000);
 });

@@ -132,7 +132,7 @@ type Ran = { ok: true; outcome: Extract<RunOutcome, { kind: 'done' | 'cancelled'
 async function runEngine(o: ScoreOptions, code: string, python: boolean, size: number, workerUrl: URL, io: Io): Promise<Ran> {
   const engine = new RewardEngine({
     size,
-    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts'),
+    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,

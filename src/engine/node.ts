@@ -15,10 +15,11 @@ export function defaultPoolSize(): number {
 }
 
 /** A worker thread running `url` (which serves when it sees NODE_WORKER_ROLE); its console goes to `log`. */
-export function nodeWorkerPort(url: URL, language: 'ts' | 'py', log: NodeJS.WritableStream = process.stderr): WorkerPort {
+export function nodeWorkerPort(url: URL, language: 'ts' | 'py', heapMb: number, log: NodeJS.WritableStream = process.stderr): WorkerPort {
   const data: NodeWorkerData = { role: NODE_WORKER_ROLE, language };
-  // The reward's console.log goes to stderr: stdout carries only the report.
-  const worker = new Worker(url, { workerData: data, stdout: true });
+  // The reward's console.log goes to stderr: stdout carries only the report. A heap limit of its own makes a worker
+  // that runs out of memory stop alone (without one, V8 ends the whole process).
+  const worker = new Worker(url, { workerData: data, stdout: true, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
   worker.stdout.pipe(log, { end: false });
   // A private channel, as in the browser: reward code cannot post replies of its own.
   const { port1, port2 } = new MessageChannel();
@@ -36,7 +37,10 @@ export function nodeWorkerPort(url: URL, language: 'ts' | 'py', log: NodeJS.Writ
   port1.on('message', (m: unknown) => port.onMessage?.(m));
   port1.on('messageerror', () => port.onMessage?.({ kind: 'unreadable' }));
   worker.on('message', (m: unknown) => port.onStray?.(m));
-  worker.on('error', (e) => port.onExit?.(e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
+  worker.on('error', (e) => {
+    const code = (e as { code?: string }).code;
+    port.onExit?.(code === 'ERR_WORKER_OUT_OF_MEMORY' ? `out of memory: past its ${heapMb} MB heap` : e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  });
   worker.on('exit', (code) => port.onExit?.(`exit code ${code}`));
   return port;
 }
