@@ -39,7 +39,9 @@ export function nodeWorkerPort(url: URL, language: 'ts' | 'py', heapMb: number, 
   worker.on('message', (m: unknown) => port.onStray?.(m));
   worker.on('error', (e) => {
     const code = (e as { code?: string }).code;
-    port.onExit?.(code === 'ERR_WORKER_OUT_OF_MEMORY' ? `out of memory: past its ${heapMb} MB heap` : e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    port.onExit?.(
+      code === 'ERR_WORKER_OUT_OF_MEMORY' ? `out of memory: past its ${heapMb} MB heap` : e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+    );
   });
   worker.on('exit', (code) => port.onExit?.(`exit code ${code}`));
   return port;
