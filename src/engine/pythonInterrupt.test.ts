@@ -164,7 +164,7 @@ describe('interrupting an endless Python reward through the SharedArrayBuffer', 
   });
 
   it('every one of 150 stuck rows is interrupted: an interrupt Pyodide took without raising it is stored again', async () => {
-    // Pyodide's read-then-clear of the buffer loses a store that falls between the two (interruptCall.ts): about
+    // Pyodide's read-then-clear of the buffer loses a store that falls between the two (src/engine/interrupt.ts): about
     // one interrupt in 30 here. Unanswered, such a row would run on past the grace and fail the run.
     const limit = 30;
     const code = ['def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    while True:', '        pass'].join('\n');
