@@ -120,7 +120,8 @@ interface Slot {
 }
 
 const COMPILE_LIMIT_MS = 10_000;
-const LIVENESS = { pingAfterMs: 2000, pongMs: 5000 };
+// Generous: a worker may be busy for seconds without a row (building a tokenizer, converting a task's rows for Python).
+const LIVENESS = { pingAfterMs: 5000, pongMs: 15_000 };
 
 export class RewardEngine {
   private slots: Slot[] = [];
