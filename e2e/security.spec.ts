@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import FIXTURES from '../src/core/session/fixtures/share-links.json' with { type: 'json' };
 import { SHARE_VERSION } from '../src/core/session/schema';
@@ -100,4 +101,15 @@ test('a share link whose inline data does not match its SHA-256 is refused whole
   await page.goto(`/#s=${forged}`);
   await expect(page.getByText(/This share link cannot be opened: the data it carries does not match its SHA-256/)).toBeVisible();
   await expect(statusLine(page)).toContainText('800 trajectories');
+});
+
+test('a truncated .gz loads the rows before the cut and says the file ends early', async ({ page }) => {
+  const text = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ prompt: `q${i}`, completion: `a${i} `.repeat(20) })).join('\n') + '\n';
+  const gz = gzipSync(Buffer.from(text));
+  await openStudio(page);
+  await upload(page, 'cut.jsonl.gz', gz.subarray(0, Math.floor(gz.length * 0.6)), 'application/gzip');
+  await expect(statusLine(page)).toContainText('trajectories');
+  await expect(statusLine(page)).not.toContainText('800 trajectories');
+  await page.getByRole('button', { name: /could not be read/ }).click();
+  await expect(page.getByRole('region', { name: 'Skipped lines' })).toContainText('the gzip stream ends early, so the file is cut short');
 });

@@ -37,11 +37,19 @@ export class ByteReader {
   private ended = false;
   /** Bytes handed out by `read` so far. */
   consumed = 0;
+  /** Bytes the stream has given so far. */
+  private produced = 0;
+  /** Why the stream ended early, when `endsEarly` let it end as if it were complete. */
+  truncated: string | null = null;
 
-  /** @param mapError turns a stream error (e.g. a corrupt gzip) into the error the caller should see */
+  /**
+   * @param mapError turns a stream error (e.g. a corrupt gzip) into the error the caller should see
+   * @param endsEarly says whether an error after some bytes only cut the stream short (a truncated .gz): it then ends
+   */
   constructor(
     stream: ReadableStream<Uint8Array>,
     private readonly mapError: (e: unknown) => unknown = (e) => e,
+    private readonly endsEarly: (e: unknown) => boolean = () => false,
   ) {
     this.reader = stream.getReader();
   }
@@ -116,12 +124,17 @@ export class ByteReader {
       result = await this.reader.read();
     } catch (e) {
       this.ended = true;
+      if (this.produced > 0 && this.endsEarly(e)) {
+        this.truncated = e instanceof Error ? e.message : String(e);
+        return undefined;
+      }
       throw this.mapError(e);
     }
     if (result.done) {
       this.ended = true;
       return undefined;
     }
+    this.produced += result.value.length;
     return result.value;
   }
 }

@@ -65,7 +65,11 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
         case 'gzip':
           if (++layers > MAX_GZIP_LAYERS) throw binary(name);
           gzip = true;
-          reader = new ByteReader(gunzip(reader.toStream(), blob.size, name), (e) => (e instanceof ImportError ? e : corruptGzip(name, e)));
+          reader = new ByteReader(
+            gunzip(reader.toStream(), blob.size, name),
+            (e) => (e instanceof ImportError ? e : corruptGzip(name, e)),
+            (e) => !(e instanceof ImportError),
+          );
           continue;
         case 'empty':
           throw new ImportError('empty', `The file ${name} is empty.`);
@@ -75,10 +79,14 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
           return { container: 'parquet', gzip, batches: parquet(source, reader, gzip, signal), spans: false };
         case 'text': {
           const ctx: TextReadContext = { name, signal, bytesRead: () => raw.consumed };
-          if (sniff.first === '[') return openBracketFile(reader, ctx, gzip, blob.size);
-          if (sniff.first === '{') return openBraceFile(reader, ctx, gzip, blob.size);
           const delimiter = /\.tsv(\.gz)?$/i.test(name) ? '\t' : undefined;
-          return { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }), spans: false };
+          const opened: OpenedFile =
+            sniff.first === '['
+              ? await openBracketFile(reader, ctx, gzip, blob.size)
+              : sniff.first === '{'
+                ? await openBraceFile(reader, ctx, gzip, blob.size)
+                : { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }), spans: false };
+          return gzip ? { ...opened, batches: noteTruncation(opened.batches, reader) } : opened;
         }
       }
     }
@@ -112,6 +120,21 @@ function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, name: str
   });
   // DecompressionStream's DOM typing (writable: BufferSource) does not line up with pipeThrough's; the runtime does.
   return stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>).pipeThrough(cap);
+}
+
+/** After the last batch of a gzip file that ended early: one issue saying so (the rows before it are loaded). */
+async function* noteTruncation(batches: AsyncIterable<RecordBatch>, reader: ByteReader): AsyncGenerator<RecordBatch> {
+  let line = 0;
+  let bytesRead = 0;
+  for await (const b of batches) {
+    if (b.lines.length) line = Math.max(line, b.lines[b.lines.length - 1]);
+    for (const i of b.issues) line = Math.max(line, i.line);
+    bytesRead = b.bytesRead;
+    yield b;
+  }
+  if (reader.truncated === null) return;
+  const reason = `the gzip stream ends early, so the file is cut short (${reader.truncated}): the rows before this point were loaded`;
+  yield { records: [], lines: [], issues: [{ line: line + 1, reason }], bytesRead };
 }
 
 async function peek(reader: ByteReader, n: number): Promise<[Uint8Array, boolean]> {

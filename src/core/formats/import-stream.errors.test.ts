@@ -88,6 +88,20 @@ describe('importStream: files that cannot be imported', () => {
     );
   });
 
+  it('a truncated .gz loads the rows before the cut, with an issue saying the file ends early (issue 20)', async () => {
+    const text = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ prompt: `q${i}`, completion: `a${i} `.repeat(20) })).join('\n') + '\n';
+    const gz = gzipSync(Buffer.from(text));
+    const cut = new Uint8Array(gz.subarray(0, Math.floor(gz.length * 0.6)));
+    const { rows, issues } = await importAll(textSource('rows.jsonl.gz', cut));
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows.length).toBeLessThan(2000);
+    // The rows that did load are the file's first rows, in order.
+    expect(rows.map((r) => r.prompt)).toEqual(Array.from({ length: rows.length }, (_, i) => `q${i}`));
+    const last = issues.at(-1)!;
+    expect(last.reason).toMatch(/^the gzip stream ends early, so the file is cut short \(.+\): the rows before this point were loaded$/);
+    expect(last.line).toBeGreaterThan(rows.length);
+  });
+
   it('a JSON array that is not valid JSON', async () => {
     const err = await importFailure(textSource('bad.json', '[{"prompt": "a"},'));
     expect(err.code).toBe('unreadable');
