@@ -113,3 +113,18 @@ test('a truncated .gz loads the rows before the cut and says the file ends early
   await page.getByRole('button', { name: /could not be read/ }).click();
   await expect(page.getByRole('region', { name: 'Skipped lines' })).toContainText('the gzip stream ends early, so the file is cut short');
 });
+
+test('a 30 MB completion opens at once: its first part, and a button for the rest', async ({ page }) => {
+  const huge = 'x'.repeat(30_000_000);
+  const rows = [JSON.stringify({ prompt: 'p', completion: 'short' }), JSON.stringify({ prompt: 'p', completion: huge })].join('\n') + '\n';
+  await openStudio(page);
+  await upload(page, 'huge.jsonl', Buffer.from(rows));
+  await expect(statusLine(page)).toContainText('2 trajectories');
+  await page.locator('.rt-data[data-row="1"]').click();
+  const detail = page.getByRole('complementary', { name: 'Rollout detail' });
+  const assistant = detail.getByRole('listitem', { name: 'assistant turn' });
+  await expect(assistant.getByRole('button', { name: 'Show all (30,000,000 characters)' })).toBeVisible();
+  expect((await assistant.locator('pre').first().textContent())!.length).toBe(20_000);
+  await assistant.getByRole('button', { name: 'Show all (30,000,000 characters)' }).click();
+  await expect(assistant.getByRole('button', { name: /Show all/ })).toHaveCount(0);
+});

@@ -1,4 +1,5 @@
 import type { Message } from '../../core/trajectory';
+import { LongText } from './LongText';
 
 function prettyArgs(args: unknown): string {
   if (typeof args === 'string') return args;
@@ -21,14 +22,14 @@ export function MessageView({ message: m }: { message: Message }) {
         {m.name ? <span className="muted"> {m.name}</span> : null}
         {m.toolCallId ? <span className="muted"> · reply to {m.toolCallId}</span> : null}
       </div>
-      {m.content ? <pre className="msg-text">{m.content}</pre> : null}
+      {m.content ? <LongText className="msg-text" text={m.content} /> : null}
       {m.toolCalls?.map((c, i) => (
         <div key={c.id ?? i} className="tool-call" aria-label={`tool call ${c.name}`}>
           <div className="tool-name">
             ⚙ {c.name}
             {c.id ? <span className="muted"> · {c.id}</span> : null}
           </div>
-          <pre className="tool-args">{prettyArgs(c.arguments)}</pre>
+          <LongText className="tool-args" text={prettyArgs(c.arguments)} />
         </div>
       ))}
     </li>

@@ -4,6 +4,7 @@ import { getDataset } from '../../runtime/datasetRegistry';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { useRowView } from '../data/useRowView';
+import { LongText } from './LongText';
 import { MessageView } from './MessageView';
 import { useTrajectory } from './useTrajectory';
 
@@ -115,7 +116,7 @@ export function RolloutDetail() {
             </ol>
             <details className="fields">
               <summary>All fields</summary>
-              <pre>{JSON.stringify(t.fields, null, 2)}</pre>
+              <LongText text={JSON.stringify(t.fields, null, 2)} />
             </details>
           </>
         ) : got?.error ? (
