@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { binnedMeans } from './binnedMeans';
 import { sharedHistogram } from './histogram';
-import { sampleRows } from './sample';
+import { sampleRows, sampleRowsPinned } from './sample';
 import { scoredValues } from './scored';
 
 // Expected values worked out by hand in the comments.
@@ -17,6 +17,18 @@ describe('sampleRows', () => {
     expect(sampleRows(10, (i) => i % 2 === 0, 3)).toEqual([0, 2, 6]);
     expect(sampleRows(10, (i) => i % 2 === 0, 5)).toEqual([0, 2, 4, 6, 8]);
     expect(sampleRows(4, () => false, 3)).toEqual([]);
+  });
+});
+
+describe('sampleRowsPinned', () => {
+  it('lists pinned rows first, at most half of max, then sampleRows for the room left', () => {
+    // Pinned 7, 3 (max 4 → 2 of the 4 pinned); then 2 of kept rows 0, 2, 4, 6, 8: step 2.5 → rows 0, ⌊2.5⌋ = 4.
+    expect(sampleRowsPinned([7, 3, 9, 1], 10, (i) => i % 2 === 0, 4)).toEqual([7, 3, 0, 4]);
+    // One pinned row leaves room for 4 of rows 0–9: step 2.5 → 0, 2, 5, 7.
+    expect(sampleRowsPinned([9], 10, () => true, 5)).toEqual([9, 0, 2, 5, 7]);
+    // Row 0 is pinned and sampled (rows 0, 3 of 0–5, step 3): listed once, so 3 rows, not 4.
+    expect(sampleRowsPinned(Int32Array.from([0, 5]), 6, () => true, 4)).toEqual([0, 5, 3]);
+    expect(sampleRowsPinned([], 10, (i) => i % 2 === 0, 3)).toEqual([0, 2, 6]);
   });
 });
 

@@ -5,7 +5,7 @@ import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
 import { scoredValues } from '../../core/stats/scored';
-import { sampleRows } from '../../core/stats/sample';
+import { sampleRowsPinned } from '../../core/stats/sample';
 import { ScatterCanvas } from './ScatterCanvas';
 
 const MAX_POINTS = 3000;
@@ -28,9 +28,8 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
   const points = useMemo(() => {
     if (!va || !vb || !cmp) return [];
     // Rows that changed first, so they are always drawn; then an even sample of the rest.
-    const changed = Array.from(cmp.changed.subarray(0, MAX_POINTS / 2));
-    const rest = sampleRows(va.length, (i) => !Number.isNaN(va[i]) && !Number.isNaN(vb[i]), MAX_POINTS - changed.length);
-    return [...new Set([...changed, ...rest])].map((i) => ({ x: va[i], y: vb[i], row: i }));
+    const rows = sampleRowsPinned(cmp.changed, va.length, (i) => !Number.isNaN(va[i]) && !Number.isNaN(vb[i]), MAX_POINTS);
+    return rows.map((i) => ({ x: va[i], y: vb[i], row: i }));
   }, [va, vb, cmp]);
   const diff = useMemo(() => (a && b ? diffLines(a.code, b.code) : []), [a, b]);
   if (runs.length < 2 || !a || !b) return <p className="muted empty-chart">Run the reward twice (edit it in between) to compare two runs.</p>;

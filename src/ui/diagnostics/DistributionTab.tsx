@@ -4,6 +4,7 @@ import { describe } from '../../core/stats/describe';
 import { histogram, sharedHistogram, type Histogram } from '../../core/stats/histogram';
 import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
+import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, fmtTick, pct } from './format';
@@ -27,8 +28,7 @@ export function DistributionTab({ run }: { run: RunRecord }) {
     return { h, data: h.bins.map((_, i) => ({ i, label: binLabel(h, i), count: s.current[i], previous: s.previous?.[i] })) };
   }, [values, prevValues]);
   const d = useMemo(() => describe(values), [values]);
-  const s = run.summary;
-  const total = run.result.status.length;
+  const shares = useMemo(() => statusShares(run.result.status), [run]);
   const components = Object.entries(run.result.components);
   return (
     <div className="diag-split">
@@ -71,9 +71,9 @@ export function DistributionTab({ run }: { run: RunRecord }) {
           <dt>distinct values</dt>
           <dd>{d.distinct}</dd>
           <dt>null</dt>
-          <dd>{pct(total ? s.nulls / total : Number.NaN)}</dd>
+          <dd>{pct(shares.nulls)}</dd>
           <dt>errors</dt>
-          <dd>{pct(total ? (s.errors + s.timedOut) / total : Number.NaN)}</dd>
+          <dd>{pct(shares.failed)}</dd>
         </dl>
         {components.length > 0 ? (
           <div className="components" aria-label="Reward components">
