@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { createContext } from './context';
 
 describe('RewardContext', () => {
   it('offers every helper the editor declares, and declares every helper it offers', () => {
-    const dts = readFileSync(join(__dirname, 'reward-studio.d.ts'), 'utf8');
-    const iface = dts.slice(dts.indexOf('interface RewardContext'));
-    const declared = new Set([...iface.matchAll(/^\s{4}(?:readonly )?(\w+)[(:]/gm)].map((m) => m[1]));
+    // Member names read by the TypeScript parser; the types themselves are checked in reward-studio-dts.test.ts.
+    const dts = ts.createSourceFile('reward-studio.d.ts', readFileSync(join(__dirname, 'reward-studio.d.ts'), 'utf8'), ts.ScriptTarget.Latest);
+    const declared = new Set<string>();
+    const visit = (node: ts.Node): void => {
+      if (ts.isInterfaceDeclaration(node) && node.name.text === 'RewardContext') for (const m of node.members) declared.add(m.name!.getText(dts));
+      else ts.forEachChild(node, visit);
+    };
+    visit(dts);
     const offered = new Set(Object.keys(createContext()));
     expect([...declared].sort()).toEqual([...offered].sort());
   });
