@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { advantages, isPresetId, PRESET_IDS, PRESETS, type PresetId } from './advantage';
 import { diff, f64, i32, type Num } from './fixtures/check';
@@ -92,6 +94,15 @@ describe('preset table', () => {
     expect(PRESETS.trl.label).toBe('TRL GRPO · scale_rewards=group');
     expect(isPresetId('grpo')).toBe(false);
     expect(isPresetId(3)).toBe(false);
+  });
+
+  it("is the list README's CLI section names", () => {
+    // README writes the --preset values by hand: the lines that mention presets must name each, and nothing else.
+    const lines = readFileSync(join(__dirname, '../../../README.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('--preset') || l.includes('presets `'));
+    const named = new Set(lines.flatMap((l) => [...l.matchAll(/--preset ([\w|-]+)|`([a-z][\w-]*)`/g)].flatMap((m) => (m[1] ?? m[2]).split('|'))));
+    expect([...named].sort()).toEqual([...PRESET_IDS].sort());
   });
 });
 
