@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { contentSecurityPolicy, isolationHeaders } from './src/core/security/headers.ts';
+import { contentSecurityPolicy, isolationHeaders, sandboxHeaders } from './src/core/security/headers.ts';
 
 /**
  * Every response (pages, scripts, worker scripts) carries the CSP as an HTTP header: a dedicated worker
@@ -12,8 +12,9 @@ import { contentSecurityPolicy, isolationHeaders } from './src/core/security/hea
  */
 function securityHeaders(): Plugin {
   const headers = { ...isolationHeaders, 'Content-Security-Policy': contentSecurityPolicy() };
-  const apply = (_req: unknown, res: { setHeader(k: string, v: string): void }, next: () => void) => {
+  const apply = (req: { headers: Record<string, string | string[] | undefined> }, res: { setHeader(k: string, v: string): void }, next: () => void) => {
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(sandboxHeaders(req.headers.origin))) res.setHeader(k, v);
     next();
   };
   return {
@@ -93,6 +94,8 @@ export default defineConfig({
     rolldownOptions: {
       input: {
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        // The reward sandbox: reward code's workers start in this page, framed without allow-same-origin.
+        sandbox: fileURLToPath(new URL('./sandbox.html', import.meta.url)),
         'ort-parity': fileURLToPath(new URL('./tests-pages/ort-parity.html', import.meta.url)),
       },
     },

@@ -128,3 +128,85 @@ test('a 30 MB completion opens at once: its first part, and a button for the res
   await assistant.getByRole('button', { name: 'Show all (30,000,000 characters)' }).click();
   await expect(assistant.getByRole('button', { name: /Show all/ })).toHaveCount(0);
 });
+
+/** What reward code finds when it reaches for the studio's storage: it must find nothing to open (issue 20). */
+const STORAGE_PROBE = `export default function reward(t) {
+  // Origin "null" is the sandbox; each storage that opens adds 1.
+  let score = self.origin === 'null' ? 0 : 100;
+  const tries = [
+    () => indexedDB.open('reward-studio'),
+    () => Object.getOwnPropertyDescriptor(WorkerGlobalScope.prototype, 'indexedDB').get.call(self).open('reward-studio'),
+    () => caches.keys(),
+  ];
+  for (const f of tries) {
+    try { if (f()) score += 1; } catch {}
+  }
+  if (t.index === 0) {
+    // A nested worker tries too: where it can, it leaves a database of its own behind.
+    const src = "try { indexedDB.open('planted-by-reward').onsuccess = () => postMessage('planted'); } catch (e) { postMessage(e.name); }";
+    try { new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' }))); } catch {}
+  }
+  return score;
+}
+`;
+
+test('TypeScript reward code cannot open the studio’s IndexedDB or caches, directly, through the prototype or from a nested worker', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, STORAGE_PROBE);
+  // In the studio's own origin the first two tries open a request: the mean would be at least 2 (100 outside the sandbox).
+  await runAndWait(page, 'mean 0.0000 · 800 scored');
+  await page.waitForTimeout(1500); // the nested worker's try, had it worked, would have created its database by now
+  const names = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+  expect(names).not.toContain('planted-by-reward');
+  // The studio's own storage still works for the studio.
+  expect(names.length).toBeGreaterThan(0);
+});
+
+test('Python reward code cannot open the studio’s IndexedDB either (run_js reaches only the sandbox)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(
+    page,
+    `from pyodide.code import run_js
+
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    score = 0 if run_js("self.origin") == "null" else 100
+    for src in ["indexedDB.open('reward-studio')", "caches.keys()"]:
+        try:
+            if run_js(src) is not None:
+                score += 1
+        except Exception:
+            pass
+    return score
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 0.0000 · 800 scored', { timeout: 90_000 });
+});
+
+test('a reward sandbox that stops answering mid-run (as when a reward crashes its process) fails that run with the reason; the page lives and the next Run works', async ({
+  page,
+}) => {
+  await openStudio(page);
+  const sandbox = page.frames().find((f) => f.url().endsWith('/sandbox.html'));
+  expect(sandbox).toBeDefined();
+  expect(await sandbox!.evaluate(() => [self.origin, self.crossOriginIsolated])).toEqual(['null', true]);
+  await typeReward(page, 'export default function reward(t) {\n  const s = Date.now();\n  while (Date.now() - s < 40) {}\n  return 2;\n}\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
+  // The sandbox's own thread stops for good. (It runs in a process of its own: a thread of the page would freeze the
+  // page too, and the steps below would fail.)
+  const frozen = sandbox!
+    .evaluate(() => {
+      for (;;);
+    })
+    .catch((e: Error) => e.message);
+  await expect(page.getByRole('alert').filter({ hasText: 'the reward sandbox stopped' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeHidden();
+  // The page removed the frozen sandbox.
+  expect(await frozen).toContain('detached');
+  // A fresh sandbox takes the next run.
+  await typeReward(page, 'export default function reward(t) {\n  return 3;\n}\n');
+  await runAndWait(page, 'mean 3.0000 · 800 scored');
+});

@@ -7,7 +7,8 @@ import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
 
 declare const self: DedicatedWorkerGlobalScope;
-const base = new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href;
+// The module's own URL: the worker's location is a blob: URL of the sandbox's opaque origin.
+const base = new URL(`${import.meta.env.BASE_URL}pyodide/`, import.meta.url).href;
 // Pyodide fetches its wasm, standard library and lock file with the global fetch: the lock-down comes after.
 const pyodide: Promise<PyodideAPI> = (async () => {
   const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');

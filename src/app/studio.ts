@@ -4,8 +4,9 @@ import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
 import { startImport, type ImportJob } from '../runtime/importClient';
-import { defaultPoolSize, browserWorkerPort } from '../engine/browser';
-import { RewardEngine, type RunHandle, type RunProgress } from '../engine/engine';
+import { defaultPoolSize } from '../engine/browser';
+import type { RunHandle, RunProgress } from '../engine/engine';
+import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
 import type { PythonCall } from '../engine/protocol';
 import type { RunRecord } from '../store/runsSlice';
 import type { DataSource } from '../store/sessionSlice';
@@ -40,9 +41,10 @@ function engineDataset(ds: Dataset) {
 
 /** The studio's actions (import a file, run the reward, cancel) over one store; created once, below. */
 export class Studio {
-  private pool: RewardEngine | null = null;
-  /** Python workers (one Pyodide each), started the first time Python runs: loading takes seconds and ~30 MB each. */
-  private pyPool: RewardEngine | null = null;
+  /** Reward code runs in a sandbox of opaque origin (src/engine/frameClient.ts), started the first time it is needed. */
+  private sandbox: RewardSandbox | null = null;
+  /** Python workers (one Pyodide each) start the first time Python runs: loading takes seconds and ~30 MB each. */
+  private pyStarted = false;
   private importJob: ImportJob | null = null;
   private runHandle: RunHandle | null = null;
   /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
@@ -61,31 +63,29 @@ export class Studio {
     this.store.getState().setSessionMessage({ kind: 'error', text: `${message[0].toUpperCase()}${message.slice(1)}.` });
   };
 
-  private rewardPool = (): RewardEngine => {
-    this.pool ??= new RewardEngine({
+  private engines = (): RewardSandbox => {
+    this.sandbox ??= new RewardSandbox({
+      src: `${import.meta.env.BASE_URL}sandbox.html`,
       size: defaultPoolSize(),
-      spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-js.worker.ts', import.meta.url), { type: 'module', name: 'reward-js' })),
       onProtocolError: this.reportProtocolError,
     });
-    return this.pool;
+    return this.sandbox;
   };
 
-  private pythonPool = (): RewardEngine => {
-    if (!this.pyPool) {
-      this.pyPool = new RewardEngine({
-        size: defaultPoolSize(),
-        spawn: () => browserWorkerPort(new Worker(new URL('../../workers/reward-py.worker.ts', import.meta.url), { type: 'module', name: 'reward-py' })),
-        interruptible: true,
-        onProtocolError: this.reportProtocolError,
-      });
+  private rewardPool = (): SandboxPool => this.engines().pool('ts');
+
+  private pythonPool = (): SandboxPool => {
+    const pool = this.engines().pool('py');
+    if (!this.pyStarted) {
+      this.pyStarted = true;
       const ds = getDataset(this.store.getState().datasetId);
-      if (ds) this.pyPool.setDataset(engineDataset(ds));
+      if (ds) pool.setDataset(engineDataset(ds));
     }
-    return this.pyPool;
+    return pool;
   };
 
   /** The pool that runs rewards written in `language`. */
-  private poolFor = (language: 'ts' | 'py'): RewardEngine => {
+  private poolFor = (language: 'ts' | 'py'): SandboxPool => {
     return language === 'py' ? this.pythonPool() : this.rewardPool();
   };
 
@@ -179,7 +179,7 @@ export class Studio {
     // pools reading meant four workers on two cores, and the first Python run after an import of 100,000 rows waited
     // for all four: bench/README.md.)
     this.rewardPool().setDataset(engineDataset(ds), false);
-    this.pyPool?.setDataset(engineDataset(ds), false);
+    if (this.pyStarted) this.pythonPool().setDataset(engineDataset(ds), false);
     setTimeout(() => {
       const st = this.store.getState();
       if (st.datasetId === ds.id) this.warmLanguage(st.language);

@@ -9,7 +9,10 @@ import type { RewardCandidate, RewardKind } from '../core/python/signatures';
 import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
+import { bad, Bad, f64, int, optional, record, str, text, type Check } from './checks';
 import { WATCH_SLOTS } from './watch';
+
+export { TEXT_LIMIT } from './checks';
 
 export type { DatasetMeta };
 
@@ -77,27 +80,6 @@ export type FromWorker =
   | { kind: 'pong'; id: number };
 
 // ---- checks at the receiving end ----------------------------------------------------------------------------
-
-/** Longest message, note or error text accepted from a worker (a longer one is cut, not refused). */
-export const TEXT_LIMIT = 100_000;
-
-type Check<T> = { ok: true; value: T } | { ok: false; error: string };
-
-class Bad extends Error {}
-const bad = (where: string, what: string): never => {
-  throw new Bad(`${where}: expected ${what}`);
-};
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const record = (v: unknown, where: string) => (isRecord(v) ? v : bad(where, 'an object'));
-const str = (v: unknown, where: string) => (typeof v === 'string' ? v : bad(where, 'a string'));
-const text = (v: unknown, where: string, limit = TEXT_LIMIT) => {
-  const s = str(v, where);
-  return s.length > limit ? `${s.slice(0, limit)}… (cut at ${limit.toLocaleString('en-US')} characters)` : s;
-};
-const int = (v: unknown, where: string, min = -Infinity, max = Infinity) =>
-  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : bad(where, `an integer in [${min}, ${max}]`);
-const optional = <T>(v: unknown, f: (v: unknown) => T): T | undefined => (v === undefined ? undefined : f(v));
-const f64 = (v: unknown, n: number, where: string) => (v instanceof Float64Array && v.length === n ? v : bad(where, `a Float64Array of ${n}`));
 
 /** A task's result: sizes match the task, rows lie inside it, statuses are known codes. */
 export function checkRangeResult(v: unknown, start: number, end: number, where = 'result'): RangeResult {
@@ -168,6 +150,14 @@ function checkCandidates(v: unknown): RewardCandidate[] {
   });
 }
 
+/** The answer to a `check`: the reward functions found, or why the code does not compile. */
+export function checkCheckResult(v: unknown): CheckResult {
+  const r = record(v, 'result');
+  return r.ok === true
+    ? { ok: true, candidates: checkCandidates(r.candidates) }
+    : { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
+}
+
 /**
  * A message from a worker, checked. Task results are checked against their task later (`checkRangeResult`), when
  * the engine knows which task a reply answers.
@@ -183,14 +173,8 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
       }
       case 'load-failed':
         return { ok: true, value: { kind: 'load-failed', datasetId: str(m.datasetId, 'datasetId'), message: text(m.message, 'message') } };
-      case 'checked': {
-        const r = record(m.result, 'result');
-        const result: CheckResult =
-          r.ok === true
-            ? { ok: true, candidates: checkCandidates(r.candidates) }
-            : { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
-        return { ok: true, value: { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result } };
-      }
+      case 'checked':
+        return { ok: true, value: { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result: checkCheckResult(m.result) } };
       case 'result':
         return {
           ok: true,

@@ -24,7 +24,8 @@ export function loadTokenCounter(id: TokenizerId, fetchFn: typeof fetch = fetch)
   if (!p) {
     p = (async () => {
       const get = async (url: string) => {
-        const res = await fetchFn(url);
+        // Resolved against this module's URL: a sandboxed worker's location is a blob: URL.
+        const res = await fetchFn(new URL(url, import.meta.url).href);
         if (!res.ok) throw new Error(`the ${TOKENIZERS[id].label} tokenizer could not be loaded (HTTP ${res.status})`);
         return res.json() as Promise<object>;
       };

@@ -33,4 +33,19 @@ describe('the dev server', () => {
     const code = await (await fetch(new URL(preamble![1], base))).text();
     expect(code).toContain('injectIntoGlobalHook');
   }, 30_000);
+
+  it('the reward sandbox (Origin: null) may read the app’s files; other origins get no CORS header', async () => {
+    const worker = new URL('/workers/reward-js.worker.ts?worker_file&type=module', base);
+    const sandboxed = await fetch(worker, { headers: { Origin: 'null' } });
+    expect(sandboxed.status).toBe(200);
+    expect(sandboxed.headers.get('access-control-allow-origin')).toBe('null');
+    expect(sandboxed.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    const other = await fetch(worker, { headers: { Origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(other.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    // The sandbox page itself is isolated as the studio is, with the same CSP.
+    const frame = await fetch(new URL('/sandbox.html', base));
+    expect(frame.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+    expect(frame.headers.get('content-security-policy')).toContain("connect-src 'self'");
+  }, 30_000);
 });

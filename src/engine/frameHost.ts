@@ -1,0 +1,85 @@
+/**
+ * The sandbox's side: inside an iframe of opaque origin it holds one engine per language and their workers, so reward
+ * code never runs where the studio's storage exists. It answers the page on a port received once, from its parent.
+ */
+import { browserWorkerPort } from './browser';
+import { RewardEngine, type RunHandle } from './engine';
+import { checkToFrame, type FromFrame, type PoolId } from './frameProtocol';
+
+export interface FrameHostOptions {
+  /** Reward workers per language. */
+  size: number;
+  /** The workers' script URLs (absolute: the sandbox's own origin is opaque). */
+  scripts: Record<PoolId, string>;
+}
+
+/**
+ * A worker of the sandbox's opaque origin. The app's script URL is cross-origin here, and Chromium refuses a module
+ * worker from a blob: URL of an opaque origin; so a classic worker starts from a blob that imports the module (the app
+ * serves its files to the sandbox with CORS), holding the messages that arrive before the module listens.
+ */
+const BOOT = `const held = [];
+const hold = (e) => held.push(e);
+self.addEventListener('message', hold);
+import(SCRIPT).then(() => {
+  self.removeEventListener('message', hold);
+  for (const e of held) self.dispatchEvent(new MessageEvent('message', { data: e.data, ports: [...e.ports] }));
+}, (e) => setTimeout(() => { throw new Error('the reward worker could not start: ' + (e && e.message)); }));
+`;
+
+function sandboxWorker(script: string, name: string): Worker {
+  const url = URL.createObjectURL(new Blob([BOOT.replace('SCRIPT', JSON.stringify(script))], { type: 'text/javascript' }));
+  const w = new Worker(url, { name });
+  // Fetched when the worker starts; a worker that fails to start is reported by its error event either way.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return w;
+}
+
+export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
+  const post = (m: FromFrame, transfer: Transferable[] = []) => port.postMessage(m, transfer);
+  const protocolError = (message: string) => post({ kind: 'protocol-error', message });
+  const engines: Partial<Record<PoolId, RewardEngine>> = {};
+  const sizes: Partial<Record<PoolId, number>> = {};
+  const runs = new Map<number, RunHandle>();
+  const engine = (pool: PoolId): RewardEngine =>
+    (engines[pool] ??= new RewardEngine({
+      size: opts.size,
+      spawn: () => browserWorkerPort(sandboxWorker(opts.scripts[pool], `reward-${pool === 'py' ? 'py' : 'js'}`)),
+      interruptible: pool === 'py',
+      onProtocolError: protocolError,
+    }));
+
+  port.onmessage = (ev) => {
+    const c = checkToFrame(ev.data, (pool) => sizes[pool]);
+    if (!c.ok) return protocolError(`the page sent the reward sandbox a malformed request (${c.error}); it was dropped`);
+    const m = c.value;
+    switch (m.kind) {
+      case 'ping':
+        return post({ kind: 'pong', id: m.id });
+      case 'dataset':
+        sizes[m.pool] = m.ds.size;
+        return engine(m.pool).setDataset(m.ds, m.load);
+      case 'check':
+        return void engine(m.pool)
+          .check(m.code)
+          .then((result) => post({ kind: 'checked', reqId: m.reqId, result }));
+      case 'cancel':
+        return runs.get(m.runId)?.cancel();
+      case 'run': {
+        const { runId } = m;
+        const handle = engine(m.pool).run(m.code, { ...m.opts, onProgress: (progress) => post({ kind: 'progress', runId, progress }) });
+        runs.set(runId, handle);
+        void handle.done.then((outcome) => {
+          runs.delete(runId);
+          const transfer =
+            outcome.kind === 'done' || outcome.kind === 'cancelled'
+              ? [outcome.result.scores.buffer, outcome.result.status.buffer, ...Object.values(outcome.result.components).map((a) => a.buffer)]
+              : [];
+          post({ kind: 'outcome', runId, outcome }, transfer as ArrayBuffer[]);
+        });
+        return;
+      }
+    }
+  };
+  post({ kind: 'ready' });
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { checkFromFrame, checkRunResult, checkToFrame } from './frameProtocol';
+
+const result = (n: number) => ({
+  scores: new Float64Array(n).fill(0.5),
+  status: new Uint8Array(n).fill(1),
+  errors: new Map([[1, { row: 1, message: 'boom', line: 3 }]]),
+  components: {},
+  notes: new Map([[0, 'fine']]),
+  stdout: '',
+});
+const outcome = (n: number, extra: Record<string, unknown> = {}) => ({
+  kind: 'outcome',
+  runId: 7,
+  outcome: { kind: 'done', result: { ...result(n), ...extra }, elapsedMs: 12, workersUsed: 2 },
+});
+const rowsOf = (id: number) => (id === 7 ? 4 : undefined);
+
+describe('replies from the reward sandbox, checked on the page', () => {
+  it('a well-formed outcome of a run in flight passes, unchanged', () => {
+    const c = checkFromFrame(outcome(4), rowsOf);
+    expect(c.ok).toBe(true);
+    if (!c.ok || c.value.kind !== 'outcome' || c.value.outcome.kind !== 'done') throw new Error('expected an outcome');
+    expect([...c.value.outcome.result.scores]).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(c.value.outcome.result.errors.get(1)).toEqual({ row: 1, message: 'boom', line: 3 });
+  });
+
+  it.each([
+    ['scores of another length', outcome(5), 'result.scores: expected a Float64Array of 4'],
+    ['a status byte outside 0–4', outcome(4, { status: Uint8Array.from([1, 1, 9, 1]) }), 'result.status.2: expected a row status 0–4'],
+    ['an error on a row outside the run', outcome(4, { errors: new Map([[4, { row: 4, message: 'x' }]]) }), 'result.errors key: expected an integer in [0, 3]'],
+    ['a note that is not text (it would blank the page)', outcome(4, { notes: new Map([[0, { evil: true }]]) }), 'result.notes.0: expected a string'],
+    ['errors as a plain object', outcome(4, { errors: {} }), 'result.errors: expected a Map'],
+    ['a component column of the wrong kind', outcome(4, { components: { a: [1, 2, 3, 4] } }), 'result.components.a: expected a Float64Array of 4'],
+    [
+      '65 components',
+      outcome(4, { components: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`c${i}`, new Float64Array(4)])) }),
+      'at most 64 components',
+    ],
+  ])('refused: %s', (_, msg, error) => {
+    const c = checkFromFrame(msg, rowsOf);
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.error).toContain(error);
+  });
+
+  it('an outcome for a run the page did not start is refused', () => {
+    const c = checkFromFrame({ ...outcome(4), runId: 8 }, rowsOf);
+    expect(c).toEqual({ ok: false, error: 'runId: expected a run in flight' });
+  });
+
+  it('progress past its total, an unknown kind and a non-object are refused', () => {
+    expect(checkFromFrame({ kind: 'progress', runId: 7, progress: { done: 5, total: 4, rowsPerSecond: 1 } }, rowsOf).ok).toBe(false);
+    expect(checkFromFrame({ kind: 'result', taskId: 1 }, rowsOf).ok).toBe(false);
+    expect(checkFromFrame('outcome', rowsOf).ok).toBe(false);
+  });
+
+  it('components named __proto__ and constructor stay names', () => {
+    const components = JSON.parse('{"__proto__": 0, "constructor": 0}') as Record<string, unknown>;
+    for (const k of Object.keys(components)) components[k] = new Float64Array(2).fill(3);
+    const r = checkRunResult({ ...result(2), errors: new Map(), notes: new Map(), components }, 2);
+    expect(Object.keys(r.components)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(r.components)).toBe(Object.prototype);
+  });
+
+  it('a long stdout and a long error message are cut, not refused', () => {
+    const r = checkRunResult({ ...result(2), errors: new Map([[0, { row: 0, message: 'e'.repeat(200_000) }]]), stdout: 'o'.repeat(300_000) }, 2);
+    expect(r.errors.get(0)!.message.length).toBeLessThan(100_100);
+    expect(r.stdout.length).toBeLessThan(201_100);
+  });
+});
+
+describe('requests from the page, checked in the sandbox', () => {
+  const blob = new Blob(['{}\n']);
+  const rows = () => 4;
+
+  it('a run with a model column of the dataset’s size passes', () => {
+    const m = { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { timeLimitMs: 1000, models: { rm: new Float64Array(4) }, tokenizer: 'gpt2' } };
+    expect(checkToFrame(m, rows).ok).toBe(true);
+  });
+
+  it.each([
+    ['an unknown pool', { kind: 'check', pool: 'rust', reqId: 1, code: '' }],
+    ['a model column of another size', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { models: { rm: new Float64Array(3) } } }],
+    ['an unknown tokenizer', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { tokenizer: 'constructor' } }],
+    ['a zero time limit', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { timeLimitMs: 0 } }],
+    ['a dataset without its file', { kind: 'dataset', pool: 'ts', ds: { file: { datasetId: 'd', name: 'a.jsonl' } }, load: true }],
+  ])('refused: %s', (_, m) => {
+    expect(checkToFrame(m, rows).ok).toBe(false);
+  });
+
+  it('a dataset with its file passes', () => {
+    expect(checkToFrame({ kind: 'dataset', pool: 'py', ds: { size: 4, file: { datasetId: 'd', name: 'a.jsonl', blob } }, load: false }, rows).ok).toBe(true);
+  });
+});
