@@ -183,7 +183,7 @@ test('a link, then New session, then back to the link session: its code still wa
   const dialog = page.getByRole('dialog', { name: 'Sessions' });
   await dialog.getByRole('button', { name: 'New session' }).click();
   // The new session has the default reward, which is the user's and runs at once.
-  await expect(page.getByTestId('run-summary')).toContainText('mean 0.3688 · 800 scored');
+  await expect(page.getByTestId('run-summary')).toContainText('mean 0.3688 · 800 scored', { timeout: 30_000 });
   await expect(notice(page)).toHaveCount(0);
   expect(await marks(page)).toEqual({ held: 0, started: 1 });
 
@@ -200,9 +200,10 @@ test('a link, then New session, then back to the link session: its code still wa
 });
 
 test('a session file with code in both languages: Run in one language does not release the other', async ({ page, browser }) => {
+  test.slow(); // two browsers, four imports and two runs, on a shared two-core machine
   // The sender writes TypeScript and Python rewards and exports the session.
   await page.goto('/');
-  await expect(page.getByTestId('run-summary')).toContainText('800 scored');
+  await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   await typeReward(page, ATTACK_TS);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
   await typeReward(page, ATTACK_PY);
@@ -215,7 +216,7 @@ test('a session file with code in both languages: Run in one language does not r
   // A fresh browser context (no IndexedDB, no local storage), as on the recipient's machine.
   const other = await (await browser.newContext()).newPage();
   await other.goto(new URL('/', page.url()).href);
-  await expect(other.getByTestId('run-summary')).toContainText('mean 0.3688 · 800 scored');
+  await expect(statusLine(other)).toContainText('800 trajectories · 200 groups', { timeout: 45_000 });
   const [chooser] = await Promise.all([other.waitForEvent('filechooser'), other.getByRole('button', { name: 'Open session file' }).click()]);
   await chooser.setFiles({ name: download.suggestedFilename(), mimeType: 'application/zip', buffer: bytes });
   await expect(statusLine(other)).toContainText('3 trajectories · 2 groups');
@@ -243,4 +244,21 @@ test('a session file with code in both languages: Run in one language does not r
   await expectHeld(other, 2);
   await expect(notice(other)).toContainText('has not run');
   await other.context().close();
+});
+
+test('a CSV with a quote that never closes: that line is listed with its line number and the rows after it load', async ({ page }) => {
+  await page.goto('/');
+  await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
+  const csv = ['prompt,completion', 'q1,first answer', 'q1,"never closed', 'q2,after the broken line', 'q2,"a good', 'two-line answer"'].join('\n') + '\n';
+  await upload(page, 'broken-quote.csv', Buffer.from(csv));
+  await expect(statusLine(page)).toContainText('3 trajectories · 2 groups');
+  const list = page.getByRole('region', { name: 'Skipped lines' });
+  await list.getByRole('button', { name: /^1 line could not be read/ }).click();
+  await expect(list.locator('li')).toHaveCount(1);
+  await expect(list.getByText('line 3', { exact: true })).toBeVisible();
+  // The next quote (line 5, opening a good two-line field) cannot close it: a quote followed by "a".
+  await expect(list.locator('li')).toContainText('broken quote: the quoted field opened on this line is closed on line 5 by a quote followed by "a"');
+  const table = page.getByRole('table', { name: 'Rollouts table' });
+  await expect(table.getByRole('row').filter({ hasText: 'after the broken line' })).toHaveCount(1);
+  await expect(table.getByRole('row').filter({ hasText: 'two-line answer' })).toHaveCount(1);
 });
