@@ -199,7 +199,7 @@ test('a link, then New session, then back to the link session: its code still wa
   await runsWhenAsked(page);
 });
 
-test('a session file with code in both languages: Run in one language does not release the other', async ({ page, browser }) => {
+test('a session file with code in both languages: Run in one language does not release the other, nor does Restore code', async ({ page, browser }) => {
   test.slow(); // two browsers, four imports and two runs, on a shared two-core machine
   // The sender writes TypeScript and Python rewards and exports the session.
   await page.goto('/');
@@ -225,6 +225,16 @@ test('a session file with code in both languages: Run in one language does not r
   await typeReward(other, 'export default function reward(t) {\n  return 0.5; // mine\n}\n');
   await runAndWait(other, 'mean 0.5000 · 3 scored');
   await expect(notice(other)).toHaveCount(0);
+  // Restore code on the file's own run (#2, the sender's): the file's code is back, and waits for Run again.
+  await runHistory(other).selectOption('2');
+  await other.getByRole('button', { name: 'Restore code' }).click();
+  await expect(editorText(other)).toContainText('attacker');
+  await expect(notice(other)).toContainText('has not run');
+  const restored = await marks(other);
+  await upload(other, 'restored.jsonl', Buffer.from(OTHER_ROWS));
+  await expect(statusLine(other)).toContainText('restored.jsonl');
+  await expectHeld(other, restored.held + 1, restored.started);
+  await expect(notice(other)).toContainText('has not run');
   await other.getByRole('combobox', { name: 'Language' }).selectOption('py');
   await expect(editorText(other)).toContainText('attacker');
   await expect(notice(other)).toContainText('has not run');

@@ -87,6 +87,8 @@ export const runMetaSchema = z.object({
   elapsedMs: z.number().min(0),
   cancelled: z.boolean(),
   summary,
+  /** The run came in a session file: its code is not the user's (restoring it into the editor makes it wait for Run). */
+  from: z.enum(['link', 'file']).optional(),
 });
 export type RunMeta = z.infer<typeof runMetaSchema>;
 
