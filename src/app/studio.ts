@@ -9,7 +9,7 @@ import type { RunHandle, RunProgress } from '../engine/engine';
 import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
 import type { PythonCall } from '../engine/protocol';
 import type { RunRecord } from '../store/runsSlice';
-import type { DataSource } from '../store/sessionSlice';
+import { awaitsRun, releaseLanguage, type DataSource } from '../store/sessionSlice';
 import { sha256Hex } from '../runtime/hash';
 import { modelColumns } from './models';
 
@@ -22,7 +22,7 @@ export interface ImportOpts {
   mapping?: ColumnMapping;
   /** Where the file came from (default: a file the user gave). */
   source?: DataSource;
-  /** Score the rows with the editor's code once loaded (default true; never while the code came from elsewhere). */
+  /** Score the rows with the editor's code once loaded (default true; never while the code came from elsewhere: see autoRun). */
   run?: boolean;
   /** A saved session's own data coming back: the session's data version stays as it was. */
   restoring?: boolean;
@@ -157,11 +157,26 @@ export class Studio {
     performance.measure('import', 'import:start');
     // The reward run starts in a task of its own: the page first draws the new data, and the main thread is not held
     // by the end of the import, the first render and the run's start in one long task.
-    if (opts.run !== false && !this.store.getState().origin) {
+    if (opts.run !== false) {
       await new Promise((resolve) => setTimeout(resolve, 0));
-      await this.runReward();
+      await this.autoRun();
     }
     return true;
+  };
+
+  /**
+   * Every run the studio starts on its own (an import, a session put in place) goes through here: it runs the editor's
+   * code only if that code is the user's. Code that came from a link or a session file waits for Run (runReward),
+   * whatever happens before (DESIGN.md, safety model). A held run leaves the User Timing mark `reward-run:held` where
+   * it would have started (DevTools and the browser tests see it).
+   */
+  autoRun = async (): Promise<void> => {
+    const s = this.store.getState();
+    if (awaitsRun(s.origin, s.language)) {
+      performance.mark('reward-run:held');
+      return;
+    }
+    await this.runReward();
   };
 
   cancelImport = (): void => {
@@ -191,15 +206,18 @@ export class Studio {
     s.setDataset({ id: ds.id, name: ds.name, rowCount: ds.size, groupCount: ds.groupKeys.length, detection: ds.detection, issues: ds.issues });
   };
 
-  /** Run the editor's code on every row of the loaded dataset. A new run supersedes one in flight. */
+  /**
+   * The user pressed Run: run the editor's code on every row of the loaded dataset. A new run supersedes one in flight.
+   * Nothing but the Run button (and its shortcut) calls this; runs that start on their own go through autoRun.
+   */
   runReward = async (): Promise<void> => {
     const s = this.store.getState();
     const ds = getDataset(s.datasetId);
     if (!ds) return;
     const code = s.code;
     const language = s.language;
-    // The user pressed Run: code from a link or a file is now theirs to run.
-    if (s.origin) s.setOrigin(null);
+    // The user pressed Run: the code of this language from a link or a file is now theirs to run (not the other's).
+    if (s.origin) s.setOrigin(releaseLanguage(s.origin, language));
     this.runHandle?.cancel();
     this.runToken = null;
     const startedAt = Date.now();
@@ -340,4 +358,5 @@ export class Studio {
 
 export const studio = new Studio(useStudio);
 /** The actions, as the components call them. */
-export const { warmLanguage, lastImportedSource, currentDataFile, importBlob, cancelImport, runReward, cancelRun, adoptRuns, resetRuns, loadDemo } = studio;
+export const { warmLanguage, lastImportedSource, currentDataFile, importBlob, cancelImport, runReward, autoRun, cancelRun, adoptRuns, resetRuns, loadDemo } =
+  studio;

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { RewardCandidate } from '../core/python/signatures';
 import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
 import { DEFAULT_REWARD_PY } from '../core/reward/defaultRewardPy';
+import { originSchema, type CodeOrigin } from '../core/session/schema';
 import { DEFAULT_TOKENIZER, isTokenizerId, type TokenizerId } from '../core/tokenize/tokenizers';
 import type { StudioState } from './index';
 
@@ -44,6 +45,46 @@ export function storedEditor(): { language: RewardLanguage | null; codes: Partia
     if (c !== null) codes[l] = c;
   }
   return { language: lang === 'ts' || lang === 'py' ? lang : null, codes };
+}
+
+/**
+ * Where the code in local storage came from (JSON of a `CodeOrigin`, or `null`: the user's own). Written with the code
+ * itself, so that code copied there from a link or a session file keeps its provenance when it is taken up again
+ * without its session (a `?data=` address opened next, a new session that keeps the editor's code, a reload).
+ */
+export const ORIGIN_STORAGE_KEY = 'reward-studio:code-origin';
+/** A stored origin that cannot be read: the code is treated as not the user's (it waits for Run). */
+const UNKNOWN_ORIGIN: CodeOrigin = { from: 'link', at: 0, run: null };
+
+/** The provenance of the code in local storage: null when it is the user's own (or nothing was ever stored). */
+export function storedOrigin(): CodeOrigin | null {
+  const raw = storedLocal(ORIGIN_STORAGE_KEY);
+  if (raw === null) return null;
+  try {
+    const json: unknown = JSON.parse(raw);
+    if (json === null) return null;
+    const r = originSchema.safeParse(json);
+    return r.success ? r.data : UNKNOWN_ORIGIN;
+  } catch {
+    return UNKNOWN_ORIGIN;
+  }
+}
+
+/**
+ * Write the editor's code of both languages and their origin to local storage, as one picture of this editor. (A
+ * language never stored that still has its template is left out: it keeps following the template.)
+ */
+export function storeEditorCode(codes: Record<RewardLanguage, string>, origin: CodeOrigin | null): void {
+  storeLocal(ORIGIN_STORAGE_KEY, JSON.stringify(origin));
+  for (const l of ['ts', 'py'] as const) if (storedLocal(KEYS[l]) !== null || codes[l] !== TEMPLATES[l]) storeLocal(KEYS[l], codes[l]);
+}
+
+/**
+ * Record a new origin for this editor's code, if local storage holds this editor's code (another tab may have written
+ * its own since: then that tab's code keeps that tab's origin).
+ */
+export function storeOriginOf(codes: Record<RewardLanguage, string>, origin: CodeOrigin | null): void {
+  if (loadCode('ts') === codes.ts && loadCode('py') === codes.py) storeLocal(ORIGIN_STORAGE_KEY, JSON.stringify(origin));
 }
 
 function loadLanguage(): RewardLanguage {
@@ -96,8 +137,9 @@ export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> =
   timeLimitMs: 1000,
   setCode: (code) => {
     const language = get().language;
-    set({ code, codes: { ...get().codes, [language]: code } });
-    storeLocal(KEYS[language], code);
+    const codes = { ...get().codes, [language]: code };
+    set({ code, codes });
+    storeEditorCode(codes, get().origin);
   },
   setLanguage: (language) => {
     if (language === get().language) return;
@@ -117,8 +159,7 @@ export const createEditorSlice: StateCreator<StudioState, [], [], EditorSlice> =
       runError: null,
     });
     storeLocal(LANGUAGE_STORAGE_KEY, e.language);
-    storeLocal(KEYS.ts, e.codes.ts);
-    storeLocal(KEYS.py, e.codes.py);
+    storeEditorCode(e.codes, get().origin);
     storeLocal(TOKENIZER_STORAGE_KEY, e.tokenizer);
   },
   setPyFunction: (pyFunction) => set({ pyFunction }),

@@ -17,6 +17,7 @@ export function runMeta(r: RunRecord): RunMeta {
     summary: { ...r.summary, mean: Number.isNaN(r.summary.mean) ? null : r.summary.mean },
   };
   if (r.pyFunction) m.pyFunction = r.pyFunction;
+  if (r.from) m.from = r.from;
   return m;
 }
 
@@ -43,6 +44,7 @@ export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunR
     elapsedMs: meta.elapsedMs,
     cancelled: meta.cancelled,
     summary: { ...meta.summary, mean: meta.summary.mean ?? Number.NaN },
+    ...(meta.from ? { from: meta.from } : {}),
     result: {
       scores: p.scores,
       status: p.status,

@@ -42,7 +42,8 @@ export async function importSessionFile(blob: Blob, fileName: string): Promise<b
   }
   for (const m of doc.runs) {
     const p = runs.get(m.id);
-    if (p) await db.putRun({ sessionId: id, id: m.id, dataVersion: m.dataVersion, meta: m, payload: p });
+    // The file's runs keep their scores; their code is marked as the file's (Restore code makes it wait for Run).
+    if (p) await db.putRun({ sessionId: id, id: m.id, dataVersion: m.dataVersion, meta: { ...m, from: 'file' }, payload: p });
   }
   await db.putSession(mine);
   await openSession(mine);

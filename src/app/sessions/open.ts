@@ -1,13 +1,14 @@
 import { DEFAULT_REWARD_TS } from '../../core/reward/defaultReward';
 import { DEFAULT_REWARD_PY } from '../../core/reward/defaultRewardPy';
-import type { SessionDoc, UiState } from '../../core/session/schema';
+import type { CodeOrigin, SessionDoc, UiState } from '../../core/session/schema';
 import type { TokenizerId } from '../../core/tokenize/tokenizers';
 import type { PresetId } from '../../core/stats/advantage';
 import { useStudio } from '../../store';
-import { storedEditor } from '../../store/editorSlice';
+import { storedEditor, storedOrigin } from '../../store/editorSlice';
+import { mergeOrigins } from '../../store/sessionSlice';
 import { getDataset } from '../../runtime/datasetRegistry';
 import * as db from '../../runtime/sessionDb';
-import { adoptRuns, importBlob, loadDemo, resetRuns, runReward } from '../studio';
+import { adoptRuns, autoRun, importBlob, loadDemo, resetRuns } from '../studio';
 import { saveNow } from './autosave';
 import { runRecord } from './convert';
 import { openUrlData } from './share';
@@ -22,7 +23,12 @@ export function applyUi(ui: UiState, rows: number): void {
   s.selectRow(ui.selectedRow !== null && ui.selectedRow < rows ? ui.selectedRow : null);
 }
 
-export function beginSession(id: string, name: string): void {
+/**
+ * Start putting a session in place. `origin` is where the editor's code came from, if the new session keeps the code
+ * in the editor (a `?data=` address, a new session that keeps the code): code from a link or a file keeps waiting for
+ * Run in the new session.
+ */
+export function beginSession(id: string, name: string, origin: CodeOrigin | null = null): void {
   // The session being left keeps its last edits (its document is built now, before anything changes).
   if (session.saveTimer) {
     clearTimeout(session.saveTimer);
@@ -30,7 +36,7 @@ export function beginSession(id: string, name: string): void {
   }
   const s = useStudio.getState();
   s.setSession({ sessionId: id, sessionName: name });
-  s.setOrigin(null);
+  s.setOrigin(origin);
   s.setPendingFile(null);
   s.setDataVersion(0);
   resetRuns();
@@ -63,15 +69,17 @@ export async function loadSessionData(doc: SessionDoc): Promise<boolean> {
 export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boolean } = {}): Promise<void> {
   session.restoring = true;
   try {
+    // Local storage is written on every keystroke; IndexedDB a moment later: after a reload, the keystrokes win. Code
+    // taken from local storage brings its origin along (read before beginSession writes the new session's).
+    const local = opts.preferLocalCode ? storedEditor() : null;
+    const localOrigin = local ? storedOrigin() : null;
     beginSession(doc.id, doc.name);
     session.createdAt.set(doc.id, doc.createdAt);
     const s = useStudio.getState();
-    // Local storage is written on every keystroke; IndexedDB a moment later: after a reload, the keystrokes win.
-    const local = opts.preferLocalCode ? storedEditor() : null;
     const codes = local ? { ...doc.editor.code, ...local.codes } : doc.editor.code;
     s.loadEditor({ ...doc.editor, language: local?.language ?? doc.editor.language, codes, tokenizer: doc.editor.tokenizer as TokenizerId });
     s.setDataVersion(doc.dataVersion);
-    s.setOrigin(doc.origin);
+    s.setOrigin(mergeOrigins(doc.origin, localOrigin));
     const loaded = await loadSessionData(doc);
     const ds = getDataset(useStudio.getState().datasetId);
     if (loaded && ds) {
@@ -87,15 +95,18 @@ export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boo
   }
   await saveNow(); // at once: a reload straight after opening must find this session
   const s = useStudio.getState();
-  if (s.datasetId && s.runs.length === 0 && !s.origin) await runReward();
+  if (s.datasetId && s.runs.length === 0) await autoRun();
 }
 
-/** A new session on the demo rollouts, scored by the editor's code (the first open) or the default reward. */
+/**
+ * A new session on the demo rollouts, scored by the editor's code (the first open; code from a link or a file waits
+ * for Run) or the default reward.
+ */
 export async function newSession(opts: { keepCode?: boolean } = {}): Promise<void> {
   const id = newId();
   session.restoring = true;
   try {
-    beginSession(id, 'GSM8K demo');
+    beginSession(id, 'GSM8K demo', opts.keepCode ? useStudio.getState().origin : null);
     session.createdAt.set(id, Date.now());
     const s = useStudio.getState();
     if (!opts.keepCode) {

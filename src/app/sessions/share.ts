@@ -65,7 +65,8 @@ export async function openShared(shared: SharedSession, data: Uint8Array | null,
       pyFunction: e.pyFunction,
       pyBatchSize: e.pyBatchSize,
     });
-    useStudio.getState().setOrigin({ from: 'link', at: Date.now(), run: shared.run });
+    // Only the code of the link's language came from it (the other language has the default template).
+    useStudio.getState().setOrigin({ from: 'link', at: Date.now(), run: shared.run, languages: [e.language] });
     const d = shared.data;
     const choice = d.kind === 'demo' || d.kind === 'none' ? {} : { format: d.import.format, mapping: d.import.mapping };
     let loaded = false;

@@ -33,8 +33,9 @@ export async function startStudio(): Promise<void> {
   };
   if (hash.startsWith('#s=') && (await openLink(hash.slice(3)).finally(dropLink))) return;
   if (dataUrl) {
-    // A new session with the user's own code (kept as it is in the editor), on the URL's data.
-    beginSession(newId(), decodeURIComponent(dataUrl.split('/').pop() || 'Data from a URL'));
+    // A new session with the code in the editor kept as it is, on the URL's data. That code keeps its origin: code
+    // that came from a link or a session file (in this page or, through local storage, before a reload) waits for Run.
+    beginSession(newId(), decodeURIComponent(dataUrl.split('/').pop() || 'Data from a URL'), useStudio.getState().origin);
     session.createdAt.set(useStudio.getState().sessionId!, Date.now());
     if (!(await openUrlData(dataUrl))) await loadDemo({ run: true });
     await saveNow(); // at once: a reload straight after opening must find this session

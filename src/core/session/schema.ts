@@ -87,6 +87,8 @@ export const runMetaSchema = z.object({
   elapsedMs: z.number().min(0),
   cancelled: z.boolean(),
   summary,
+  /** The run came in a session file: its code is not the user's (restoring it into the editor makes it wait for Run). */
+  from: z.enum(['link', 'file']).optional(),
 });
 export type RunMeta = z.infer<typeof runMetaSchema>;
 
@@ -135,6 +137,18 @@ export const SHARED_MIGRATIONS: Record<number, (old: never) => unknown> = {
 
 // ---- session documents (IndexedDB, session files) ----------------------------------------------------------
 
+/**
+ * Where the editor's code came from, while it has not been run here: a link or a session file. `languages` names the
+ * languages whose code came from there and waits for Run (absent: both; a link carries the code of one language).
+ */
+export const originSchema = z.object({
+  from: z.enum(['link', 'file']),
+  at: z.number(),
+  run: runMetaSchema.nullable(),
+  languages: z.array(language).min(1).max(2).optional(),
+});
+export type CodeOrigin = z.infer<typeof originSchema>;
+
 export const sessionDocSchema = z.object({
   v: z.literal(1),
   id: z.string().min(1).max(100),
@@ -149,7 +163,7 @@ export const sessionDocSchema = z.object({
   runs: z.array(runMetaSchema.extend({ dataVersion: z.number().int().min(0) })).max(10_000),
   currentRunId: z.number().int().nullable(),
   /** Code that came from a link or a file and has not been run here yet: shown with a notice, never auto-run. */
-  origin: z.object({ from: z.enum(['link', 'file']), at: z.number(), run: runMetaSchema.nullable() }).nullable(),
+  origin: originSchema.nullable(),
 });
 export type SessionDoc = z.infer<typeof sessionDocSchema>;
 

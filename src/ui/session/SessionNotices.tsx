@@ -1,5 +1,6 @@
 import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
+import { awaitsRun } from '../../store/sessionSlice';
 import { importBlob } from '../../app/studio';
 
 const fmtMean = (m: number | null) => (m === null ? '—' : m.toFixed(4));
@@ -10,6 +11,8 @@ const fmtMean = (m: number | null) => (m === null ? '—' : m.toFixed(4));
  */
 export function SessionNotices() {
   const origin = useStudio((s) => s.origin);
+  // Only the languages whose code came from elsewhere wait (Run in one language does not release the other's code).
+  const waits = useStudio((s) => awaitsRun(s.origin, s.language));
   const pending = useStudio((s) => s.pendingFile);
   const message = useStudio((s) => s.sessionMessage);
   const setMessage = useStudio((s) => s.setSessionMessage);
@@ -27,7 +30,7 @@ export function SessionNotices() {
           </button>
         </div>
       ) : null}
-      {origin ? (
+      {origin && waits ? (
         <div role="note" aria-label="Code from elsewhere" className="warn-banner">
           <span>
             This reward code came from a {origin.from === 'link' ? 'shared link' : 'session file'}. It has <strong>not run</strong>: read it in the editor, then
