@@ -64,6 +64,72 @@ export async function putSession(doc: SessionDoc): Promise<void> {
   await (await db()).put('sessions', doc);
 }
 
+/** What this tab last read or wrote of a session: the stored `updatedAt`, and the content it wrote (if it wrote). */
+export interface SeenRevision {
+  updatedAt: number;
+  content?: string;
+}
+/** What a guarded save did: written (`seen` is what it stored), or refused because the stored document changed since
+ *  this tab last saw it (another tab saved other content; `theirs` is that document's `updatedAt`). */
+export type GuardedSave = { ok: true; seen: SeenRevision } | { ok: false; theirs: number };
+
+const storedUpdatedAt = (raw: unknown): number => {
+  const u = (raw as { updatedAt?: unknown } | undefined)?.updatedAt;
+  return typeof u === 'number' && Number.isFinite(u) ? u : 0;
+};
+
+/** A document's content, whatever its key order, without `updatedAt`: two saves of the same state compare equal. */
+export function docContent(doc: unknown): string {
+  return JSON.stringify(doc, (key, value: unknown) => {
+    if (key === 'updatedAt') return undefined;
+    if (value && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value)) {
+      return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return value;
+  });
+}
+
+/**
+ * Save a session document only if the stored one is still what this tab last saw (`seen`; null for a session this
+ * tab created and has not saved yet): the same `updatedAt`, or, rewritten by another tab since, the same content this
+ * tab wrote (a tab that opened the session and saved it unchanged takes nothing from this one). Read, compare and
+ * write happen in one transaction, so two tabs can never both pass. Every write moves `updatedAt` strictly forward,
+ * so it serves as a revision number without a new field in the saved shape. With `run`, the run is stored in the
+ * same transaction (and refused with it). A document deleted meanwhile is written back: nothing this tab holds is dropped.
+ */
+export async function saveSessionGuarded(doc: SessionDoc, seen: SeenRevision | null, run?: StoredRun): Promise<GuardedSave> {
+  const d = await db();
+  const tx = d.transaction(['sessions', 'runs'], 'readwrite');
+  const sessions = tx.objectStore('sessions');
+  const current = await sessions.get(doc.id);
+  const unchanged =
+    current === undefined ||
+    (seen !== null && (storedUpdatedAt(current) === seen.updatedAt || (seen.content !== undefined && docContent(current) === seen.content)));
+  if (!unchanged) {
+    await tx.done;
+    return { ok: false, theirs: storedUpdatedAt(current) };
+  }
+  const stored = { ...doc, updatedAt: Math.max(doc.updatedAt, storedUpdatedAt(current) + 1) };
+  await Promise.all([sessions.put(stored), run ? tx.objectStore('runs').put(run) : null, tx.done]);
+  return { ok: true, seen: { updatedAt: stored.updatedAt, content: docContent(stored) } };
+}
+
+/**
+ * A copy of a saved session under a new document (`doc`: its new id and name), with its data file and runs, in one
+ * transaction: a tab that finds the session open in another tab works on the copy.
+ */
+export async function copySession(fromId: string, doc: SessionDoc): Promise<void> {
+  const d = await db();
+  const tx = d.transaction(['sessions', 'blobs', 'runs'], 'readwrite');
+  const [blob, runs] = await Promise.all([tx.objectStore('blobs').get(fromId), tx.objectStore('runs').index('bySession').getAll(fromId)]);
+  await Promise.all([
+    tx.objectStore('sessions').put(doc),
+    blob ? tx.objectStore('blobs').put({ ...blob, sessionId: doc.id }) : null,
+    ...runs.map((r) => tx.objectStore('runs').put({ ...r, sessionId: doc.id })),
+    tx.done,
+  ]);
+}
+
 export async function deleteSession(id: string): Promise<void> {
   const d = await db();
   const tx = d.transaction(['sessions', 'blobs', 'runs'], 'readwrite');

@@ -6,7 +6,6 @@ import {
   LANGUAGE_STORAGE_KEY,
   ORIGIN_STORAGE_KEY,
   PY_CODE_STORAGE_KEY,
-  storedEditor,
   storeLocal,
   TOKENIZER_STORAGE_KEY,
 } from './editorSlice';
@@ -39,7 +38,6 @@ describe('editor slice', () => {
     storage.set(TOKENIZER_STORAGE_KEY, 'bpe-9000');
     const s = createStudioStore().getState();
     expect([s.language, s.tokenizer]).toEqual(['ts', 'gpt2']);
-    expect(storedEditor().language).toBeNull();
   });
 
   it('setCode keeps code equal to codes[language] and stores only that language', () => {

@@ -36,17 +36,6 @@ export function storeLocal(key: string, value: string): void {
     /* storage full or unavailable: the value stays in memory */
   }
 }
-/** What local storage holds for the editor (written on every keystroke), if anything. */
-export function storedEditor(): { language: RewardLanguage | null; codes: Partial<Record<RewardLanguage, string>> } {
-  const lang = storedLocal(LANGUAGE_STORAGE_KEY);
-  const codes: Partial<Record<RewardLanguage, string>> = {};
-  for (const l of ['ts', 'py'] as const) {
-    const c = storedLocal(KEYS[l]);
-    if (c !== null) codes[l] = c;
-  }
-  return { language: lang === 'ts' || lang === 'py' ? lang : null, codes };
-}
-
 /**
  * Where the code in local storage came from (JSON of a `CodeOrigin`, or `null`: the user's own). Written with the code
  * itself, so that code copied there from a link or a session file keeps its provenance when it is taken up again

@@ -1,9 +1,70 @@
 import { useStudio, type StudioState } from '../../store';
+import type { SessionDoc } from '../../core/session/schema';
 import { getDataset } from '../../runtime/datasetRegistry';
 import * as db from '../../runtime/sessionDb';
 import { currentDataFile } from '../studio';
 import { currentDoc, runMeta, runPayload } from './convert';
-import { session } from './state';
+import { newId, rememberCurrent, session } from './state';
+import { claimSession, mirrorEditor, rememberTabSession } from './tabs';
+
+let writes: Promise<unknown> = Promise.resolve();
+
+/**
+ * Session documents are written one at a time, each only over the revision this tab last saw
+ * (sessionDb.saveSessionGuarded). A refused write means another tab saved the session meanwhile: this tab's work is
+ * then kept as a new session and the user is told, never written over the other tab's (nor dropped).
+ */
+function writeDoc(doc: SessionDoc, run?: db.StoredRun): Promise<boolean> {
+  const job = writes.then(async () => {
+    const r = await db.saveSessionGuarded(doc, session.revision.get(doc.id) ?? null, run);
+    if (r.ok) {
+      session.revision.set(doc.id, r.seen);
+      return true;
+    }
+    await keepAsNewSession(doc);
+    return false;
+  });
+  writes = job.catch(() => undefined);
+  return job;
+}
+
+/** Runs inside the write queue: writes directly, and leaves the runs and data file to saves queued after it. */
+async function keepAsNewSession(refused: SessionDoc): Promise<void> {
+  const s = useStudio.getState();
+  const id = newId();
+  const name = `${refused.name} (copy)`;
+  const now = Date.now();
+  if (s.sessionId === refused.id) {
+    // The session this tab is on: the tab goes on under a new id, with everything it holds (code, runs, data).
+    session.restoring = true;
+    try {
+      s.setSession({ sessionId: id, sessionName: name });
+    } finally {
+      session.restoring = false;
+    }
+    session.createdAt.set(id, now);
+    rememberTabSession(id);
+    rememberCurrent(id);
+    void claimSession(id);
+    const r = await db.saveSessionGuarded(currentDoc(now), null);
+    if (r.ok) session.revision.set(id, r.seen);
+    const after = useStudio.getState();
+    void saveBlob(after);
+    void saveRuns(after);
+    after.setSessionMessage({
+      kind: 'error',
+      text: `“${refused.name}” was changed in another tab. Nothing was written over: your work in this tab is saved here as a new session, “${name}”, and the other tab's version is still “${refused.name}” in Sessions.`,
+    });
+  } else {
+    // A session this tab has just left (its last edits): kept beside the other tab's version.
+    const r = await db.saveSessionGuarded({ ...refused, id, name, createdAt: now, updatedAt: now }, null);
+    if (r.ok) session.revision.set(id, r.seen);
+    s.setSessionMessage({
+      kind: 'error',
+      text: `“${refused.name}” was changed in another tab, so your last edits to it were saved here as a new session, “${name}” (in Sessions).`,
+    });
+  }
+}
 
 export async function saveNow(force = false): Promise<void> {
   if (session.saveTimer) clearTimeout(session.saveTimer);
@@ -13,7 +74,7 @@ export async function saveNow(force = false): Promise<void> {
   const doc = currentDoc(session.createdAt.get(s.sessionId));
   session.createdAt.set(doc.id, doc.createdAt);
   try {
-    await db.putSession(doc);
+    await writeDoc(doc);
   } catch (e) {
     console.warn('autosave failed', e);
   }
@@ -31,13 +92,19 @@ export async function saveRuns(s: StudioState): Promise<void> {
   for (const r of s.runs) {
     const key = `${s.sessionId}/${r.id}`;
     if (session.savedRuns.has(key) || r.datasetId !== ds.id) continue;
+    // The tab moved to another session meanwhile (switched, or kept as a new one after a conflict): that one saves its own.
+    if (useStudio.getState().sessionId !== s.sessionId) return;
     session.savedRuns.add(key);
     try {
       // The document goes with the run in one transaction: it names this run as current, so a reload straight after
       // a run shows that run (a debounced document save could still be pending).
       const doc = currentDoc(session.createdAt.get(s.sessionId));
       session.createdAt.set(doc.id, doc.createdAt);
-      await db.putRun({ sessionId: s.sessionId, id: r.id, dataVersion: s.dataVersion, meta: runMeta(r), payload: runPayload(r) }, doc);
+      const stored = await writeDoc(doc, { sessionId: s.sessionId, id: r.id, dataVersion: s.dataVersion, meta: runMeta(r), payload: runPayload(r) });
+      if (!stored) {
+        session.savedRuns.delete(key); // saved under the new session instead
+        return;
+      }
     } catch (e) {
       session.savedRuns.delete(key);
       console.warn('saving a run failed', e);
@@ -59,6 +126,11 @@ export function installAutosave(): void {
   if (session.autosaveInstalled) return;
   session.autosaveInstalled = true;
   useStudio.subscribe((s, prev) => {
+    // Keystrokes reach this tab's mirror at once (IndexedDB a moment later), tagged with their session. Only a change
+    // of code is mirrored: a new session id alone would tag the code still in the editor with a session it is not from.
+    if (s.sessionId && (s.codes !== prev.codes || s.language !== prev.language)) {
+      mirrorEditor({ sessionId: s.sessionId, language: s.language, codes: s.codes });
+    }
     if (session.restoring || !s.sessionId) return;
     if (s.dataVersion !== prev.dataVersion && s.sessionId === prev.sessionId) void saveBlob(s);
     if (s.runs !== prev.runs) void saveRuns(s);

@@ -4,7 +4,7 @@ import type { CodeOrigin, SessionDoc, UiState } from '../../core/session/schema'
 import type { TokenizerId } from '../../core/tokenize/tokenizers';
 import type { PresetId } from '../../core/stats/advantage';
 import { useStudio } from '../../store';
-import { storedEditor, storedOrigin } from '../../store/editorSlice';
+import { storedOrigin } from '../../store/editorSlice';
 import { mergeOrigins } from '../../store/sessionSlice';
 import { getDataset } from '../../runtime/datasetRegistry';
 import * as db from '../../runtime/sessionDb';
@@ -13,6 +13,7 @@ import { saveNow } from './autosave';
 import { runRecord } from './convert';
 import { openUrlData } from './share';
 import { newId, rememberCurrent, session } from './state';
+import { claimSession, mirroredEditor, openElsewhere, rememberTabSession } from './tabs';
 
 export function applyUi(ui: UiState, rows: number): void {
   const s = useStudio.getState();
@@ -41,6 +42,9 @@ export function beginSession(id: string, name: string, origin: CodeOrigin | null
   s.setDataVersion(0);
   resetRuns();
   rememberCurrent(id);
+  // This tab's session from now on (a reload reopens it), held so that no other tab opens it for editing.
+  rememberTabSession(id);
+  void claimSession(id);
 }
 
 /** Load a session's data: the demo, its saved file, or its URL. Never runs the code. */
@@ -67,14 +71,15 @@ export async function loadSessionData(doc: SessionDoc): Promise<boolean> {
 
 /** Put a saved session in place: editor, settings, data, runs. Its own code runs only if it has no run yet. */
 export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boolean } = {}): Promise<void> {
+  // Keystrokes are mirrored at once; IndexedDB is written a moment later: after a reload, this session's keystrokes win.
+  // Code taken from the mirror brings the stored origin along (read before beginSession writes the new session's).
+  const local = opts.preferLocalCode ? mirroredEditor(doc.id) : null;
+  const localOrigin = local ? storedOrigin() : null;
   session.restoring = true;
   try {
-    // Local storage is written on every keystroke; IndexedDB a moment later: after a reload, the keystrokes win. Code
-    // taken from local storage brings its origin along (read before beginSession writes the new session's).
-    const local = opts.preferLocalCode ? storedEditor() : null;
-    const localOrigin = local ? storedOrigin() : null;
     beginSession(doc.id, doc.name);
     session.createdAt.set(doc.id, doc.createdAt);
+    session.revision.set(doc.id, { updatedAt: doc.updatedAt });
     const s = useStudio.getState();
     const codes = local ? { ...doc.editor.code, ...local.codes } : doc.editor.code;
     s.loadEditor({ ...doc.editor, language: local?.language ?? doc.editor.language, codes, tokenizer: doc.editor.tokenizer as TokenizerId });
@@ -126,25 +131,68 @@ export async function newSession(opts: { keepCode?: boolean } = {}): Promise<voi
   await loadDemo();
 }
 
+async function readSession(id: string): Promise<SessionDoc | null> {
+  const p = await db.getSession(id);
+  if (p?.ok) return p.value;
+  useStudio.getState().setSessionMessage({
+    kind: 'error',
+    text: `That session could not be opened: ${p && !p.ok ? p.message : 'it is gone'}. Your current session is unchanged.`,
+  });
+  return null;
+}
+
 export async function switchSession(id: string): Promise<void> {
   if (id === useStudio.getState().sessionId) return;
-  const p = await db.getSession(id);
-  if (!p || !p.ok) {
+  const doc = await readSession(id);
+  if (!doc) return;
+  if (!(await claimSession(doc.id))) {
     useStudio.getState().setSessionMessage({
       kind: 'error',
-      text: `That session could not be opened: ${p && !p.ok ? p.message : 'it is gone'}. Your current session is unchanged.`,
+      text: `“${doc.name}” is open in another tab: go on there, or open a copy of it here. Your current session is unchanged.`,
     });
     return;
   }
-  await openSession(p.value);
+  await openSession(doc);
+}
+
+/**
+ * Open a copy of a saved session (its code, data and runs) under a new id: for a session another tab is working on,
+ * so that neither tab writes over the other. The user is told.
+ */
+export async function openCopy(source: SessionDoc | string): Promise<void> {
+  const doc = typeof source === 'string' ? await readSession(source) : source;
+  if (!doc) return;
+  const now = Date.now();
+  const copy: SessionDoc = { ...doc, id: newId(), name: `${doc.name} (copy)`, createdAt: now, updatedAt: now };
+  await db.copySession(doc.id, copy);
+  await openSession(copy);
+  useStudio.getState().setSessionMessage({
+    kind: 'info',
+    text: `“${doc.name}” is open in another tab. This tab works on a copy, “${copy.name}”, so that neither tab writes over the other; both are in Sessions.`,
+  });
 }
 
 export async function removeSession(id: string): Promise<void> {
+  const elsewhere = await openElsewhere();
+  if (elsewhere.has(id)) {
+    useStudio
+      .getState()
+      .setSessionMessage({ kind: 'error', text: 'That session is open in another tab: close it there before deleting it. Nothing was deleted.' });
+    return;
+  }
+  const current = id === useStudio.getState().sessionId;
+  if (current && session.saveTimer) {
+    clearTimeout(session.saveTimer); // a pending save would write the deleted session back
+    session.saveTimer = null;
+  }
   await db.deleteSession(id);
-  if (id === useStudio.getState().sessionId) {
+  session.revision.delete(id);
+  if (current) {
     const { sessions } = await db.listSessions();
-    if (sessions[0]) await openSession(sessions[0]);
-    else await newSession();
+    for (const next of sessions) {
+      if (!elsewhere.has(next.id) && (await claimSession(next.id))) return openSession(next);
+    }
+    await newSession();
   }
 }
 

@@ -4,13 +4,15 @@ import * as db from '../../runtime/sessionDb';
 import { loadDemo } from '../studio';
 import { installAutosave, saveNow } from './autosave';
 import { openLink } from './file';
-import { beginSession, newSession, openSession } from './open';
+import { beginSession, newSession, openCopy, openSession } from './open';
 import { openUrlData } from './share';
 import { currentIdFromStorage, newId, session } from './state';
+import { claimSession, tabSessionId } from './tabs';
 
 /**
- * First thing the page does: open a share link (`#s=`) or a data URL (`?data=`) as a new session, else reopen the
- * session of the last visit, else start one on the demo.
+ * First thing the page does: open a share link (`#s=`) or a data URL (`?data=`) as a new session, else reopen this
+ * tab's session (after a reload) or the session of the last visit, else start one on the demo. A session that another
+ * tab is working on opens as a copy (tabs.ts).
  */
 export async function startStudio(): Promise<void> {
   installAutosave();
@@ -44,15 +46,25 @@ export async function startStudio(): Promise<void> {
   }
   dropLink();
   let last: SessionDoc | null = null;
+  const own = tabSessionId();
+  let problem: string | null = null;
   try {
-    const id = currentIdFromStorage();
-    const p = id ? await db.getSession(id) : null;
-    if (p?.ok) last = p.value;
-    else if (p && !p.ok)
-      useStudio.getState().setSessionMessage({ kind: 'error', text: `The last session could not be reopened: ${p.message}. A new one was started.` });
+    // This tab's own session first (a reload), else the one last opened in any tab.
+    for (const id of new Set([own, currentIdFromStorage()])) {
+      const p = id ? await db.getSession(id) : null;
+      if (p?.ok) {
+        last = p.value;
+        break;
+      }
+      if (p && !p.ok) problem ??= p.message;
+    }
+    if (!last && problem)
+      useStudio.getState().setSessionMessage({ kind: 'error', text: `The last session could not be reopened: ${problem}. A new one was started.` });
   } catch (e) {
     console.warn('IndexedDB unavailable: sessions are not saved', e);
   }
-  if (last) await openSession(last, { preferLocalCode: true });
+  // A reloading tab's old page may still hold its session for a moment: wait for it (another tab would hold it for good).
+  if (last && (await claimSession(last.id, last.id === own ? 3000 : 0))) await openSession(last, { preferLocalCode: true });
+  else if (last) await openCopy(last);
   else await newSession({ keepCode: true });
 }

@@ -1,4 +1,5 @@
 import type { UiState } from '../../core/session/schema';
+import type { SeenRevision } from '../../runtime/sessionDb';
 import { storedLocal, storeLocal } from '../../store/editorSlice';
 
 /**
@@ -12,10 +13,12 @@ export const session: {
   savedRuns: Set<string>;
   saveTimer: ReturnType<typeof setTimeout> | null;
   createdAt: Map<string, number>;
+  /** What this tab last read or wrote of each session: a save over anything else is refused (a conflict). */
+  revision: Map<string, SeenRevision>;
   autosaveInstalled: boolean;
   /** A link's UI state, applied once its data has loaded. */
   pendingUi: UiState | null;
-} = { restoring: false, savedRuns: new Set(), saveTimer: null, createdAt: new Map(), autosaveInstalled: false, pendingUi: null };
+} = { restoring: false, savedRuns: new Set(), saveTimer: null, createdAt: new Map(), revision: new Map(), autosaveInstalled: false, pendingUi: null };
 
 const CURRENT_KEY = 'reward-studio:session';
 /** Files up to this size are tried inline in a share link (the compressed body must stay under INLINE_LIMIT). */

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionDoc } from '../../core/session/schema';
 import { useStudio } from '../../store';
-import { listSessions, newSession, removeSession, switchSession } from '../../app/sessions/open';
+import { listSessions, newSession, openCopy, removeSession, switchSession } from '../../app/sessions/open';
+import { openElsewhere } from '../../app/sessions/tabs';
 import { Dialog } from '../layout/Dialog';
 
 const when = (ms: number) => new Date(ms).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -24,18 +25,22 @@ export function SessionsDialog({ onClose }: { onClose(): void }) {
   const setName = useStudio((s) => s.setSessionName);
   const [sessions, setSessions] = useState<SessionDoc[] | null>(null);
   const [invalid, setInvalid] = useState<string[]>([]);
-  const show = useCallback((r: Awaited<ReturnType<typeof listSessions>>) => {
+  /** Sessions another tab is working on: they open here as a copy and are not deleted from here. */
+  const [elsewhere, setElsewhere] = useState<Set<string>>(new Set());
+  const read = useCallback(() => Promise.all([listSessions(), openElsewhere()]), []);
+  const show = useCallback(([r, busy]: Awaited<ReturnType<typeof read>>) => {
     setSessions(r.sessions);
     setInvalid(r.invalid);
+    setElsewhere(busy);
   }, []);
-  const refresh = useCallback(() => listSessions().then(show), [show]);
+  const refresh = useCallback(() => read().then(show), [read, show]);
   useEffect(() => {
     let live = true;
-    void listSessions().then((r) => live && show(r));
+    void read().then((r) => live && show(r));
     return () => {
       live = false;
     };
-  }, [show, currentId]);
+  }, [read, show, currentId]);
 
   return (
     <Dialog title="Sessions" onClose={onClose} wide>
@@ -52,10 +57,20 @@ export function SessionsDialog({ onClose }: { onClose(): void }) {
               <span className="muted">
                 {dataLabel(s.data)} · {s.editor.language === 'py' ? 'Python' : 'TypeScript'} · saved {when(s.updatedAt)}
                 {s.origin ? ` · from a ${s.origin.from}, not run yet` : ''}
+                {elsewhere.has(s.id) ? ' · open in another tab' : ''}
               </span>
               <span className="spacer" />
               {s.id === currentId ? (
                 <span className="muted">open</span>
+              ) : elsewhere.has(s.id) ? (
+                <button
+                  type="button"
+                  aria-label={`Open a copy of session ${s.name}`}
+                  title="Another tab is working on this session: open a copy of it here"
+                  onClick={() => void openCopy(s.id).then(onClose)}
+                >
+                  Open a copy
+                </button>
               ) : (
                 <button type="button" aria-label={`Open session ${s.name}`} onClick={() => void switchSession(s.id).then(onClose)}>
                   Open
@@ -65,6 +80,8 @@ export function SessionsDialog({ onClose }: { onClose(): void }) {
                 type="button"
                 className="danger"
                 aria-label={`Delete session ${s.id === currentId ? name : s.name}`}
+                disabled={elsewhere.has(s.id)}
+                title={elsewhere.has(s.id) ? 'Open in another tab: close it there first' : undefined}
                 onClick={() => {
                   if (window.confirm(`Delete the session “${s.name}” with its runs and data? This cannot be undone.`)) void removeSession(s.id).then(refresh);
                 }}
