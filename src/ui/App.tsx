@@ -9,6 +9,7 @@ import { RolloutTable } from './data/RolloutTable';
 import { StatusLine } from './data/StatusLine';
 import { DiagnosticsPanel } from './diagnostics/DiagnosticsPanel';
 import { EditorPanel } from './editor/EditorPanel';
+import { PanelBoundary } from './layout/PanelBoundary';
 import { ModelsPanel } from './models/ModelsPanel';
 import { RolloutDetail } from './viewer/RolloutDetail';
 import { SessionControls } from './session/SessionControls';
@@ -32,16 +33,28 @@ export function App() {
         <FormatPicker onMapColumns={() => setMapping(true)} />
         <SessionControls />
       </header>
-      <SessionNotices />
-      <ImportMessages />
+      <PanelBoundary name="Notices">
+        <SessionNotices />
+        <ImportMessages />
+      </PanelBoundary>
       <main className="workspace">
-        <EditorPanel />
+        <PanelBoundary name="Reward editor">
+          <EditorPanel />
+        </PanelBoundary>
         <div className="results">
-          <ModelsPanel />
-          <DiagnosticsPanel />
+          <PanelBoundary name="Reward models">
+            <ModelsPanel />
+          </PanelBoundary>
+          <PanelBoundary name="Diagnostics">
+            <DiagnosticsPanel />
+          </PanelBoundary>
           <div className="table-and-detail">
-            <RolloutTable />
-            <RolloutDetail />
+            <PanelBoundary name="Rollouts">
+              <RolloutTable />
+            </PanelBoundary>
+            <PanelBoundary name="Rollout detail">
+              <RolloutDetail />
+            </PanelBoundary>
           </div>
         </div>
       </main>

@@ -4,6 +4,7 @@ import type { CodeOrigin, SessionDoc, UiState } from '../../core/session/schema'
 import type { TokenizerId } from '../../core/tokenize/tokenizers';
 import type { PresetId } from '../../core/stats/advantage';
 import { useStudio } from '../../store';
+import { failedBeforeThisStart } from '../panelFailures';
 import { storedOrigin } from '../../store/editorSlice';
 import { mergeOrigins } from '../../store/sessionSlice';
 import { getDataset } from '../../runtime/datasetRegistry';
@@ -17,6 +18,14 @@ import { claimSession, mirroredEditor, openElsewhere, rememberTabSession } from 
 
 export function applyUi(ui: UiState, rows: number): void {
   const s = useStudio.getState();
+  const failed = failedBeforeThisStart();
+  if (failed) {
+    // A panel failed before this start: the view state that may have caused it stays closed.
+    s.setSessionMessage({ kind: 'info', text: `The ${failed} panel failed before this reload: the session is back without its open rollout and tab.` });
+    s.setLengthUnit(ui.lengthUnit);
+    s.setPreset(ui.preset as PresetId);
+    return;
+  }
   s.setDiagTab(ui.diagTab);
   s.setLengthUnit(ui.lengthUnit);
   s.setPreset(ui.preset as PresetId);

@@ -1,5 +1,6 @@
 import type { RewardLanguage } from '../../store/editorSlice';
 import { heldSessions, holdSession, type SessionLock } from '../../runtime/sessionLocks';
+import { readStorage, sharedStorage, tabStorage, writeStorage as write } from '../webStorage';
 
 /**
  * Several tabs of the studio share one IndexedDB and one local storage. Each tab owns the session it works on:
@@ -14,35 +15,9 @@ import { heldSessions, holdSession, type SessionLock } from '../../runtime/sessi
 const TAB_SESSION_KEY = 'reward-studio:tab-session';
 const MIRROR_KEY = 'reward-studio:editor-mirror';
 
-function tabStorage(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-function sharedStorage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-function write(s: Storage | null, key: string, value: string): void {
-  try {
-    s?.setItem(key, value);
-  } catch {
-    /* full or unavailable: IndexedDB still has the work a moment later */
-  }
-}
-
 /** The session this tab worked on before a reload (null in a new tab). */
 export function tabSessionId(): string | null {
-  try {
-    return tabStorage()?.getItem(TAB_SESSION_KEY) ?? null;
-  } catch {
-    return null;
-  }
+  return readStorage(tabStorage(), TAB_SESSION_KEY);
 }
 export function rememberTabSession(id: string): void {
   write(tabStorage(), TAB_SESSION_KEY, id);
@@ -104,12 +79,5 @@ function parseMirror(text: string | null | undefined, sessionId: string): Editor
 
 /** The keystrokes last typed into session `sessionId`: this tab's own first, else the shared copy if it is that session's. */
 export function mirroredEditor(sessionId: string): EditorMirror | null {
-  const read = (s: Storage | null) => {
-    try {
-      return s?.getItem(MIRROR_KEY);
-    } catch {
-      return null;
-    }
-  };
-  return parseMirror(read(tabStorage()), sessionId) ?? parseMirror(read(sharedStorage()), sessionId);
+  return parseMirror(readStorage(tabStorage(), MIRROR_KEY), sessionId) ?? parseMirror(readStorage(sharedStorage(), MIRROR_KEY), sessionId);
 }
