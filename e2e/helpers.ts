@@ -37,3 +37,13 @@ export async function runAndWait(page: Page, expectSummary: RegExp | string): Pr
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('run-summary')).toContainText(expectSummary, { timeout: 30_000 });
 }
+
+/** Press Share and read the link from its dialog, as a person copying it would. */
+export async function shareLink(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Share' }).click();
+  const box = page.getByRole('textbox', { name: 'Share link' });
+  await expect(box).toHaveValue(/#s=/);
+  const link = await box.inputValue();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  return link;
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, statusLine, typeReward } from './helpers';
+import { openStudio, shareLink, statusLine, typeReward } from './helpers';
 
 /**
  * Issue 20, two tabs of the studio at once (same browser, same storage): nothing typed in either tab is lost, and a
@@ -54,15 +54,6 @@ function savedCodes(page: Page): Promise<string[]> {
         };
       }),
   );
-}
-
-async function shareLink(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Share' }).click();
-  const box = page.getByRole('textbox', { name: 'Share link' });
-  await expect(box).toHaveValue(/#s=/);
-  const link = await box.inputValue();
-  await page.getByRole('button', { name: 'Close', exact: true }).click();
-  return link;
 }
 
 test('a second tab on the same session works on a copy: each tab keeps its own code through reloads', async ({ page }) => {

@@ -210,3 +210,49 @@ test('a reward sandbox that stops answering mid-run (as when a reward crashes it
   await typeReward(page, 'export default function reward(t) {\n  return 3;\n}\n');
   await runAndWait(page, 'mean 3.0000 · 800 scored');
 });
+
+test('a reward that allocates without end on one row: that row fails, its worker is replaced, the rest are scored and the page stays whole', async ({
+  page,
+}) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await openStudio(page);
+  await page.getByRole('spinbutton', { name: 'Time limit per row (ms)' }).fill('1500');
+  await typeReward(
+    page,
+    'export default function reward(t) {\n  if (t.index === 7) {\n    const hoard = [];\n    for (;;) hoard.push(new Array(1e6).fill(t.index));\n  }\n  return 1;\n}\n',
+  );
+  await runAndWait(page, 'mean 1.0000 · 799 scored · 1 timed out');
+  await page.getByRole('checkbox', { name: 'Errors only' }).check();
+  await page.locator('.rt-data[data-row="7"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText('timed out');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a panel that throws while rendering shows why; the rest of the studio works, and the reload after it starts safely', async ({ page }) => {
+  // The detail view renders the row's fields with JSON.stringify(fields, null, 2): make exactly that throw, once asked.
+  await page.addInitScript(() => {
+    const stringify = JSON.stringify;
+    JSON.stringify = function (this: unknown, ...args: Parameters<typeof JSON.stringify>) {
+      if (args[2] === 2 && sessionStorage.getItem('test:break-detail') === '1') throw new Error('a field the view cannot show');
+      return stringify.apply(this, args);
+    } as typeof JSON.stringify;
+  });
+  await openStudio(page);
+  await page.evaluate(() => sessionStorage.setItem('test:break-detail', '1'));
+  await page.locator('.rt-data[data-row="3"]').click();
+  await expect(page.getByRole('alert', { name: 'Rollout detail failed' })).toContainText('a field the view cannot show');
+  // The rest works: the editor, the table, a run.
+  await expect(page.getByRole('heading', { name: 'Reward Studio' })).toBeVisible();
+  await typeReward(page, 'export default function reward(t) {\n  return 2;\n}\n');
+  await runAndWait(page, 'mean 2.0000 · 800 scored');
+  // The open rollout was saved with the session: the reload leaves it closed and says why.
+  await page.reload();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 2.0000 · 800 scored');
+  await expect(page.getByText('The Rollout detail panel failed before this reload')).toBeVisible();
+  await expect(page.getByRole('alert', { name: 'Rollout detail failed' })).toBeHidden();
+  // Asked again, the panel comes back.
+  await page.evaluate(() => sessionStorage.removeItem('test:break-detail'));
+  await page.locator('.rt-data[data-row="3"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toBeVisible();
+});

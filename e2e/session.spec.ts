@@ -1,22 +1,13 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import FIXTURES from '../src/core/session/fixtures/share-links.json' with { type: 'json' };
-import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
+import { openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
 
 /** Sessions: autosave, the session list, share links, session files, ?data= (issue 7). */
 
 const editorText = (page: Page) => page.locator('.monaco-editor .view-lines');
 const detail = (page: Page) => page.getByRole('complementary', { name: 'Rollout detail' });
 const runHistory = (page: Page) => page.getByRole('combobox', { name: 'Run history' });
-
-async function shareLink(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Share' }).click();
-  const box = page.getByRole('textbox', { name: 'Share link' });
-  await expect(box).toHaveValue(/#s=/);
-  const link = await box.inputValue();
-  await page.getByRole('button', { name: 'Close', exact: true }).click();
-  return link;
-}
 
 /** A fresh browser context: no IndexedDB, no local storage, as on a colleague's machine. */
 async function freshPage(browser: Browser): Promise<Page> {
