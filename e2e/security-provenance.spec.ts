@@ -245,7 +245,8 @@ test('a session file with code in both languages: Run in one language does not r
   await expect(notice(other)).toContainText('has not run');
   // After a reload too (the code came back from local storage and the saved session).
   await other.reload();
-  await expect(statusLine(other)).toContainText('again.jsonl');
+  // The reload reopens the session from IndexedDB (its data file included) after this tab's lock is free again.
+  await expect(statusLine(other)).toContainText('again.jsonl', { timeout: 45_000 });
   await expect(editorText(other)).toContainText('attacker');
   await expectHeld(other, 1); // no run on this data yet: the reload would have run the code
   await expect(notice(other)).toContainText('has not run');

@@ -115,6 +115,7 @@ test('a truncated .gz loads the rows before the cut and says the file ends early
 });
 
 test('a 30 MB completion opens at once: its first part, and a button for the rest', async ({ page }) => {
+  test.slow(); // uploading 30 MB and laying out all of it after "Show all" take tens of seconds on a busy 2-core machine
   const huge = 'x'.repeat(30_000_000);
   const rows = [JSON.stringify({ prompt: 'p', completion: 'short' }), JSON.stringify({ prompt: 'p', completion: huge })].join('\n') + '\n';
   await openStudio(page);
@@ -162,19 +163,22 @@ test('TypeScript reward code cannot open the studio’s IndexedDB or caches, dir
   expect(names.length).toBeGreaterThan(0);
 });
 
-test('Python reward code cannot open the studio’s IndexedDB either (run_js reaches only the sandbox)', async ({ page }) => {
+test('Python reward code cannot open the studio’s IndexedDB either, though it reaches the worker’s global scope', async ({ page }) => {
   test.setTimeout(120_000);
   await openStudio(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  // The js module is empty in the studio's Python, but a JsProxy's constructor chain still reaches Function.
   await typeReward(
     page,
-    `from pyodide.code import run_js
+    `import pyodide_js
+
+scope = pyodide_js.constructor.constructor("return self")()
 
 def compute_score(data_source, solution_str, ground_truth, extra_info=None):
-    score = 0 if run_js("self.origin") == "null" else 100
-    for src in ["indexedDB.open('reward-studio')", "caches.keys()"]:
+    score = 0 if scope.origin == "null" else 100
+    for reach in (lambda: scope.indexedDB.open("reward-studio"), lambda: scope.caches.keys()):
         try:
-            if run_js(src) is not None:
+            if reach() is not None:
                 score += 1
         except Exception:
             pass
@@ -242,17 +246,34 @@ test('a panel that throws while rendering shows why; the rest of the studio work
   await page.evaluate(() => sessionStorage.setItem('test:break-detail', '1'));
   await page.locator('.rt-data[data-row="3"]').click();
   await expect(page.getByRole('alert', { name: 'Rollout detail failed' })).toContainText('a field the view cannot show');
+  // From here on JSON.stringify works again (saving the session uses it); the failed panel stays failed until asked.
+  await page.evaluate(() => sessionStorage.removeItem('test:break-detail'));
   // The rest works: the editor, the table, a run.
   await expect(page.getByRole('heading', { name: 'Reward Studio' })).toBeVisible();
   await typeReward(page, 'export default function reward(t) {\n  return 2;\n}\n');
   await runAndWait(page, 'mean 2.0000 · 800 scored');
+  // Run #2 is in IndexedDB before the reload (the session keeps its runs; this test is not about a reload racing a save).
+  const storedRuns = () =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('reward-studio');
+          open.onsuccess = () => {
+            const count = open.result.transaction('runs').objectStore('runs').index('bySession').count(sessionStorage.getItem('reward-studio:tab-session')!);
+            count.onsuccess = () => {
+              resolve(count.result);
+              open.result.close();
+            };
+          };
+        }),
+    );
+  await expect.poll(storedRuns).toBe(2);
   // The open rollout was saved with the session: the reload leaves it closed and says why.
   await page.reload();
   await expect(page.getByTestId('run-summary')).toContainText('mean 2.0000 · 800 scored');
   await expect(page.getByText('The Rollout detail panel failed before this reload')).toBeVisible();
   await expect(page.getByRole('alert', { name: 'Rollout detail failed' })).toBeHidden();
   // Asked again, the panel comes back.
-  await page.evaluate(() => sessionStorage.removeItem('test:break-detail'));
   await page.locator('.rt-data[data-row="3"]').click();
   await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toBeVisible();
 });

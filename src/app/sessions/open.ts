@@ -18,10 +18,8 @@ import { claimSession, mirroredEditor, openElsewhere, rememberTabSession } from 
 
 export function applyUi(ui: UiState, rows: number): void {
   const s = useStudio.getState();
-  const failed = failedBeforeThisStart();
-  if (failed) {
-    // A panel failed before this start: the view state that may have caused it stays closed.
-    s.setSessionMessage({ kind: 'info', text: `The ${failed} panel failed before this reload: the session is back without its open rollout and tab.` });
+  if (failedBeforeThisStart()) {
+    // A panel failed before this start (SessionNotices says so): the view state that may have caused it stays closed.
     s.setLengthUnit(ui.lengthUnit);
     s.setPreset(ui.preset as PresetId);
     return;

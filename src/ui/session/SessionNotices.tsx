@@ -2,6 +2,8 @@ import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
 import { awaitsRun } from '../../store/sessionSlice';
 import { importBlob } from '../../app/studio';
+import { failedBeforeThisStart } from '../../app/panelFailures';
+import { useState } from 'react';
 
 const fmtMean = (m: number | null) => (m === null ? '—' : m.toFixed(4));
 
@@ -16,8 +18,17 @@ export function SessionNotices() {
   const pending = useStudio((s) => s.pendingFile);
   const message = useStudio((s) => s.sessionMessage);
   const setMessage = useStudio((s) => s.setSessionMessage);
+  const [failed, setFailed] = useState(failedBeforeThisStart);
   return (
     <>
+      {failed ? (
+        <div role="status" aria-label="Panel failed before reload" className="info-banner">
+          <span>The {failed} panel failed before this reload: the session is back without its open rollout and tab.</span>
+          <button type="button" aria-label="Dismiss the notice about the failed panel" onClick={() => setFailed(null)}>
+            ×
+          </button>
+        </div>
+      ) : null}
       {message ? (
         <div
           role={message.kind === 'error' ? 'alert' : 'status'}
