@@ -116,7 +116,7 @@ describe('entry points as the frameworks pick them', () => {
     expect(chooseRewardFunction(candidates(code.join('\n')), 'fmt')).toMatchObject({ ok: true, chosen: { name: 'fmt' } });
   });
 
-  it('other reward objects the parse follows: a lambda, functools.partial of a def; a later binding replaces a def', () => {
+  it('other reward objects the parse follows: a lambda, functools.partial of a def; a later literal replaces a def, a wrapper keeps it', () => {
     const cs = candidates(
       [
         'import functools',
@@ -127,6 +127,9 @@ describe('entry points as the frameworks pick them', () => {
         'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
         '    return 0.0',
         'compute_score = 3',
+        'def fmt(completions, **kwargs):',
+        '    return [0.0] * len(completions)',
+        'fmt = functools.lru_cache(maxsize=None)(fmt)',
         '',
       ].join('\n'),
     );
@@ -134,6 +137,8 @@ describe('entry points as the frameworks pick them', () => {
       ['base', 'trl', null],
       ['half', 'trl', 'functools.partial(base, weight=0.5)'],
       ['short', 'trl', 'lambda completions, **kw: [float(len(c) < 10) for c in completions]'],
+      // A wrapper the parse cannot follow keeps the def's signature (the harness reads the real one at run time).
+      ['fmt', 'trl', null],
     ]);
   });
 });

@@ -157,12 +157,18 @@ def find_candidates(source):
             target, value = node.target.id, node.value
         else:
             continue
-        found.pop(target, None)
         callable_ = _callable_of(value, defs, classes, defs)
+        if callable_ is None:
+            # A value the parse cannot follow: a literal replaces the name; anything else (compute_score =
+            # some_decorator(compute_score), torch.compile(...)) keeps what the name was, checked at run time.
+            if isinstance(value, (ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.JoinedStr)):
+                found.pop(target, None)
+                defs.pop(target, None)
+                classes.pop(target, None)
+            continue
+        found.pop(target, None)
         defs.pop(target, None)
         classes.pop(target, None)
-        if callable_ is None:
-            continue
         args, drop_self, is_async, _ = callable_
         sig = _signature(args, drop_self)
         kind = _classify(target, sig[0], sig[1], sig[3], sig[4])
