@@ -109,3 +109,34 @@ test('export the Python reward for TRL and for verl, and import numpy gets a cle
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'does not compile' })).toContainText('standard library', { timeout: 60_000 });
 });
+
+test('a verl per-source scorer pasted unchanged: helpers above it, compute_score picked and said why, a string pred is the row’s note', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(
+    page,
+    [
+      'def extract_solution(solution_str, method="strict"):',
+      '    at = solution_str.rfind("A:")',
+      '    return solution_str[at + 2:].strip().rstrip(".").replace(",", "") if at >= 0 else None',
+      '',
+      'def compute_score(solution_str, ground_truth, strict=False):',
+      '    pred = extract_solution(solution_str)',
+      '    acc = pred is not None and pred == ground_truth',
+      '    return {"score": 1.0 if acc else -1.0, "acc": acc, "pred": pred or "[INVALID]"}',
+      '',
+    ].join('\n'),
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // Scores are ±1 and fewer than half the demo rollouts are right: a negative mean is this run's, not run #1's.
+  await expect(page.getByTestId('run-summary')).toContainText(/mean -0\.\d{4} · 800 scored/, { timeout: 90_000 });
+  await expect(page.getByTestId('run-summary')).not.toContainText('error');
+  const picker = page.getByRole('combobox', { name: 'Reward function' });
+  await expect(picker).toHaveValue('compute_score');
+  await expect(picker.locator('option')).toHaveText(['extract_solution · verl-source (line 1)', 'compute_score · verl-source (line 5)']);
+  await expect(page.getByLabel('Reward function choice')).toContainText(
+    'compute_score: verl per-source signature (default: compute_score is the entry point verl calls)',
+  );
+  await page.locator('.rt-data[data-row="0"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText(/pred=/);
+});

@@ -1,5 +1,6 @@
 import type { Dataset } from '../core/dataset/dataset';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
+import { defaultRewardFunction } from '../core/python/choose';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
@@ -237,7 +238,7 @@ export class Studio {
         return;
       }
       st.setPyCandidates(scan.candidates);
-      const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? scan.candidates[0];
+      const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? defaultRewardFunction(scan.candidates);
       if (!pick) {
         st.setRunning(null);
         st.setRunError({

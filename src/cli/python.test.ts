@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
 import { GSM8K_PY } from '../core/python/testing/gsm8k';
+import expected from '../core/python/testing/frameworks/expected.json';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -165,6 +166,12 @@ beforeAll(async () => {
     '--json',
   ]);
   start('none', ['score', DEMO, '--reward', file('none.py', 'def helper(text):\n    return len(text)\n'), '--json']);
+  // verl's math_dapo shape (issue 22): helpers above a per-source compute_score(solution_str, ground_truth) that
+  // returns {"score", "acc", "pred"}; the CLI picks compute_score and calls it positionally, as the studio does.
+  outs.dapo = join(dir, 'dapo.jsonl');
+  const dapoData = file('dapo-rows.jsonl', expected.rows.map((r) => JSON.stringify({ prompt: 'Q?', ...r })).join('\n') + '\n');
+  const dapo = file('math_dapo.py', readFileSync(join(ROOT, 'src/core/python/testing/frameworks/per_source_dapo.py'), 'utf8'));
+  start('dapo', ['score', dapoData, '--reward', dapo, '--workers', '1', '--out', outs.dapo, '--json']);
   start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
 
   const r = await tsRun;
@@ -193,8 +200,22 @@ describe('the GSM8K demo reward in Python gives the TypeScript default reward’
   );
 });
 
+describe('the frameworks’ own reward files (issue 22)', () => {
+  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred does not fail the row', async () => {
+    const r = await runs.dapo;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `reward-studio: ${join(dir, 'math_dapo.py')} has 2 reward functions; using compute_score: verl per-source signature (line 40; compute_score is the entry point verl calls). Others: is_correct_minerva (verl-source, line 30). Choose one with --function <name>.\n`,
+    );
+    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null });
+    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number }[];
+    expect(rows.map((x) => x.reward)).toEqual(want.map((w) => w.score));
+    expect(rows.map((x) => x.error)).toEqual(want.map(() => null));
+  }, 120_000);
+});
+
 describe('time limits', () => {
-  it('a stuck verl call is interrupted (--time-limit 1500): its rows time out, the others are scored; print() goes to stderr; the first function is used, and said so', async () => {
+  it('a stuck verl call is interrupted (--time-limit 1500): its rows time out, the others are scored; print() goes to stderr; compute_score is used, and said so', async () => {
     const r = await runs.hangVerl;
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
@@ -204,7 +225,7 @@ describe('time limits', () => {
     expect(rows.map((x) => x.reward)).toEqual([1, 1, null, 1, 1, null]);
     expect(rows.map((x) => x.error)).toEqual([null, null, `timed out after ${LIMIT} ms (line 5)`, null, null, `timed out after ${LIMIT} ms (line 5)`]);
     expect(r.stderr).toMatch(
-      /has 2 reward functions; using the first, compute_score \(verl, line 1\)\. Others: other \(trl, line 9\)\. Choose one with --function <name>\./,
+      /has 2 reward functions; using compute_score: verl custom-function signature \(line 1; compute_score is the entry point verl calls\)\. Others: other \(trl, line 9\)\. Choose one with --function <name>\./,
     );
     expect(r.stderr.match(/^scoring ok$/gm)).toHaveLength(4);
     expect(r.stderr.match(/^scoring hang$/gm)).toHaveLength(2);

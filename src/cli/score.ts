@@ -5,7 +5,7 @@
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseRewardFunction } from '../core/python/choose';
+import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import { summarizeRun } from '../core/reward/summary';
 import { advantages } from '../core/stats/advantage';
@@ -160,7 +160,7 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
       if (o.pythonFunction === null && others.length > 0) {
         const list = others.map((c) => `${c.name} (${c.kind}, line ${c.line})`).join(', ');
         io.stderr(
-          `reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using the first, ${chosen.name} (${chosen.kind}, line ${chosen.line}). Others: ${list}. Choose one with --function <name>.\n`,
+          `reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using ${describeChoice(chosen)} (line ${chosen.line}; ${defaultReason(chosen, checked.candidates)}). Others: ${list}. Choose one with --function <name>.\n`,
         );
       }
       call = { name: chosen.name, kind: chosen.kind, batchSize: o.batchSize };

@@ -5,6 +5,7 @@
  */
 import { COMPONENT_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
+import { isPerRow } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { interruptOverrun, type InterruptState } from './interrupt';
 import {
@@ -436,7 +437,7 @@ class Run {
   ) {
     this.done = new Promise((r) => (this.resolve = r));
     this.limit = opts.timeLimitMs ?? 1000;
-    this.align = opts.python && opts.python.kind !== 'verl' ? Math.max(1, opts.python.batchSize) : 1;
+    this.align = opts.python && !isPerRow(opts.python.kind) ? Math.max(1, opts.python.batchSize) : 1;
   }
 
   async start(): Promise<void> {

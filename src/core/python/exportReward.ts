@@ -38,7 +38,11 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
     }
     const name = `${fn.name}_trl`;
     let adapter: string[];
-    if (fn.kind === 'verl') {
+    if (fn.kind === 'verl' || fn.kind === 'verl-source') {
+      const call =
+        fn.kind === 'verl'
+          ? `${fn.name}(data_source=ds, solution_str=_completion_text(c), ground_truth=gt, extra_info=ex)`
+          : `${fn.name}(_completion_text(c), gt)`;
       adapter = [
         `def ${name}(completions, ground_truth=None, data_source=None, extra_info=None, **kwargs):`,
         `    """TRL signature around verl's ${fn.name}: one call per completion; dataset columns arrive as lists."""`,
@@ -48,7 +52,7 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
         '    extras = extra_info if extra_info is not None else [{}] * n',
         '    out = []',
         '    for c, gt, ds, ex in zip(completions, gts, sources, extras):',
-        `        r = ${fn.name}(data_source=ds, solution_str=_completion_text(c), ground_truth=gt, extra_info=ex)`,
+        `        r = ${call}`,
         '        out.append(None if r is None else float(r["score"] if isinstance(r, dict) else r))',
         '    return out',
       ];
@@ -97,6 +101,27 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
           `    custom_reward_function.path=${fileName} custom_reward_function.name=${fn.name}`,
           ...(fn.kind === 'verl-batch' ? ['    reward_model.reward_manager=batch'] : []),
         ]) + body,
+    };
+  }
+  if (fn.kind === 'verl-source') {
+    // verl's reward manager calls the custom function by keyword; a per-source scorer takes (solution_str, ground_truth).
+    const name = `${fn.name}_custom`;
+    return {
+      functionName: name,
+      text:
+        header([
+          `Reward for verl, exported from Reward Studio (per-source scorer ${fn.name} with the custom-function signature). In the trainer config:`,
+          '',
+          `    custom_reward_function.path=${fileName} custom_reward_function.name=${name}`,
+        ]) +
+        body +
+        '\n\n' +
+        [
+          `def ${name}(data_source, solution_str, ground_truth, extra_info=None, **kwargs):`,
+          `    """verl custom-function signature around ${fn.name}(solution_str, ground_truth), as default_compute_score calls it."""`,
+          `    return ${fn.name}(solution_str, ground_truth)`,
+        ].join('\n') +
+        '\n',
     };
   }
   const name = `compute_score_${fn.name}`;

@@ -25,22 +25,102 @@ _module = None
 
 # ------------------------------------------------------------------ finding reward functions (no code is run)
 
-def _classify(name, positional, names, varargs):
+def _classify(name, positional, names, varargs, varkw=False):
+    """The convention a signature follows, or None (a helper). See signatures.ts for the table."""
     if "solution_strs" in names:
         return "verl-batch"
     if "solution_str" in names:
-        return "verl"
-    if "completions" in names:
+        # verl's custom reward function gets data_source=, solution_str=, ground_truth=, extra_info= by keyword;
+        # the per-source scorers (verl/utils/reward_score/gsm8k.py, math_dapo.py, ...) take (solution_str,
+        # ground_truth, <options with defaults>) and default_compute_score calls them positionally.
+        return "verl" if "data_source" in names or varkw else "verl-source"
+    if "completions" in names or "completion_ids" in names:
         return "trl"
     if "queries" in names:
         return "openrlhf"
     if name == "reward_func" and (len(positional) >= 3 or varargs):
         return "openrlhf"
+    if name == "compute_score" and (len(positional) >= 2 or varargs):
+        return "verl-source"  # e.g. geo3k's compute_score(predict_str, ground_truth)
     return None
+
+
+def _signature(a, drop_self=False):
+    """(positional, names, required, varargs, varkw) of an ast.arguments."""
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    defaults = len(a.defaults)
+    required = positional[: len(positional) - defaults]
+    if drop_self and positional:
+        positional = positional[1:]
+        required = required[1:]
+    kwonly = [p.arg for p in a.kwonlyargs]
+    required += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+    return positional, positional + kwonly, required, a.vararg is not None, a.kwarg is not None
+
+
+def _returned_callable(fn, classes):
+    """What a factory (a top-level def) returns: the signature of a def nested in it, of a lambda, or of the
+    __call__ of a class defined in the file, as (ast.arguments, drop_self, async, def line), or None."""
+    nested = {n.name: n for n in ast.walk(fn) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n is not fn}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        found = _callable_of(node.value, nested, classes, {})
+        if found is not None:
+            return found
+    return None
+
+
+def _callable_of(value, defs, classes, factories):
+    """The call signature of a module-level value: a lambda, an instance of a class of the file with __call__, the
+    result of a factory of the file, functools.partial of a def of the file."""
+    if isinstance(value, ast.Lambda):
+        return value.args, False, False, value.lineno
+    if isinstance(value, ast.Name) and value.id in defs:
+        d = defs[value.id]
+        return d.args, False, isinstance(d, ast.AsyncFunctionDef), d.lineno
+    if not isinstance(value, ast.Call):
+        return None
+    f = value.func
+    callee = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    if callee == "partial" and value.args and isinstance(value.args[0], ast.Name) and value.args[0].id in defs:
+        d = defs[value.args[0].id]
+        return d.args, False, isinstance(d, ast.AsyncFunctionDef), d.lineno
+    if not isinstance(f, ast.Name):
+        return None
+    if f.id in classes:
+        call = classes[f.id]
+        return (call.args, True, isinstance(call, ast.AsyncFunctionDef), call.lineno) if call is not None else None
+    if f.id in factories:
+        return _returned_callable(factories[f.id], classes)
+    return None
+
+
+def _source_of(node, source):
+    text = ast.get_source_segment(source, node) or ""
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _syntax_message(e):
     return "%s: %s" % (type(e).__name__, e.msg)
+
+
+def _candidate(name, kind, line, sig, is_async, obj=None):
+    positional, names, required, varargs, varkw = sig
+    c = {
+        "name": name,
+        "kind": kind,
+        "line": line,
+        "params": names,
+        "required": required,
+        "varPositional": varargs,
+        "varKeyword": varkw,
+        "async": is_async,
+    }
+    if obj is not None:
+        c["object"] = obj
+    return c
 
 
 def find_candidates(source):
@@ -48,30 +128,52 @@ def find_candidates(source):
         tree = ast.parse(source, USER_FILE)
     except SyntaxError as e:
         return json.dumps({"ok": False, "message": _syntax_message(e), "line": e.lineno})
+    # Top-level defs and classes (with their __call__) seen so far, as when the module runs: a name bound at the
+    # top level to a factory's result, a callable instance or a lambda is a candidate when its call signature is a
+    # reward's ("reward objects", e.g. TRL's get_soft_overlong_punishment(...)).
+    defs = {}
+    classes = {}
     found = {}
     for node in tree.body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(node, ast.ClassDef):
+            call = next((b for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and b.name == "__call__"), None)
+            classes[node.name] = call
+            defs.pop(node.name, None)
+            found.pop(node.name, None)
             continue
-        a = node.args
-        positional = [p.arg for p in a.posonlyargs + a.args]
-        kwonly = [p.arg for p in a.kwonlyargs]
-        names = positional + kwonly
-        kind = _classify(node.name, positional, names, a.vararg is not None)
-        found.pop(node.name, None)  # a later definition replaces an earlier one, as when the module runs
-        if kind is None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs[node.name] = node
+            classes.pop(node.name, None)
+            found.pop(node.name, None)  # a later definition replaces an earlier one, as when the module runs
+            sig = _signature(node.args)
+            kind = _classify(node.name, sig[0], sig[1], sig[3], sig[4])
+            if kind is not None:
+                found[node.name] = _candidate(node.name, kind, node.lineno, sig, isinstance(node, ast.AsyncFunctionDef))
             continue
-        required = positional[: len(positional) - len(a.defaults)]
-        required += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
-        found[node.name] = {
-            "name": node.name,
-            "kind": kind,
-            "line": node.lineno,
-            "params": names,
-            "required": required,
-            "varPositional": a.vararg is not None,
-            "varKeyword": a.kwarg is not None,
-            "async": isinstance(node, ast.AsyncFunctionDef),
-        }
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            target, value = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            target, value = node.target.id, node.value
+        else:
+            continue
+        callable_ = _callable_of(value, defs, classes, defs)
+        if callable_ is None:
+            # A value the parse cannot follow: a literal replaces the name; anything else (compute_score =
+            # some_decorator(compute_score), torch.compile(...)) keeps what the name was, checked at run time.
+            if isinstance(value, (ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.JoinedStr)):
+                found.pop(target, None)
+                defs.pop(target, None)
+                classes.pop(target, None)
+            continue
+        found.pop(target, None)
+        defs.pop(target, None)
+        classes.pop(target, None)
+        args, drop_self, is_async, _ = callable_
+        sig = _signature(args, drop_self)
+        kind = _classify(target, sig[0], sig[1], sig[3], sig[4])
+        if kind is not None:
+            found[target] = _candidate(target, kind, node.lineno, sig, is_async, _source_of(value, source))
     out = sorted(found.values(), key=lambda c: c["line"])
     return json.dumps({"ok": True, "candidates": out})
 
@@ -396,6 +498,11 @@ def _collect_verl(res, s, e, out, what):
     _verl_one(res, s, out, what)
 
 
+def _call_verl_source(fn, rows, res, s):
+    r = rows[0]
+    return fn(r[1], r[2])
+
+
 def _call_verl_batch(fn, rows, res, s):
     return fn(data_sources=[r[0] for r in rows], solution_strs=[r[1] for r in rows],
               ground_truths=[r[2] for r in rows], extra_infos=[r[3] for r in rows])
@@ -452,12 +559,15 @@ def _collect_openrlhf(res, s, e, out, what):
 _KINDS = {
     "trl": (_call_trl, _collect_trl),
     "verl": (_call_verl, _collect_verl),
+    "verl-source": (_call_verl_source, _collect_verl),
     "verl-batch": (_call_verl_batch, _collect_verl_batch),
     "openrlhf": (_call_openrlhf, _collect_openrlhf),
 }
 
 # The values of one row, in this order, as runPython.ts (ROW_FIELDS) writes them.
-_FIELDS = {"trl": 4, "verl": 4, "verl-batch": 4, "openrlhf": 3}
+_FIELDS = {"trl": 4, "verl": 4, "verl-source": 4, "verl-batch": 4, "openrlhf": 3}
+# Called once per row (the others once per batch).
+_PER_ROW = ("verl", "verl-source")
 
 
 # ------------------------------------------------------------------ rows, kept per dataset
@@ -580,8 +690,10 @@ def prepare():
 
 # ------------------------------------------------------------------ running
 
-def _run_verl(fn, rows, res, what, fn_line, sink, tick):
-    """verl's per-row calls, with the usual result (a finite float) checked inline."""
+def _run_verl(fn, rows, res, what, fn_line, sink, tick, positional=False):
+    """verl's per-row calls, with the usual result (a finite float) checked inline: by keyword (the custom reward
+    function, NaiveRewardManager) or, for a per-source scorer, compute_score(solution_str, ground_truth) as
+    verl's default_compute_score calls gsm8k.compute_score, math_dapo.compute_score, ... (defaults for the rest)."""
     scores = res.scores
     status = res.status
     output = res.output
@@ -593,7 +705,10 @@ def _run_verl(fn, rows, res, what, fn_line, sink, tick):
             # Every call is published, so a watchdog that gives up on an interrupt times out the right rows.
             tick()
         try:
-            v = fn(data_source=ds, solution_str=sol, ground_truth=gt, extra_info=ei)
+            if positional:
+                v = fn(sol, gt)
+            else:
+                v = fn(data_source=ds, solution_str=sol, ground_truth=gt, extra_info=ei)
             if type(v) is flt and v - v == 0.0:
                 status[j] = ok
                 scores[j] = v
@@ -608,6 +723,41 @@ def _run_verl(fn, rows, res, what, fn_line, sink, tick):
         j += 1
 
 
+def _fn_line(fn):
+    """The line of the def behind a reward: a function, a closure a factory returned, functools.partial of a
+    function, or an object with __call__ (a reward object); None when it is not the user's code."""
+    for _ in range(3):
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            return code.co_firstlineno if code.co_filename == USER_FILE else None
+        inner = getattr(fn, "func", None)  # functools.partial
+        if inner is not None:
+            fn = inner
+            continue
+        call = getattr(type(fn), "__call__", None)
+        if call is None or isinstance(fn, type):
+            return None
+        fn = call
+    return None
+
+
+def _check_object(name, obj):
+    """A reward object (a callable instance, functools.partial, a builtin): its call signature, read now that the
+    module has run, must still be a reward's (the parse only saw the expression bound to the name)."""
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return  # no signature to read (some builtins): let the call say what is wrong
+    ps = list(sig.parameters.values())
+    positional = [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    varargs = any(p.kind == p.VAR_POSITIONAL for p in ps)
+    varkw = any(p.kind == p.VAR_KEYWORD for p in ps)
+    if _classify(name, positional, names, varargs, varkw) is None:
+        raise LookupError("%s.%s is %s, whose call signature %s is not a reward's" % (
+            MODULE_NAME, name, _what(obj), sig))
+
+
 def _with_models(kind, rows, models):
     """Reward-model scores of each row, a dict {model name: score} (a model without a score for the row left out):
     verl sees them in extra_info["rollout_reward_scores"], where verl's reward manager puts reward scores computed
@@ -615,7 +765,7 @@ def _with_models(kind, rows, models):
     names = list(models)
     for j, r in enumerate(rows):
         scores = {k: models[k][j] for k in names if models[k][j] is not None}
-        if kind in ("verl", "verl-batch"):
+        if kind in ("verl", "verl-source", "verl-batch"):
             ei = r[3]
             if isinstance(ei, dict):
                 held = ei.get("rollout_reward_scores")
@@ -639,22 +789,24 @@ def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, m
     fn = getattr(_module, name, None)
     if fn is None or not callable(fn):
         raise LookupError("%s defines no function named %r" % (USER_FILE, name))
+    if not isinstance(fn, types.FunctionType):
+        _check_object(name, fn)
     call, collect = _KINDS[kind]
     recs = _records(payload, key, kind, start, end)
     rows = _arguments(recs, _FIELDS[kind], None if key is None else start)
     if models:
         rows = _with_models(kind, rows, json.loads(models))
     n = len(rows)
-    size = 1 if kind == "verl" else max(1, int(batch or 1))
-    fn_line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
+    size = 1 if kind in _PER_ROW else max(1, int(batch or 1))
+    fn_line = _fn_line(fn)
     what = name + "()"
     res = _Results(n)
     # One capture for the whole range (entering one per call cost more than many rewards), emptied after each call
     # that wrote, so each call's output is kept apart, with its own cap.
     sink = _Sink()
     with _Captured(sink):
-        if kind == "verl":
-            _run_verl(fn, rows, res, what, fn_line, sink, tick)
+        if kind in _PER_ROW:
+            _run_verl(fn, rows, res, what, fn_line, sink, tick, kind == "verl-source")
         else:
             for s in range(0, n, size):
                 e = min(n, s + size)

@@ -9,7 +9,7 @@ import type { RangeResult, RowError } from '../reward/runRows';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
-import type { RewardKind } from './signatures';
+import { isPerRow, type RewardKind } from './signatures';
 
 /** The chosen function: its name in the user's code and how to call it. */
 export interface PythonRewardChoice {
@@ -176,6 +176,7 @@ export function rowPayload(kind: RewardKind, t: Trajectory): Record<string, unkn
 const ROW_FIELDS: Readonly<Record<RewardKind, readonly string[]>> = {
   trl: ['prompt', 'completion', 'columns', 'step'],
   verl: ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
+  'verl-source': ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
   'verl-batch': ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
   openrlhf: ['query', 'prompt', 'label'],
 };
@@ -268,7 +269,7 @@ export function runPython(
   };
   // Called before each call (one crossing into JS, no arguments): the calls cover the range in order, `size` rows
   // each (verl: 1).
-  const size = choice.kind === 'verl' ? 1 : batch;
+  const size = isPerRow(choice.kind) ? 1 : batch;
   let next = start;
   const tick =
     opts.interrupt || opts.onCall

@@ -95,7 +95,12 @@ describe('findRewardFunctions', () => {
     const [verl] = candidates('def compute_score(data_source, solution_str, ground_truth, extra_info, tokenizer):\n    return 0\n');
     expect(unfilledParameters(verl)).toEqual(['tokenizer']);
     const [orl] = candidates('def reward_func(queries, prompts, labels, tokenizer):\n    return []\n');
-    expect(unfilledParameters(orl)).toEqual(['tokenizer']);
+    expect(unfilledParameters(orl)).toEqual(['tokenizer']); // A per-source scorer gets (solution_str, ground_truth) positionally; the rest need defaults.
+    const [source] = candidates('def compute_score(solution_str, ground_truth, method="strict", tokenizer=None):\n    return 0\n');
+    expect(source.kind).toBe('verl-source');
+    expect(unfilledParameters(source)).toEqual([]);
+    const [needs] = candidates('def compute_score(predict_str, ground_truth, tokenizer):\n    return 0\n');
+    expect([needs.kind, unfilledParameters(needs)]).toEqual(['verl-source', ['tokenizer']]);
   });
 
   it('lists the keyword arguments a function without **kwargs would not accept', () => {
@@ -107,5 +112,10 @@ describe('findRewardFunctions', () => {
     expect(unacceptedArguments(verl)).toEqual(['extra_info']);
     const [orl] = candidates('def reward_func(queries, prompts):\n    return []\n');
     expect(unacceptedArguments(orl)).toEqual(['labels']);
+    // No keywords for a per-source scorer: it must take two positionals.
+    const [source] = candidates('def compute_score(solution_str, ground_truth):\n    return 0\n');
+    expect(unacceptedArguments(source)).toEqual([]);
+    const [one] = candidates('def score(solution_str):\n    return 0\n');
+    expect([one.kind, unacceptedArguments(one)]).toEqual(['verl-source', ['ground_truth']]);
   });
 });

@@ -2,28 +2,48 @@
  * Find the reward functions in pasted Python code and say how each framework would call them.
  *
  * The code is parsed with Python's `ast` inside Pyodide, never run: a file that imports numpy (unavailable offline)
- * or starts a training run under `if __name__ == "__main__":` still lists its candidates. Only top-level `def` and
- * `async def` are considered; a later definition of a name replaces an earlier one, as when the module runs.
+ * or starts a training run under `if __name__ == "__main__":` still lists its candidates. Top-level `def` and
+ * `async def` are considered, and names bound at the top level to a reward object the parse can follow (`object`):
+ * a lambda, an instance of a class of the file with `__call__`, the result of a factory of the file that returns a
+ * nested def, lambda or such instance (TRL's `get_soft_overlong_punishment(...)` shape), `functools.partial` of a
+ * def. A later binding of a name replaces an earlier one, as when the module runs.
  *
  * How the kind is told apart (first rule that matches):
- * | kind         | rule                                                         | framework's call                          |
- * | ------------ | ------------------------------------------------------------ | ----------------------------------------- |
- * | `verl-batch` | a parameter `solution_strs`                                  | verl BatchRewardManager                   |
- * | `verl`       | a parameter `solution_str`                                   | verl NaiveRewardManager (`compute_score`) |
- * | `trl`        | a parameter `completions`                                    | TRL GRPOTrainer reward_funcs              |
- * | `openrlhf`   | a parameter `queries`, or `reward_func` with ≥ 3 positionals | OpenRLHF `--remote_rm_url file.py`        |
+ * | kind          | rule                                                                   | framework's call                                       |
+ * | ------------- | ---------------------------------------------------------------------- | ------------------------------------------------------ |
+ * | `verl-batch`  | a parameter `solution_strs`                                            | verl BatchRewardManager                                |
+ * | `verl`        | a parameter `solution_str`, and `data_source` or `**kwargs`            | verl NaiveRewardManager (custom reward function)       |
+ * | `verl-source` | a parameter `solution_str` otherwise                                   | verl default_compute_score → gsm8k.compute_score(s, gt) |
+ * | `trl`         | a parameter `completions` or `completion_ids`                          | TRL GRPOTrainer reward_funcs                           |
+ * | `openrlhf`    | a parameter `queries`, or `reward_func` with ≥ 3 positionals           | OpenRLHF `--remote_rm_url file.py`                     |
+ * | `verl-source` | `compute_score` with ≥ 2 positionals (geo3k's `(predict_str, ground_truth)`) | as above                                        |
+ * Which one is called when the user has not picked: choose.ts (`defaultRewardFunction`).
  */
 import type { PyodideAPI } from 'pyodide';
 import { harnessFor } from './harness';
 
-export type RewardKind = 'trl' | 'verl' | 'verl-batch' | 'openrlhf';
+export type RewardKind = 'trl' | 'verl' | 'verl-source' | 'verl-batch' | 'openrlhf';
 
-export const REWARD_KINDS: readonly RewardKind[] = ['trl', 'verl', 'verl-batch', 'openrlhf'];
+export const REWARD_KINDS: readonly RewardKind[] = ['trl', 'verl', 'verl-source', 'verl-batch', 'openrlhf'];
+
+/** Kinds called once per row (the others once per batch of "Rows per call"). */
+export const isPerRow = (kind: RewardKind): boolean => kind === 'verl' || kind === 'verl-source';
+
+/** The convention of a kind, in a few words ("compute_score: verl per-source signature"). */
+export const KIND_NAMES: Readonly<Record<RewardKind, string>> = {
+  trl: 'TRL reward signature',
+  verl: 'verl custom-function signature',
+  'verl-source': 'verl per-source signature',
+  'verl-batch': 'verl batch signature',
+  openrlhf: 'OpenRLHF reward_func signature',
+};
 
 /** How each kind is called, in words for the UI. */
 export const KIND_DESCRIPTIONS: Readonly<Record<RewardKind, string>> = {
   trl: 'TRL: f(prompts=, completions=, completion_ids=, trainer_state=, log_extra=, log_metric=, **columns) per batch → list of float | None',
   verl: 'verl: compute_score(data_source=, solution_str=, ground_truth=, extra_info=) per row → number or {"score": ...}',
+  'verl-source':
+    'verl per-source: compute_score(solution_str, ground_truth) per row, positionally, defaults for the rest (as default_compute_score calls gsm8k.py) → number or {"score": ...}',
   'verl-batch': 'verl batch: compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=) per batch → list',
   openrlhf: 'OpenRLHF: reward_func(queries, prompts, labels) per batch → {"rewards": [...]} or a list',
 };
@@ -40,6 +60,8 @@ export interface RewardCandidate {
   varPositional: boolean;
   varKeyword: boolean;
   async: boolean;
+  /** A reward object: the expression bound to the name (e.g. `get_soft_overlong_punishment(max_completion_len=20)`). */
+  object?: string;
 }
 
 export type SignatureScan =
@@ -59,6 +81,7 @@ export function findRewardFunctions(py: PyodideAPI, code: string): SignatureScan
 const PASSED: Readonly<Record<RewardKind, readonly string[]>> = {
   trl: ['prompts', 'completions', 'completion_ids', 'trainer_state', 'log_extra', 'log_metric'],
   verl: ['data_source', 'solution_str', 'ground_truth', 'extra_info'],
+  'verl-source': [],
   'verl-batch': ['data_sources', 'solution_strs', 'ground_truths', 'extra_infos'],
   openrlhf: [],
 };
@@ -70,6 +93,7 @@ const PASSED: Readonly<Record<RewardKind, readonly string[]>> = {
  */
 export function unfilledParameters(c: RewardCandidate, columns: readonly string[] = []): string[] {
   if (c.kind === 'openrlhf') return c.required.slice(3);
+  if (c.kind === 'verl-source') return c.required.slice(2);
   const passed = new Set<string>(PASSED[c.kind]);
   if (c.kind === 'trl') for (const col of columns) passed.add(col);
   return c.required.filter((p) => !passed.has(p));
@@ -85,6 +109,7 @@ export function unacceptedArguments(c: RewardCandidate, columns: readonly string
     const positional = c.params.length; // upper bound: keyword-only parameters cannot take positionals
     return c.varPositional || positional >= 3 ? [] : ['queries', 'prompts', 'labels'].slice(positional);
   }
+  if (c.kind === 'verl-source') return c.varPositional || c.params.length >= 2 ? [] : ['solution_str', 'ground_truth'].slice(c.params.length);
   if (c.varKeyword) return [];
   const accepted = new Set(c.params);
   const passed = c.kind === 'trl' ? [...PASSED.trl, ...columns] : PASSED[c.kind];

@@ -1,5 +1,6 @@
 import { exportReward, type ExportTarget } from '../../core/python/exportReward';
-import { KIND_DESCRIPTIONS, type RewardCandidate } from '../../core/python/signatures';
+import { defaultReason, defaultRewardFunction, describeChoice } from '../../core/python/choose';
+import { isPerRow, KIND_DESCRIPTIONS, type RewardCandidate } from '../../core/python/signatures';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 
@@ -11,7 +12,10 @@ export function PythonOptions() {
   const batch = useStudio((s) => s.pyBatchSize);
   const code = useStudio((s) => s.code);
   const setBatch = useStudio((s) => s.setPyBatchSize);
-  const chosen = candidates?.find((c) => c.name === picked) ?? candidates?.[0] ?? null;
+  const byName = candidates?.find((c) => c.name === picked);
+  const chosen = byName ?? (candidates ? defaultRewardFunction(candidates) : undefined) ?? null;
+  // Why this one, when the studio picked it among several (the user's pick needs no reason).
+  const why = chosen && !byName && candidates ? defaultReason(chosen, candidates) : null;
   return (
     <div className="toolbar secondary">
       {candidates && candidates.length > 0 ? (
@@ -29,8 +33,9 @@ export function PythonOptions() {
         <span className="muted">Run finds the reward functions in the code; pick one here when there are several.</span>
       )}
       {chosen ? (
-        <span className="muted small" title={KIND_DESCRIPTIONS[chosen.kind]}>
-          {KIND_DESCRIPTIONS[chosen.kind]}
+        <span className="muted small" aria-label="Reward function choice" title={KIND_DESCRIPTIONS[chosen.kind]}>
+          {describeChoice(chosen)}
+          {why ? ` (default: ${why})` : ''} · {KIND_DESCRIPTIONS[chosen.kind]}
         </span>
       ) : null}
       {chosen ? (
@@ -43,7 +48,7 @@ export function PythonOptions() {
           </button>
         </>
       ) : null}
-      {chosen && chosen.kind !== 'verl' ? (
+      {chosen && !isPerRow(chosen.kind) ? (
         <label>
           Rows per call{' '}
           <input
