@@ -11,6 +11,8 @@ test('the demo reward in Python (the template) gives the TypeScript scores on ev
   await expect(page.locator('.monaco-editor').first()).toContainText('def compute_score(data_source, solution_str, ground_truth, extra_info=None):');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByText('Loading Python…')).toBeVisible();
+  // Run #2 has landed (its summary equals run #1's, so the summary alone cannot tell).
+  await expect(page.getByRole('combobox', { name: 'Run history' }).locator('option')).toHaveCount(2, { timeout: 90_000 });
   await waitSummary(page, 'mean 0.3688 · 800 scored');
   await expect(page.getByRole('combobox', { name: 'Reward function' })).toHaveValue('compute_score');
   // Run #1 (TypeScript, on opening) against run #2 (Python): no rollout changed.
