@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REWARD_PY } from '../core/reward/defaultRewardPy';
 import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
-import {
-  CODE_STORAGE_KEY,
-  LANGUAGE_STORAGE_KEY,
-  ORIGIN_STORAGE_KEY,
-  PY_CODE_STORAGE_KEY,
-  storeLocal,
-  TOKENIZER_STORAGE_KEY,
-} from './editorSlice';
+import { CODE_STORAGE_KEY, LANGUAGE_STORAGE_KEY, ORIGIN_STORAGE_KEY, PY_CODE_STORAGE_KEY, storeLocal, TOKENIZER_STORAGE_KEY } from './editorSlice';
 import { createStudioStore } from './index';
 
 /** Node has no localStorage: a Map stands in for it (the slice reads it when the store is made). */
