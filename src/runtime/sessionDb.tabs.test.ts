@@ -2,38 +2,13 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { SessionDoc } from '../core/session/schema';
 import * as db from './sessionDb';
+import { testDoc, testRun } from './sessionDb.fixtures';
 
 /** Two tabs writing one session (issue 20): the guarded save and the copy a second tab works on. */
 
-const doc = (id: string, code: string, updatedAt = 100): SessionDoc => ({
-  v: 1,
-  id,
-  name: `session ${id}`,
-  createdAt: 1,
-  updatedAt,
-  editor: { language: 'ts', code: { ts: code, py: '' }, tokenizer: 'gpt2', timeLimitMs: 1000, pyFunction: null, pyBatchSize: 32 },
-  ui: { diagTab: 'distribution', lengthUnit: 'chars', preset: 'trl', labelColumn: null, selectedRow: null },
-  data: { kind: 'file', name: 'x.jsonl', rows: 2, size: 9, import: {} },
-  dataVersion: 1,
-  runs: [],
-  currentRunId: null,
-  origin: null,
-});
-const run = (sessionId: string, id: number, score: number): db.StoredRun => ({
-  sessionId,
-  id,
-  dataVersion: 1,
-  meta: {
-    id,
-    code: 'x',
-    language: 'ts',
-    startedAt: id,
-    elapsedMs: 1,
-    cancelled: false,
-    summary: { rows: 1, ok: 1, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: score },
-  },
-  payload: { scores: new Float64Array([score]), status: new Uint8Array([1]), components: {}, errors: [], notes: [], stdout: '' },
-});
+const doc = (id: string, code: string, updatedAt = 100): SessionDoc =>
+  testDoc(id, { updatedAt, editor: { code: { ts: code, py: '' } }, data: { kind: 'file', name: 'x.jsonl', rows: 2, size: 9, import: {} } });
+const run = (sessionId: string, id: number, score: number): db.StoredRun => testRun(sessionId, id, { scores: [score] });
 const storedCode = async (id: string) => {
   const p = await db.getSession(id);
   return p?.ok ? p.value.editor.code.ts : null;

@@ -2,36 +2,10 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { SessionDoc } from '../core/session/schema';
 import * as db from './sessionDb';
+import { testDoc, testRun } from './sessionDb.fixtures';
 
-const doc = (id: string, updatedAt: number): SessionDoc => ({
-  v: 1,
-  id,
-  name: `session ${id}`,
-  createdAt: 1,
-  updatedAt,
-  editor: { language: 'ts', code: { ts: 'export default () => 1', py: '' }, tokenizer: 'gpt2', timeLimitMs: 1000, pyFunction: null, pyBatchSize: 32 },
-  ui: { diagTab: 'distribution', lengthUnit: 'chars', preset: 'trl', labelColumn: null, selectedRow: null },
-  data: { kind: 'demo' },
-  dataVersion: 2,
-  runs: [],
-  currentRunId: null,
-  origin: null,
-});
-const run = (sessionId: string, id: number, dataVersion: number): db.StoredRun => ({
-  sessionId,
-  id,
-  dataVersion,
-  meta: {
-    id,
-    code: 'x',
-    language: 'ts',
-    startedAt: id,
-    elapsedMs: 1,
-    cancelled: false,
-    summary: { rows: 2, ok: 2, nulls: 0, errors: 0, timedOut: 0, pending: 0, mean: 0.5 },
-  },
-  payload: { scores: new Float64Array([0, 1]), status: new Uint8Array([1, 1]), components: {}, errors: [], notes: [], stdout: '' },
-});
+const doc = (id: string, updatedAt: number): SessionDoc => testDoc(id, { updatedAt, dataVersion: 2 });
+const run = (sessionId: string, id: number, dataVersion: number): db.StoredRun => testRun(sessionId, id, { dataVersion });
 
 describe('session store (IndexedDB)', () => {
   it('lists valid sessions newest first and names the invalid ones', async () => {
