@@ -107,6 +107,12 @@ test('export the Python reward for TRL and for verl, and import numpy gets a cle
   const trl = await read('Export for TRL');
   expect(trl).toContain('reward_funcs=[compute_score_trl]');
   expect(trl).toContain('def compute_score_trl(completions, ground_truth=None, data_source=None, extra_info=None, **kwargs):');
+  // An edit after the last Run (the function renamed) is what the export calls: the code is read again first.
+  await typeReward(page, 'def my_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0\n');
+  const edited = await read('Export for verl');
+  expect(edited).toContain('custom_reward_function.name=my_score\n');
+  expect(edited).not.toContain('compute_score');
+  await expect(page.getByRole('combobox', { name: 'Reward function' })).toHaveValue('my_score');
   await typeReward(page, 'import numpy as np\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0\n');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'does not compile' })).toContainText('standard library', { timeout: 60_000 });

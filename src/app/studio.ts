@@ -1,6 +1,7 @@
 import type { Dataset } from '../core/dataset/dataset';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
 import { defaultRewardFunction } from '../core/python/choose';
+import { exportReward, type ExportTarget } from '../core/python/exportReward';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
@@ -322,6 +323,22 @@ export class Studio {
     });
   };
 
+  /**
+   * The Python code as it is now, exported for a trainer: its functions are found again first, so an edit made since
+   * the last Run (a renamed or new function) is what the file calls.
+   */
+  exportPython = async (target: ExportTarget): Promise<{ ok: true; text: string } | { ok: false; message: string }> => {
+    const code = this.store.getState().code;
+    const scan = await this.pythonPool().check(code);
+    if (!scan.ok) return { ok: false, message: `the code does not compile: ${scan.message}` };
+    const st = this.store.getState();
+    if (st.code !== code) return { ok: false, message: 'the code changed while it was read: export again' };
+    st.setPyCandidates(scan.candidates);
+    const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? defaultRewardFunction(scan.candidates);
+    if (!pick) return { ok: false, message: 'no reward function found to export' };
+    return { ok: true, text: exportReward(code, pick, target).text };
+  };
+
   cancelRun = (): void => {
     this.runToken = null;
     this.runHandle?.cancel();
@@ -359,5 +376,17 @@ export class Studio {
 
 export const studio = new Studio(useStudio);
 /** The actions, as the components call them. */
-export const { warmLanguage, lastImportedSource, currentDataFile, importBlob, cancelImport, runReward, autoRun, cancelRun, adoptRuns, resetRuns, loadDemo } =
-  studio;
+export const {
+  exportPython,
+  warmLanguage,
+  lastImportedSource,
+  currentDataFile,
+  importBlob,
+  cancelImport,
+  runReward,
+  autoRun,
+  cancelRun,
+  adoptRuns,
+  resetRuns,
+  loadDemo,
+} = studio;

@@ -1,6 +1,7 @@
-import { exportReward, type ExportTarget } from '../../core/python/exportReward';
+import type { ExportTarget } from '../../core/python/exportReward';
+import { exportPython } from '../../app/studio';
 import { defaultReason, defaultRewardFunction, describeChoice } from '../../core/python/choose';
-import { isPerRow, KIND_DESCRIPTIONS, type RewardCandidate } from '../../core/python/signatures';
+import { isPerRow, KIND_DESCRIPTIONS } from '../../core/python/signatures';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 
@@ -10,7 +11,6 @@ export function PythonOptions() {
   const picked = useStudio((s) => s.pyFunction);
   const setPicked = useStudio((s) => s.setPyFunction);
   const batch = useStudio((s) => s.pyBatchSize);
-  const code = useStudio((s) => s.code);
   const setBatch = useStudio((s) => s.setPyBatchSize);
   const byName = candidates?.find((c) => c.name === picked);
   const chosen = byName ?? (candidates ? defaultRewardFunction(candidates) : undefined) ?? null;
@@ -40,10 +40,10 @@ export function PythonOptions() {
       ) : null}
       {chosen ? (
         <>
-          <button type="button" onClick={() => download(code, chosen, 'trl')} title="Download reward.py ready for GRPOTrainer(reward_funcs=[...])">
+          <button type="button" onClick={() => void download('trl')} title="Download reward.py ready for GRPOTrainer(reward_funcs=[...])">
             Export for TRL
           </button>
-          <button type="button" onClick={() => download(code, chosen, 'verl')} title="Download reward.py ready for custom_reward_function.path">
+          <button type="button" onClick={() => void download('verl')} title="Download reward.py ready for custom_reward_function.path">
             Export for verl
           </button>
         </>
@@ -68,10 +68,14 @@ export function PythonOptions() {
   );
 }
 
-/** Save the reward as reward.py for a trainer (a local download: nothing leaves the machine). */
-function download(code: string, fn: RewardCandidate, target: ExportTarget): void {
-  const { text } = exportReward(code, fn, target);
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/x-python' }));
+/** Save the reward as it is now as reward.py for a trainer (a local download: nothing leaves the machine). */
+async function download(target: ExportTarget): Promise<void> {
+  const r = await exportPython(target);
+  if (!r.ok) {
+    useStudio.getState().setRunError({ message: `Export for ${target === 'trl' ? 'TRL' : 'verl'}: ${r.message}`, compile: false });
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([r.text], { type: 'text/x-python' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = 'reward.py';
