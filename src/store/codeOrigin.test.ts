@@ -1,19 +1,12 @@
 // Code provenance (issue 20): where the editor's code came from travels with it, in the store and in local storage.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CodeOrigin } from '../core/session/schema';
 import { CODE_STORAGE_KEY, ORIGIN_STORAGE_KEY, PY_CODE_STORAGE_KEY, storedOrigin } from './editorSlice';
 import { createStudioStore } from './index';
+import { storage, stubLocalStorage } from './testing/mapStorage';
 import { awaitsRun, mergeOrigins, releaseLanguage } from './sessionSlice';
 
-let storage: Map<string, string>;
-beforeEach(() => {
-  storage = new Map();
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => storage.get(k) ?? null,
-    setItem: (k: string, v: string) => void storage.set(k, v),
-  });
-});
-afterEach(() => vi.unstubAllGlobals());
+stubLocalStorage();
 
 const link: CodeOrigin = { from: 'link', at: 5, run: null, languages: ['py'] };
 const file: CodeOrigin = { from: 'file', at: 7, run: null };

@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REWARD_PY } from '../core/reward/defaultRewardPy';
 import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
 import { CODE_STORAGE_KEY, LANGUAGE_STORAGE_KEY, ORIGIN_STORAGE_KEY, PY_CODE_STORAGE_KEY, storeLocal, TOKENIZER_STORAGE_KEY } from './editorSlice';
 import { createStudioStore } from './index';
+import { storage, stubLocalStorage } from './testing/mapStorage';
 
-/** Node has no localStorage: a Map stands in for it (the slice reads it when the store is made). */
-let storage: Map<string, string>;
-beforeEach(() => {
-  storage = new Map();
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => storage.get(k) ?? null,
-    setItem: (k: string, v: string) => void storage.set(k, v),
-  });
-});
-afterEach(() => vi.unstubAllGlobals());
+stubLocalStorage();
 
 describe('editor slice', () => {
   it('starts from the templates when storage is empty, from storage otherwise', () => {
