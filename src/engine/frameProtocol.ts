@@ -3,13 +3,13 @@
  * their workers (docs/engine.md, "The sandbox"). Each side checks what arrives; the page checks results against the
  * run it asked for, so nothing the sandbox says is rendered unchecked.
  */
-import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
+import { NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
 import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import type { EngineDataset, RunOptions, RunOutcome, RunProgress, RunResult } from './engine';
 import type { CheckResult, PythonCall } from './protocol';
-import { checkCheckResult } from './protocol';
+import { checkCheckResult, checkComponents } from './protocol';
 
 export type PoolId = 'ts' | 'py';
 export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
@@ -111,14 +111,7 @@ export function checkRunResult(v: unknown, n: number): RunResult {
     if (line !== undefined) err.line = line;
     errors.set(row, err);
   }
-  const comps = record(r.components, 'result.components');
-  const names = Object.keys(comps);
-  if (names.length > COMPONENT_LIMIT) bad('result.components', `at most ${COMPONENT_LIMIT} components`);
-  const components: Record<string, Float64Array> = {};
-  for (const k of names) {
-    if (k.length > COMPONENT_NAME_LIMIT) bad('result.components', `names of at most ${COMPONENT_NAME_LIMIT} characters`);
-    setOwn(components, k, f64(comps[k], n, `result.components.${k}`));
-  }
+  const components = checkComponents(r.components, n, 'result.components');
   if (!(r.notes instanceof Map)) bad('result.notes', 'a Map');
   const notes = new Map<number, string>();
   for (const [k, note] of r.notes as Map<unknown, unknown>) {

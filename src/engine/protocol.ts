@@ -9,10 +9,8 @@ import type { RewardCandidate, RewardKind } from '../core/python/signatures';
 import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import { bad, Bad, f64, int, optional, record, str, text, type Check } from './checks';
+import { bad, Bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import { WATCH_SLOTS } from './watch';
-
-export { TEXT_LIMIT } from './checks';
 
 export type { DatasetMeta };
 
@@ -81,6 +79,19 @@ export type FromWorker =
 
 // ---- checks at the receiving end ----------------------------------------------------------------------------
 
+/** Component columns: at most COMPONENT_LIMIT names of bounded length, each a column of `n` (`__proto__` is a name like any other). */
+export function checkComponents(v: unknown, n: number, where: string): Record<string, Float64Array> {
+  const comps = record(v, where);
+  const components: Record<string, Float64Array> = {};
+  const names = Object.keys(comps);
+  if (names.length > COMPONENT_LIMIT) bad(where, `at most ${COMPONENT_LIMIT} components`);
+  for (const k of names) {
+    if (k.length > COMPONENT_NAME_LIMIT) bad(where, `names of at most ${COMPONENT_NAME_LIMIT} characters`);
+    setOwn(components, k, f64(comps[k], n, `${where}.${k}`));
+  }
+  return components;
+}
+
 /** A task's result: sizes match the task, rows lie inside it, statuses are known codes. */
 export function checkRangeResult(v: unknown, start: number, end: number, where = 'result'): RangeResult {
   const r = record(v, where);
@@ -98,15 +109,7 @@ export function checkRangeResult(v: unknown, start: number, end: number, where =
     if (line !== undefined) out.line = line;
     return out;
   });
-  const comps = record(r.components, `${where}.components`);
-  const components: Record<string, Float64Array> = {};
-  const names = Object.keys(comps);
-  if (names.length > COMPONENT_LIMIT) bad(`${where}.components`, `at most ${COMPONENT_LIMIT} components`);
-  for (const k of names) {
-    if (k.length > COMPONENT_NAME_LIMIT) bad(`${where}.components`, `names of at most ${COMPONENT_NAME_LIMIT} characters`);
-    // A component named `__proto__` is a name like any other.
-    setOwn(components, k, f64(comps[k], n, `${where}.components.${k}`));
-  }
+  const components = checkComponents(r.components, n, `${where}.components`);
   if (!Array.isArray(r.notes)) bad(`${where}.notes`, 'an array');
   const notes = (r.notes as unknown[]).map((x, i) => {
     const o = record(x, `${where}.notes.${i}`);
@@ -163,67 +166,58 @@ export function checkCheckResult(v: unknown): CheckResult {
  * the engine knows which task a reply answers.
  */
 export function checkFromWorker(v: unknown): Check<FromWorker> {
-  try {
+  return checked((): FromWorker => {
     const m = record(v, 'message');
     switch (m.kind) {
       case 'loaded': {
         const out: FromWorker = { kind: 'loaded', datasetId: str(m.datasetId, 'datasetId'), rows: int(m.rows, 'rows', 0) };
         if (m.meta !== undefined) out.meta = checkMeta(m.meta);
-        return { ok: true, value: out };
+        return out;
       }
       case 'load-failed':
-        return { ok: true, value: { kind: 'load-failed', datasetId: str(m.datasetId, 'datasetId'), message: text(m.message, 'message') } };
+        return { kind: 'load-failed', datasetId: str(m.datasetId, 'datasetId'), message: text(m.message, 'message') };
       case 'checked':
-        return { ok: true, value: { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result: checkCheckResult(m.result) } };
+        return { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result: checkCheckResult(m.result) };
       case 'result':
         return {
-          ok: true,
-          value: {
-            kind: 'result',
-            taskId: int(m.taskId, 'taskId', 0),
-            result: m.result as RangeResult,
-            stdout: optional(m.stdout, (x) => text(x, 'stdout')),
-            moduleStdout: optional(m.moduleStdout, (x) => text(x, 'moduleStdout')),
-          },
+          kind: 'result',
+          taskId: int(m.taskId, 'taskId', 0),
+          result: m.result as RangeResult,
+          stdout: optional(m.stdout, (x) => text(x, 'stdout')),
+          moduleStdout: optional(m.moduleStdout, (x) => text(x, 'moduleStdout')),
         };
       case 'compile-error':
         return {
-          ok: true,
-          value: {
-            kind: 'compile-error',
-            taskId: int(m.taskId, 'taskId', 0),
-            message: text(m.message, 'message'),
-            line: optional(m.line, (x) => int(x, 'line', 1)),
-            stdout: optional(m.stdout, (x) => text(x, 'stdout')),
-          },
+          kind: 'compile-error',
+          taskId: int(m.taskId, 'taskId', 0),
+          message: text(m.message, 'message'),
+          line: optional(m.line, (x) => int(x, 'line', 1)),
+          stdout: optional(m.stdout, (x) => text(x, 'stdout')),
         };
       case 'failed':
-        return { ok: true, value: { kind: 'failed', taskId: int(m.taskId, 'taskId', 0), message: text(m.message, 'message') } };
+        return { kind: 'failed', taskId: int(m.taskId, 'taskId', 0), message: text(m.message, 'message') };
       case 'pong':
-        return { ok: true, value: { kind: 'pong', id: int(m.id, 'id', 0) } };
+        return { kind: 'pong', id: int(m.id, 'id', 0) };
       default:
-        return { ok: false, error: `unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}` };
+        throw new Bad(`unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}`);
     }
-  } catch (e) {
-    if (e instanceof Bad) return { ok: false, error: e.message };
-    throw e;
-  }
+  });
 }
 
 /** A message from the engine, checked by the worker before it acts on it. */
 export function checkToWorker(v: unknown): Check<ToWorker> {
-  try {
+  return checked((): ToWorker => {
     const m = record(v, 'message');
     switch (m.kind) {
       case 'init':
         if (m.watch !== null && !(m.watch instanceof SharedArrayBuffer && m.watch.byteLength >= WATCH_SLOTS * 4)) bad('watch', 'a SharedArrayBuffer or null');
-        return { ok: true, value: m as ToWorker };
+        return m as ToWorker;
       case 'load': {
         const f = record(m.file, 'file');
         str(f.datasetId, 'file.datasetId');
         str(f.name, 'file.name');
         if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
-        return { ok: true, value: m as ToWorker };
+        return m as ToWorker;
       }
       case 'run': {
         str(m.datasetId, 'datasetId');
@@ -232,27 +226,24 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         const start = int(m.start, 'start', 0);
         int(m.end, 'end', start);
         if (m.models !== undefined) for (const [k, col] of Object.entries(record(m.models, 'models'))) f64(col, (m.end as number) - start, `models.${k}`);
-        return { ok: true, value: m as ToWorker };
+        return m as ToWorker;
       }
       case 'idle': {
         if (!Array.isArray(m.block) || m.block.length !== 2) bad('block', 'a pair of rows');
         const [a, b] = m.block as unknown[];
         int(a, 'block.0', 0);
         int(b, 'block.1', a as number);
-        return { ok: true, value: m as ToWorker };
+        return m as ToWorker;
       }
       case 'check':
         int(m.reqId, 'reqId', 0);
         str(m.code, 'code');
-        return { ok: true, value: m as ToWorker };
+        return m as ToWorker;
       case 'ping':
         int(m.id, 'id', 0);
-        return { ok: true, value: m as ToWorker };
+        return m as ToWorker;
       default:
-        return { ok: false, error: `unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}` };
+        throw new Bad(`unknown message kind ${JSON.stringify(String(m.kind)).slice(0, 60)}`);
     }
-  } catch (e) {
-    if (e instanceof Bad) return { ok: false, error: e.message };
-    throw e;
-  }
+  });
 }
