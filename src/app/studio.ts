@@ -1,6 +1,6 @@
 import type { Dataset } from '../core/dataset/dataset';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
-import { defaultRewardFunction } from '../core/python/choose';
+import { pickRewardFunction } from '../core/python/choose';
 import { exportReward, type ExportTarget } from '../core/python/exportReward';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
@@ -239,7 +239,7 @@ export class Studio {
         return;
       }
       st.setPyCandidates(scan.candidates);
-      const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? defaultRewardFunction(scan.candidates);
+      const pick = pickRewardFunction(scan.candidates, st.pyFunction);
       if (!pick) {
         st.setRunning(null);
         st.setRunError({
@@ -334,7 +334,7 @@ export class Studio {
     const st = this.store.getState();
     if (st.code !== code) return { ok: false, message: 'the code changed while it was read: export again' };
     st.setPyCandidates(scan.candidates);
-    const pick = scan.candidates.find((c) => c.name === st.pyFunction) ?? defaultRewardFunction(scan.candidates);
+    const pick = pickRewardFunction(scan.candidates, st.pyFunction);
     if (!pick) return { ok: false, message: 'no reward function found to export' };
     return { ok: true, text: exportReward(code, pick, target).text };
   };

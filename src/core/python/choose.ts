@@ -43,6 +43,11 @@ export function defaultReason(chosen: RewardCandidate, candidates: readonly Rewa
   return 'the first candidate in the file';
 }
 
+/** The studio's pick: the function the user chose while it still exists, else the default. */
+export function pickRewardFunction(candidates: readonly RewardCandidate[], wanted: string | null): RewardCandidate | undefined {
+  return candidates.find((c) => c.name === wanted) ?? defaultRewardFunction(candidates);
+}
+
 /** Which function to call, or why none can be: the one named `wanted`, else the default (`defaultRewardFunction`). */
 export function chooseRewardFunction(
   candidates: RewardCandidate[],

@@ -9,7 +9,7 @@ import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
-import { chooseRewardFunction, defaultRewardFunction, describeChoice } from './choose';
+import { chooseRewardFunction, defaultRewardFunction, describeChoice, pickRewardFunction } from './choose';
 import { exportReward } from './exportReward';
 import { PythonLoadError, runPython } from './runPython';
 import { findRewardFunctions, type RewardCandidate, type RewardKind } from './signatures';
@@ -68,6 +68,10 @@ describe('entry points as the frameworks pick them', () => {
     const dapo = candidates(DAPO);
     expect(brief(dapo).map((c) => c.name)).toEqual(['is_correct_minerva', 'compute_score']);
     expect(defaultRewardFunction(dapo)?.name).toBe('compute_score');
+    // The studio keeps the user's pick while it exists, else takes the default.
+    expect(pickRewardFunction(dapo, 'is_correct_minerva')?.name).toBe('is_correct_minerva');
+    expect(pickRewardFunction(dapo, 'renamed_since')?.name).toBe('compute_score');
+    expect(pickRewardFunction(dapo, null)?.name).toBe('compute_score');
   });
 
   it('a custom reward function below a helper: called by keyword', () => {
