@@ -47,3 +47,8 @@ export async function shareLink(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Close', exact: true }).click();
   return link;
 }
+
+/** Wait until the header says everything is saved, as a person would before reloading. */
+export async function expectSaved(page: Page): Promise<void> {
+  await expect(page.getByRole('status', { name: 'Save status' })).toHaveText('Saved', { timeout: 15_000 });
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, runAndWait, typeReward } from './helpers';
+import { expectSaved, openStudio, runAndWait, typeReward } from './helpers';
 
 // Loading Pyodide in each worker takes seconds on these machines: Python runs get a longer wait.
 test.setTimeout(120_000);
@@ -26,6 +26,7 @@ test('the demo reward in Python (the template) gives the TypeScript scores on ev
   await waitSummary(page, 'mean 0.3688 · 800 scored');
   await expect(page.locator('dl[aria-label="Run comparison"] dt:text-is("changed") + dd')).toHaveText('0');
   // The language and the Python code survive a reload.
+  await expectSaved(page);
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('py');
 });

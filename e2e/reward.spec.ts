@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { openStudio, runAndWait, typeReward } from './helpers';
+import { expectSaved, openStudio, runAndWait, typeReward } from './helpers';
 
 const demo = readFileSync('public/demo/gsm8k-rollouts.jsonl', 'utf8')
   .trim()
@@ -84,6 +84,7 @@ test('Cancel stops a long run', async ({ page }) => {
 test('the code survives a reload', async ({ page }) => {
   await openStudio(page);
   await typeReward(page, 'export default function reward(t) {\n  return t.index % 3; // kept across reloads\n}\n');
+  await expectSaved(page);
   await page.reload();
   await expect(page.locator('.monaco-editor .view-lines')).toContainText('kept across reloads');
 });
@@ -117,6 +118,7 @@ test('ctx.tokenCount counts with the tokenizer picked in the Tokenizer menu', as
   await page.getByRole('combobox', { name: 'Tokenizer' }).selectOption({ label: 'Llama-3' });
   await runAndWait(page, 'mean 102.8975 · 800 scored');
   // The choice survives a reload.
+  await expectSaved(page);
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Tokenizer' })).toHaveValue('llama3');
 });

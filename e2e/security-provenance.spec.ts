@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { encodeShare } from '../src/core/session/shareCodec';
 import type { SharedSession } from '../src/core/session/schema';
-import { runAndWait, statusLine, typeReward, upload } from './helpers';
+import { expectSaved, runAndWait, statusLine, typeReward, upload } from './helpers';
 
 /**
  * Issue 20, as an attacker would: reward code that came from a share link or a session file never runs until the
@@ -98,6 +98,7 @@ test('?data= and a link in one address: the link opens, nothing runs, a reload r
   await expect(page).not.toHaveURL(/#s=|data=/);
   expect(await marks(page)).toEqual({ held: 0, started: 0 });
   await expectNotRun(page);
+  await expectSaved(page);
   await page.reload();
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   await expectHeld(page, 1);
@@ -108,6 +109,7 @@ test('?data= and a link in one address: the link opens, nothing runs, a reload r
 test('a link, then a reload (twice): the link code does not run until Run', async ({ page }) => {
   await openAttackLink(page);
   for (let i = 0; i < 2; i++) {
+    await expectSaved(page);
     await page.reload();
     await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
     await expect(editorText(page)).toContainText('attacker');
@@ -116,6 +118,7 @@ test('a link, then a reload (twice): the link code does not run until Run', asyn
   }
   await runsWhenAsked(page);
   // Run was pressed: the code is the user's now, and a reload shows that run and starts none.
+  await expectSaved(page);
   await page.reload();
   await expect(page.getByTestId('run-summary')).toContainText('mean 0.1235 · 800 scored');
   await expect(notice(page)).toHaveCount(0);
@@ -244,6 +247,7 @@ test('a session file with code in both languages: Run in one language does not r
   await expectHeld(other, before.held + 1, before.started);
   await expect(notice(other)).toContainText('has not run');
   // After a reload too (the code came back from local storage and the saved session).
+  await expectSaved(other);
   await other.reload();
   // The reload reopens the session from IndexedDB (its data file included) after this tab's lock is free again.
   await expect(statusLine(other)).toContainText('again.jsonl', { timeout: 45_000 });

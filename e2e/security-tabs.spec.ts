@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, shareLink, statusLine, typeReward } from './helpers';
+import { expectSaved, openStudio, shareLink, statusLine, typeReward } from './helpers';
 
 /**
  * Issue 20, two tabs of the studio at once (same browser, same storage): nothing typed in either tab is lost, and a
@@ -21,6 +21,7 @@ async function typeIn(page: Page, text: string): Promise<void> {
 
 async function reloadAndExpectCode(page: Page, tag: string): Promise<void> {
   await page.bringToFront();
+  await expectSaved(page);
   await page.reload();
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   await expect(editorText(page)).toContainText(tag);

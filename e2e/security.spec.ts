@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import FIXTURES from '../src/core/session/fixtures/share-links.json' with { type: 'json' };
 import { SHARE_VERSION } from '../src/core/session/schema';
 import { decodeShare, encodeFrame, toBase64Url } from '../src/core/session/shareCodec';
-import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
+import { expectSaved, openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
 
 /** Attacks on the studio from reward code, as a hostile colleague would write it (issue 20). */
 
@@ -30,6 +30,7 @@ test('forged result messages posted by reward code are dropped and reported; the
   await expect(page.getByText(/Reward code posted a message of its own to the page; it was dropped/).first()).toBeVisible();
   expect(pageErrors).toEqual([]);
   // The page starts again as it was.
+  await expectSaved(page);
   await page.reload();
   await expect(page.getByTestId('run-summary')).toContainText('mean 1.0000 · 800 scored');
 });
@@ -84,6 +85,7 @@ test('a parquet INT64 above 2^53 is shown exactly; opening its row and reloading
   await page.locator('.rt-data[data-row="0"]').click();
   const detail = page.getByRole('complementary', { name: 'Rollout detail' });
   await expect(detail).toContainText('9007199254740993');
+  await expectSaved(page);
   await page.reload();
   await expect(statusLine(page)).toContainText('2 trajectories');
   await page.locator('.rt-data[data-row="0"]').click();
@@ -269,6 +271,7 @@ test('a panel that throws while rendering shows why; the rest of the studio work
     );
   await expect.poll(storedRuns).toBe(2);
   // The open rollout was saved with the session: the reload leaves it closed and says why.
+  await expectSaved(page);
   await page.reload();
   await expect(page.getByTestId('run-summary')).toContainText('mean 2.0000 · 800 scored');
   await expect(page.getByText('The Rollout detail panel failed before this reload')).toBeVisible();

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import FIXTURES from '../src/core/session/fixtures/share-links.json' with { type: 'json' };
-import { openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
+import { expectSaved, openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
 
 /** Sessions: autosave, the session list, share links, session files, ?data= (issue 7). */
 
@@ -27,6 +27,7 @@ test('edit code, reload: the code and the last run are back, and nothing re-ran'
   await typeReward(page, 'export default function reward(t) {\n  return t.index % 4; // survives reloads\n}\n');
   await runAndWait(page, 'mean 1.5000 · 800 scored');
   await expect(runHistory(page).locator('option')).toHaveCount(2);
+  await expectSaved(page);
   await page.reload();
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   await expect(editorText(page)).toContainText('survives reloads');
@@ -149,6 +150,7 @@ test('a small dataset travels inside the link', async ({ page, browser }) => {
   await expect(editorText(page)).toContainText('def compute_score');
   await expectNothingRan(page);
   // The data that came inside the link is saved with the session.
+  await expectSaved(page);
   await page.reload();
   await expect(statusLine(page)).toContainText('3 trajectories');
   await expect(page.getByRole('note', { name: 'Code from elsewhere' })).toBeVisible();

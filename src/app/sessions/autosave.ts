@@ -9,6 +9,26 @@ import { claimSession, mirrorEditor, rememberTabSession } from './tabs';
 
 let writes: Promise<unknown> = Promise.resolve();
 
+/** Writes queued or in flight, and a scheduled save: the header says "Saving…" until all have landed. */
+let pending = 0;
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((f) => f());
+export const saveStatus = {
+  get: (): 'saving' | 'saved' => (pending > 0 || session.saveTimer ? 'saving' : 'saved'),
+  subscribe(f: () => void): () => void {
+    listeners.add(f);
+    return () => listeners.delete(f);
+  },
+};
+function tracked<T>(job: Promise<T>): Promise<T> {
+  pending++;
+  notify();
+  return job.finally(() => {
+    pending--;
+    notify();
+  });
+}
+
 /**
  * Session documents are written one at a time, each only over the revision this tab last saw
  * (sessionDb.saveSessionGuarded). A refused write means another tab saved the session meanwhile: this tab's work is
@@ -25,7 +45,7 @@ function writeDoc(doc: SessionDoc, run?: db.StoredRun): Promise<boolean> {
     return false;
   });
   writes = job.catch(() => undefined);
-  return job;
+  return tracked(job);
 }
 
 /** Runs inside the write queue: writes directly, and leaves the runs and data file to saves queued after it. */
@@ -69,6 +89,7 @@ async function keepAsNewSession(refused: SessionDoc): Promise<void> {
 export async function saveNow(force = false): Promise<void> {
   if (session.saveTimer) clearTimeout(session.saveTimer);
   session.saveTimer = null;
+  notify();
   const s = useStudio.getState();
   if ((session.restoring && !force) || !s.sessionId) return;
   const doc = currentDoc(session.createdAt.get(s.sessionId));
@@ -80,9 +101,17 @@ export async function saveNow(force = false): Promise<void> {
   }
 }
 
+/** Drops a scheduled save (the session it would write is being deleted). */
+export function cancelScheduledSave(): void {
+  if (session.saveTimer) clearTimeout(session.saveTimer);
+  session.saveTimer = null;
+  notify();
+}
+
 export function scheduleSave(): void {
   if (session.saveTimer) clearTimeout(session.saveTimer);
   session.saveTimer = setTimeout(() => void saveNow(), 150);
+  notify();
 }
 
 /** Persist each finished run once (typed arrays and summary), immediately: a reload right after a run keeps it. */
@@ -116,7 +145,7 @@ export async function saveBlob(s: StudioState): Promise<void> {
   const file = currentDataFile();
   if (!s.sessionId || !file || s.dataSource.kind === 'demo' || s.dataSource.kind === 'none') return;
   try {
-    await db.putBlob({ sessionId: s.sessionId, blob: file.blob, name: file.name, dataVersion: s.dataVersion });
+    await tracked(db.putBlob({ sessionId: s.sessionId, blob: file.blob, name: file.name, dataVersion: s.dataVersion }));
   } catch (e) {
     console.warn('saving the data failed', e);
   }
@@ -125,6 +154,10 @@ export async function saveBlob(s: StudioState): Promise<void> {
 export function installAutosave(): void {
   if (session.autosaveInstalled) return;
   session.autosaveInstalled = true;
+  // Leaving with a save still scheduled: start it now, so the last edits have a chance to land.
+  addEventListener('pagehide', () => {
+    if (session.saveTimer) void saveNow();
+  });
   useStudio.subscribe((s, prev) => {
     // Keystrokes reach this tab's mirror at once (IndexedDB a moment later), tagged with their session. Only a change
     // of code is mirrored: a new session id alone would tag the code still in the editor with a session it is not from.

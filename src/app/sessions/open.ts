@@ -10,7 +10,7 @@ import { mergeOrigins } from '../../store/sessionSlice';
 import { getDataset } from '../../runtime/datasetRegistry';
 import * as db from '../../runtime/sessionDb';
 import { adoptRuns, autoRun, importBlob, loadDemo, resetRuns } from '../studio';
-import { saveNow } from './autosave';
+import { cancelScheduledSave, saveNow } from './autosave';
 import { runRecord } from './convert';
 import { openUrlData } from './share';
 import { newId, rememberCurrent, session } from './state';
@@ -38,10 +38,7 @@ export function applyUi(ui: UiState, rows: number): void {
  */
 export function beginSession(id: string, name: string, origin: CodeOrigin | null = null): void {
   // The session being left keeps its last edits (its document is built now, before anything changes).
-  if (session.saveTimer) {
-    clearTimeout(session.saveTimer);
-    void saveNow(true);
-  }
+  if (session.saveTimer) void saveNow(true);
   const s = useStudio.getState();
   s.setSession({ sessionId: id, sessionName: name });
   s.setOrigin(origin);
@@ -188,10 +185,7 @@ export async function removeSession(id: string): Promise<void> {
     return;
   }
   const current = id === useStudio.getState().sessionId;
-  if (current && session.saveTimer) {
-    clearTimeout(session.saveTimer); // a pending save would write the deleted session back
-    session.saveTimer = null;
-  }
+  if (current) cancelScheduledSave(); // a pending save would write the deleted session back
   await db.deleteSession(id);
   session.revision.delete(id);
   if (current) {

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
+import { saveStatus } from '../../app/sessions/autosave';
 import { exportSessionFile, importSessionFile } from '../../app/sessions/file';
 import { SessionsDialog } from './SessionsDialog';
 import { ShareDialog } from './ShareDialog';
@@ -11,6 +12,7 @@ export function SessionControls() {
   const [shareOpen, setShareOpen] = useState(false);
   const name = useStudio((s) => s.sessionName);
   const hasData = useStudio((s) => s.datasetId !== null || s.pendingFile !== null);
+  const saved = useSyncExternalStore(saveStatus.subscribe, saveStatus.get);
 
   const download = async () => {
     const { name: fileName, bytes } = await exportSessionFile();
@@ -29,6 +31,9 @@ export function SessionControls() {
       </button>
       <span className="muted session-name" aria-label="Session name">
         {name}
+      </span>
+      <span className="muted save-status" role="status" aria-label="Save status" title="Sessions are saved in this browser as you work">
+        {saved === 'saving' ? 'Saving…' : 'Saved'}
       </span>
       <button type="button" onClick={() => setShareOpen(true)} disabled={!hasData}>
         Share
