@@ -317,7 +317,8 @@ describe('reward code conveniences', () => {
       'export default function reward(t) {\n  if (t.index === 3) {\n    const keep = [];\n    for (;;) keep.push(new Array(1e5).fill(t.index));\n  }\n  return 1;\n}\n',
     );
     const out = join(dir, 'hog-out.jsonl');
-    const r = cli(['score', DEMO, '--reward', reward, '--worker-memory', '128', '--out', out, '--json'], 60_000);
+    // A long row limit: on a loaded machine filling 128 MB can take past the default second, and this is about memory.
+    const r = cli(['score', DEMO, '--reward', reward, '--worker-memory', '128', '--time-limit', '20000', '--out', out, '--json'], 60_000);
     expect(r.code).toBe(0);
     const rows = readOut(out);
     expect(rows[3].error).toBe('the reward worker died on this row (out of memory: past its 128 MB heap)');
