@@ -50,7 +50,9 @@ export class MergeTable {
 
   /** The slot of pair (a, b): where it is, or the empty slot where it would go (linear probing). */
   private slot(a: number, b: number): number {
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
+    // Multiply-xorshift mixing: token ids are small and dense, and their low bits alone cluster badly.
+    let h = Math.imul(a ^ Math.imul(b, 0x85ebca77), 0x9e3779b1);
+    h = (h ^ (h >>> 15)) & this.mask;
     while (this.left[h] !== -1 && (this.left[h] !== a || this.right[h] !== b)) h = (h + 1) & this.mask;
     return h;
   }

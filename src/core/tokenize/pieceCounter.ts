@@ -82,7 +82,22 @@ function rawSplitter(config: unknown, pre: unknown): { split: (text: string) => 
       byteConfig.add_prefix_space !== true
     ) {
       const cut = splitter.pre_tokenize_text as (text: string) => string[];
-      return { split: (text) => cut.call(splitter, text), byteLevel };
+      const pattern = splitter.pattern;
+      if (!(pattern instanceof RegExp) || !pattern.global) return { split: (text) => cut.call(splitter, text), byteLevel };
+      // The library splits with matchAll, keeping the text between matches (3–10× slower than `match` here). When the
+      // matches are all non-empty and cover the whole text there is nothing between them: `match` gives the same list.
+      return {
+        split: (text) => {
+          const pieces = text.match(pattern);
+          let covered = 0;
+          for (const p of pieces ?? []) {
+            if (p.length === 0) return cut.call(splitter, text);
+            covered += p.length;
+          }
+          return covered === text.length && pieces ? pieces : cut.call(splitter, text);
+        },
+        byteLevel,
+      };
     }
   }
   return null;
