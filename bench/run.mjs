@@ -10,6 +10,7 @@ const benches = [
   'bench/python-startup.bench.mjs',
   'bench/python-browser.bench.mjs',
   'bench/model.bench.mjs',
+  'bench/tokenCount.bench.mjs',
 ];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {

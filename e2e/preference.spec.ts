@@ -28,7 +28,7 @@ test('preference tab: accuracy of a reward on hand-made pairs, ties apart, per s
   await typeReward(page, LENGTH);
   // Uploading runs the editor's code on the new rows.
   await upload(page, 'pairs.jsonl', PAIRS);
-  await expect(statusLine(page)).toContainText('14 trajectories · 7 groups');
+  await expect(statusLine(page)).toContainText('7 pairs · 14 trajectories · 7 groups');
   // Scores (completion lengths), chosen vs rejected:
   //   chat p1 "Hello! How can I help?" 22 vs "What?" 5 → correct     math p5 "2 + 2 = 4" 9 vs "5" 1 → correct
   //   chat p2 "Fine." 5 vs "I am doing well, thank you." 27 → wrong   math p6 "The answer is 12." 17 vs "12" 2 → correct
@@ -46,11 +46,12 @@ test('preference tab: accuracy of a reward on hand-made pairs, ties apart, per s
   await expect(count('wrong')).toHaveText('2');
   await expect(count('tied')).toHaveText('1');
   await expect(count('unscored')).toHaveText('1');
-  // Subsets in order of first appearance; columns pairs, correct, tied, wrong, accuracy, 95% CI. Three scored pairs
-  // per subset: their bootstrap intervals span 0–100%.
-  await expect(page.getByRole('table', { name: 'Accuracy per subset' }).getByRole('row')).toHaveCount(3);
-  await expect(cellsOf(page, 'Accuracy per subset', 'chat')).toHaveText(['4', '1', '1', '1', '33.3%', '0.0%–100.0%']);
-  await expect(cellsOf(page, 'Accuracy per subset', 'math')).toHaveText(['3', '2', '0', '1', '66.7%', '0.0%–100.0%']);
+  // Subsets in order of first appearance; columns pairs, correct, tied, wrong, accuracy, 95% Wilson interval of
+  // correct / scored (scripts/wilson-fixtures.py): chat 1 / 3 → 6.1%–79.2%, math 2 / 3 → 20.8%–93.9%.
+  await expect(page.getByRole('combobox', { name: 'Accuracy by' })).toHaveValue('subset');
+  await expect(page.getByRole('table', { name: 'Accuracy by subset' }).getByRole('row')).toHaveCount(3);
+  await expect(cellsOf(page, 'Accuracy by subset', 'chat')).toHaveText(['4', '1', '1', '1', '33.3%', '6.1%–79.2%']);
+  await expect(cellsOf(page, 'Accuracy by subset', 'math')).toHaveText(['3', '2', '0', '1', '66.7%', '20.8%–93.9%']);
   // No 0/1 label in this file: no Best-of-N tab.
   await expect(page.getByRole('tab', { name: 'Best-of-N' })).toHaveCount(0);
 
@@ -61,13 +62,68 @@ test('preference tab: accuracy of a reward on hand-made pairs, ties apart, per s
   await expect(count('correct')).toHaveText('2');
   await expect(count('wrong')).toHaveText('3');
   await expect(count('tied')).toHaveText('1');
-  await expect(cellsOf(page, 'Accuracy per subset', 'math')).toHaveText(['3', '1', '0', '2', '33.3%', '0.0%–100.0%']);
+  await expect(cellsOf(page, 'Accuracy by subset', 'math')).toHaveText(['3', '1', '0', '2', '33.3%', '6.1%–79.2%']);
   // "Scores from" lists the current run first (#3), then the earlier run on these pairs (#2; #1 scored the demo).
   const from = page.getByRole('combobox', { name: 'Scores from' });
   await expect(from.locator('option')).toHaveText([/^#3 · .* · mean -9\.923 · 13 ok$/, /^#2 · .* · mean 9\.923 · 13 ok$/]);
   await from.selectOption('run:2');
   await expect(page.getByTestId('preference-accuracy')).toHaveText('accuracy 50.0% (95% CI 16.7%–83.3%)');
-  await expect(cellsOf(page, 'Accuracy per subset', 'chat')).toHaveText(['4', '1', '1', '1', '33.3%', '0.0%–100.0%']);
+  await expect(cellsOf(page, 'Accuracy by subset', 'chat')).toHaveText(['4', '1', '1', '1', '33.3%', '6.1%–79.2%']);
+});
+
+/** RewardBench-style pairs with a chosen_model column (e2e/fixtures/preference-models.jsonl). */
+const MODEL_PAIRS = readFileSync('e2e/fixtures/preference-models.jsonl');
+const PLAIN_LENGTH = 'export default function reward(t) {\n  return t.completion.length;\n}\n';
+
+test('preference tab: pairs in the status, accuracy by model with Wilson intervals, wrong pairs opened side by side', async ({ page }) => {
+  await openStudio(page);
+  // The GSM8K demo is not preference data: no pairs in its status line.
+  await expect(statusLine(page)).toHaveText(/^800 trajectories · 200 groups/);
+  await typeReward(page, PLAIN_LENGTH);
+  await upload(page, 'rewardbench.jsonl', MODEL_PAIRS);
+  // A pair is two rollouts; each pair has its own prompt, so its own group.
+  await expect(statusLine(page)).toContainText('6 pairs · 12 trajectories · 6 groups');
+  await expect(page.getByTestId('run-summary')).toContainText('12 scored');
+  await page.getByRole('tab', { name: 'Preference' }).click();
+  // Lengths, chosen vs rejected (by hand):
+  //   q1 chat gpt-4  19 vs 3  correct        q4 math llama  2 vs 17  wrong (margin 15)
+  //   q2 chat gpt-4   6 vs 29 wrong (23)      q5 chat llama  3 vs 3   tie
+  //   q3 math gpt-4  22 vs 1  correct        q6 math llama 16 vs 1   correct
+  // 3 correct / 6 scored = 50.0%.
+  await expect(page.getByTestId('preference-accuracy')).toContainText('accuracy 50.0%');
+  // Accuracy by: subset (from the import), then the records' other categorical columns: chosen_model. Not
+  // rejected_model (one value), id (one per pair), prompt / chosen / rejected (the texts).
+  const by = page.getByRole('combobox', { name: 'Accuracy by' });
+  await expect(by.locator('option')).toHaveText(['subset', 'chosen_model']);
+  await by.selectOption('chosen_model');
+  // gpt-4: 2 correct of 3 → 66.7%, Wilson(2, 3) = 20.8%–93.9%; llama: 1 of 3 with a tie → 33.3%, Wilson(1, 3) = 6.1%–79.2%.
+  const table = 'Accuracy by chosen_model';
+  await expect(page.getByRole('table', { name: table }).getByRole('row')).toHaveCount(3);
+  await expect(cellsOf(page, table, 'gpt-4')).toHaveText(['3', '2', '0', '1', '66.7%', '20.8%–93.9%']);
+  await expect(cellsOf(page, table, 'llama')).toHaveText(['3', '1', '1', '1', '33.3%', '6.1%–79.2%']);
+
+  // The wrong pairs, worst first: q2 (margin 23), then q4 (15).
+  const wrong = page.getByRole('list', { name: 'Pairs ordered wrongly' }).getByRole('button');
+  await expect(page.getByText('2 pairs ordered wrongly')).toBeVisible();
+  await expect(wrong).toHaveText(['Pair 2: chosen 6 < rejected 29', 'Pair 4: chosen 2 < rejected 17']);
+  await wrong.first().click();
+  const view = page.getByRole('region', { name: 'Pair 2: chosen and rejected' });
+  await expect(view).toContainText('Describe the sea.');
+  await expect(view.getByRole('group', { name: 'Chosen' })).toContainText('Short.');
+  await expect(view.getByRole('group', { name: 'Chosen' }).getByTestId('chosen-reward')).toHaveText('6');
+  await expect(view.getByRole('group', { name: 'Rejected' })).toContainText('A much longer rejected reply.');
+  await expect(view.getByRole('group', { name: 'Rejected' }).getByTestId('rejected-reward')).toHaveText('29');
+  // Escape closes it; the keyboard opens the next one.
+  await page.keyboard.press('Escape');
+  await expect(view).toHaveCount(0);
+  await wrong.nth(1).focus();
+  await page.keyboard.press('Enter');
+  const next = page.getByRole('region', { name: 'Pair 4: chosen and rejected' });
+  await expect(next.getByRole('group', { name: 'Chosen' })).toContainText('12');
+  await expect(next.getByRole('group', { name: 'Rejected' })).toContainText('It is 13, surely.');
+  await expect(next.getByTestId('rejected-reward')).toHaveText('17');
+  await next.getByRole('button', { name: 'Close pair' }).click();
+  await expect(next).toHaveCount(0);
 });
 
 test('best-of-N tab: GSM8K groups of 4 against is_correct_openai, N = 1 … 4', async ({ page }) => {

@@ -1,4 +1,5 @@
 import type { LabelColumn } from '../core/dataset/labelColumns';
+import type { PairColumn } from '../core/dataset/pairColumns';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
 import type { Detection, ImportOptions } from '../core/formats/types';
@@ -153,4 +154,14 @@ export async function computePreferenceAccuracy(scores: Float64Array, status: Ui
   );
   if (!r?.result) throw new Error(r?.error ?? 'the data worker did not answer');
   return r.result;
+}
+
+/** Categorical columns of the pairs' records (subset, model…), read from the rows in the data worker. */
+export async function fetchPairColumns(ds: Dataset): Promise<PairColumn[]> {
+  const r = await request(
+    (reqId) => ({ kind: 'pair-columns', reqId, key: ds.key, pairOf: ds.pairOf, pairCount: ds.pairSubsets.length }),
+    (m) => (m.kind === 'pair-columns' ? m : null),
+  );
+  if (!r?.columns) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
+  return r.columns;
 }

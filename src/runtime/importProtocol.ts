@@ -1,4 +1,5 @@
 import type { LabelColumn } from '../core/dataset/labelColumns';
+import type { PairColumn } from '../core/dataset/pairColumns';
 import type { PackedBatch } from '../core/dataset/packed';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -36,7 +37,9 @@ export type DataRequest =
   /** Token count of every completion with this tokenizer. */
   | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId }
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
-  | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs };
+  | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs }
+  /** Categorical columns of the pairs' records (core/dataset/pairColumns), for accuracy by column. */
+  | { kind: 'pair-columns'; reqId: number; key: number; pairOf: Int32Array; pairCount: number };
 
 /** Data worker → main thread, in order on one port. Nothing throws across: failures are tagged. */
 export type DataReply =
@@ -51,4 +54,5 @@ export type DataReply =
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
-  | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string };
+  | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string }
+  | { kind: 'pair-columns'; reqId: number; columns: PairColumn[] | null; error?: string };

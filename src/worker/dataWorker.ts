@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import { importPacked } from '../core/dataset/importPacked';
+import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
 import { RowStoreBuilder, type RowStore } from '../core/dataset/rowStore';
 import { searchTrajectories } from '../core/dataset/search';
@@ -50,6 +51,14 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         return post({ kind: 'preference', reqId: m.reqId, result: preferenceAccuracy(m.scores, m.status, m.pairs) });
       } catch (e) {
         return post({ kind: 'preference', reqId: m.reqId, result: null, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    if (m.kind === 'pair-columns') {
+      try {
+        const rows = await rowsOf(m.key);
+        return post({ kind: 'pair-columns', reqId: m.reqId, columns: rows ? pairColumns(rows, m.pairOf, m.pairCount) : null });
+      } catch (e) {
+        return post({ kind: 'pair-columns', reqId: m.reqId, columns: null, error: messageOf(e) });
       }
     }
     if (m.kind === 'tokens') {

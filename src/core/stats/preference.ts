@@ -134,40 +134,23 @@ export interface BootstrapOptions {
   seed?: number;
 }
 
-/** Per-pair outcome codes. */
-const Outcome = { Incomplete: 0, Skipped: 1, Correct: 2, Tie: 3, Wrong: 4 } as const;
+/** Per-pair outcome codes (see preferenceAccuracy for the rules). */
+export const Outcome = { Incomplete: 0, Skipped: 1, Correct: 2, Tie: 3, Wrong: 4 } as const;
 
-/**
- * Preference accuracy, RewardBench style. Each pair's chosen rows are compared with its rejected rows:
- * - correct: min(chosen scores) > max(rejected scores), i.e. the chosen scores strictly higher than every rejected.
- *   With one chosen and several rejected (RewardBench 2) this is RewardBench 2's rule: a prompt counts as correct only
- *   when the chosen beats all of its rejected completions; with several chosen it is RewardBench 2's Ties-subset
- *   "accurate" (every correct answer outscores the best wrong one).
- * - tie: min(chosen) = max(rejected) (the chosen equals the best rejected): counted apart, NOT correct. (RewardBench
- *   2's official script, rewardbench/utils.py `reroll_and_score_dataset`, instead credits a chosen tied at the top
- *   1/k, k = completions sharing the top score; not done here: `ties` reports those pairs.)
- * - wrong: min(chosen) < max(rejected).
- * Pairs with an unscored member are `skipped`, pairs lacking a side are `incomplete`; neither enters accuracy.
- * accuracy = correct / used (ties in the denominator).
- *
- * Confidence interval: percentile bootstrap. The used pairs, in ascending pair index, form a 0/1 vector (1 = correct;
- * ties and wrong are 0). One mulberry32(seed) stream is drawn B times × used: resample b takes, for k = 0 … used−1,
- * the pair at position ⌊u·used⌋ of that vector (u = next draw), and its accuracy is (correct drawn) / used.
- * [ciLow, ciHigh] = the 2.5th and 97.5th percentiles (percentileLinear, numpy's default method) of the B accuracies.
- * Each subset's interval is bootstrapped the same way over that subset's used pairs with its own fresh
- * mulberry32(seed) stream. O(rows + B·used) per interval.
- */
-export function preferenceAccuracy(scores: Float64Array, status: Uint8Array, pairs: PreferencePairs, options: BootstrapOptions = {}): PreferenceAccuracy {
-  const { pairOf, side, pairCount, subsetOf } = pairs;
+/** Each pair's outcome, with its lowest chosen and highest rejected score (±Infinity where the side has no score). */
+export interface PairOutcomes {
+  outcome: Uint8Array;
+  minChosen: Float64Array;
+  maxRejected: Float64Array;
+}
+
+/** The outcome of every pair (an Outcome code), by the rules of preferenceAccuracy. O(rows + pairs). */
+export function pairOutcomes(scores: Float64Array, status: Uint8Array, pairs: PreferencePairs): PairOutcomes {
+  const { pairOf, side, pairCount } = pairs;
   const n = scores.length;
   if (status.length !== n || pairOf.length !== n || side.length !== n) {
     throw new RangeError('preferenceAccuracy: columns differ in length');
   }
-  if (subsetOf && subsetOf.length !== pairCount) {
-    throw new RangeError(`preferenceAccuracy: subsetOf has ${subsetOf.length} labels for ${pairCount} pairs`);
-  }
-  const resamples = options.resamples ?? 2000;
-  const seed = options.seed ?? 1;
   const minChosen = new Float64Array(pairCount).fill(Infinity);
   const maxRejected = new Float64Array(pairCount).fill(-Infinity);
   const has = new Uint8Array(pairCount); // bit 1: a chosen row, bit 2: a rejected row, bit 4: an unscored member
@@ -194,6 +177,37 @@ export function preferenceAccuracy(scores: Float64Array, status: Uint8Array, pai
     else if (minChosen[p] === maxRejected[p]) outcome[p] = Outcome.Tie;
     else outcome[p] = Outcome.Wrong;
   }
+  return { outcome, minChosen, maxRejected };
+}
+
+/**
+ * Preference accuracy, RewardBench style. Each pair's chosen rows are compared with its rejected rows:
+ * - correct: min(chosen scores) > max(rejected scores), i.e. the chosen scores strictly higher than every rejected.
+ *   With one chosen and several rejected (RewardBench 2) this is RewardBench 2's rule: a prompt counts as correct only
+ *   when the chosen beats all of its rejected completions; with several chosen it is RewardBench 2's Ties-subset
+ *   "accurate" (every correct answer outscores the best wrong one).
+ * - tie: min(chosen) = max(rejected) (the chosen equals the best rejected): counted apart, NOT correct. (RewardBench
+ *   2's official script, rewardbench/utils.py `reroll_and_score_dataset`, instead credits a chosen tied at the top
+ *   1/k, k = completions sharing the top score; not done here: `ties` reports those pairs.)
+ * - wrong: min(chosen) < max(rejected).
+ * Pairs with an unscored member are `skipped`, pairs lacking a side are `incomplete`; neither enters accuracy.
+ * accuracy = correct / used (ties in the denominator).
+ *
+ * Confidence interval: percentile bootstrap. The used pairs, in ascending pair index, form a 0/1 vector (1 = correct;
+ * ties and wrong are 0). One mulberry32(seed) stream is drawn B times × used: resample b takes, for k = 0 … used−1,
+ * the pair at position ⌊u·used⌋ of that vector (u = next draw), and its accuracy is (correct drawn) / used.
+ * [ciLow, ciHigh] = the 2.5th and 97.5th percentiles (percentileLinear, numpy's default method) of the B accuracies.
+ * Each subset's interval is bootstrapped the same way over that subset's used pairs with its own fresh
+ * mulberry32(seed) stream. O(rows + B·used) per interval.
+ */
+export function preferenceAccuracy(scores: Float64Array, status: Uint8Array, pairs: PreferencePairs, options: BootstrapOptions = {}): PreferenceAccuracy {
+  const { pairCount, subsetOf } = pairs;
+  if (subsetOf && subsetOf.length !== pairCount) {
+    throw new RangeError(`preferenceAccuracy: subsetOf has ${subsetOf.length} labels for ${pairCount} pairs`);
+  }
+  const resamples = options.resamples ?? 2000;
+  const seed = options.seed ?? 1;
+  const { outcome } = pairOutcomes(scores, status, pairs);
   const all = new Int32Array(pairCount);
   for (let p = 0; p < pairCount; p++) all[p] = p;
   const overall = counts(outcome, all, resamples, seed);

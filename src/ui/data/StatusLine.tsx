@@ -1,19 +1,25 @@
+import { getDataset } from '../../runtime/datasetRegistry';
 import { useStudio } from '../../store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
 
-/** "800 trajectories · 200 groups", with the file name and the lines that failed to load. */
+/**
+ * "800 trajectories · 200 groups", with the file name and the lines that failed to load; preference data leads with
+ * its pairs ("1,000 pairs · 2,000 trajectories · 1,000 groups"): a pair is two rollouts (more in RewardBench 2).
+ */
 export function StatusLine() {
   const rows = useStudio((s) => s.rowCount);
   const groups = useStudio((s) => s.groupCount);
   const name = useStudio((s) => s.datasetName);
   const issues = useStudio((s) => s.issues.length);
-  const hasData = useStudio((s) => s.datasetId !== null);
-  if (!hasData) return <span className="status-line muted">No data loaded</span>;
+  const datasetId = useStudio((s) => s.datasetId);
+  if (datasetId === null) return <span className="status-line muted">No data loaded</span>;
+  const pairs = getDataset(datasetId)?.pairSubsets.length ?? 0;
   return (
     <span className="status-line" role="status" aria-label="Dataset status">
       <strong>
+        {pairs > 0 ? `${plural(pairs, 'pair', 'pairs')} · ` : ''}
         {plural(rows, 'trajectory', 'trajectories')} · {plural(groups, 'group', 'groups')}
       </strong>
       <span className="muted"> · {name}</span>

@@ -1,7 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { datasetPairs, type Dataset } from '../../core/dataset/dataset';
-import { preferenceAccuracy, type PreferenceAccuracy, type PreferenceCounts, type PreferencePairs } from '../../core/stats/preference';
-import { computePreferenceAccuracy } from '../../runtime/importClient';
+import type { PairColumn } from '../../core/dataset/pairColumns';
+import { pairOutcomes, preferenceAccuracy, type PreferenceAccuracy, type PreferenceCounts, type PreferencePairs } from '../../core/stats/preference';
+import { accuracyByKey, wrongPairs } from '../../core/stats/preferenceBreakdown';
+import { computePreferenceAccuracy, fetchPairColumns } from '../../runtime/importClient';
+import { PairView } from './PairView';
 import { useRunningLong } from './useRuns';
 import { pct } from './format';
 import { ScoreSourceSelect, usePickedSource } from './ScoreSourceSelect';
@@ -26,7 +29,8 @@ function useBootstrapped(ds: Dataset, source: ScoreSource | null, pairs: Prefere
     if (!source || !pairs) return;
     let hit = cache.get(source.scores);
     if (!hit || hit.ds !== ds || hit.status !== source.status) {
-      hit = { ds, status: source.status, result: computePreferenceAccuracy(source.scores, source.status, pairs) };
+      // Per subset the tab shows Wilson intervals (below), so only the overall interval is bootstrapped.
+      hit = { ds, status: source.status, result: computePreferenceAccuracy(source.scores, source.status, { ...pairs, subsetOf: undefined }) };
       cache.set(source.scores, hit);
       hit.result.catch(() => cache.delete(source.scores));
     }
@@ -43,9 +47,48 @@ function useBootstrapped(ds: Dataset, source: ScoreSource | null, pairs: Prefere
   return state && source && state.scores === source.scores ? state.b : { status: 'computing' };
 }
 
+/** Wrong pairs listed at most (the worst ones). */
+const LISTED = 100;
+
+/**
+ * Columns to break accuracy down by: `subset` from the import at once, then the other categorical columns of the
+ * pairs' records once the data worker has read them (a failure leaves `subset` alone and says why).
+ */
+function usePairColumns(ds: Dataset, pairs: PreferencePairs | null): { columns: PairColumn[]; error: string | null } {
+  const subset = useMemo<PairColumn | null>(() => {
+    if (!pairs?.subsetOf) return null;
+    const index = new Map<string, number>();
+    const keyOf = new Int32Array(pairs.pairCount);
+    pairs.subsetOf.forEach((s, p) => {
+      let k = index.get(s);
+      if (k === undefined) index.set(s, (k = index.size));
+      keyOf[p] = k;
+    });
+    return { name: 'subset', keys: [...index.keys()], keyOf };
+  }, [pairs]);
+  const [more, setMore] = useState<{ ds: Dataset; columns: PairColumn[]; error: string | null } | null>(null);
+  useEffect(() => {
+    if (!ds.hasPairs) return;
+    let live = true;
+    fetchPairColumns(ds).then(
+      (columns) => live && setMore({ ds, columns, error: null }),
+      (e: unknown) => live && setMore({ ds, columns: [], error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ds]);
+  return useMemo(() => {
+    const read = more?.ds === ds ? more : null;
+    const others = (read?.columns ?? []).filter((c) => !subset || c.name !== 'subset');
+    return { columns: subset ? [subset, ...others] : others, error: read?.error ?? null };
+  }, [ds, more, subset]);
+}
+
 /**
  * Preference accuracy: on prompt / chosen / rejected data, how often the reward scores the chosen response above the
- * rejected one (core/stats/preference: ties apart, percentile-bootstrap interval), overall and per `subset`.
+ * rejected one (core/stats/preference: ties apart, percentile-bootstrap interval), per column of the records (subset,
+ * model…: Wilson intervals), and the pairs it orders wrongly, each opened side by side.
  */
 export function PreferenceTab({ ds }: { ds: Dataset }) {
   const sources = useScoreSources();
@@ -55,6 +98,14 @@ export function PreferenceTab({ ds }: { ds: Dataset }) {
   // The counts and accuracies at once (one pass over the rows); the intervals when the worker has them.
   const quick = useMemo(() => (source && pairs ? preferenceAccuracy(source.scores, source.status, pairs, { resamples: 0 }) : null), [source, pairs]);
   const boot = useBootstrapped(ds, source, pairs);
+  const outcomes = useMemo(() => (source && pairs ? pairOutcomes(source.scores, source.status, pairs) : null), [source, pairs]);
+  const wrong = useMemo(() => (outcomes ? wrongPairs(outcomes) : null), [outcomes]);
+  const { columns, error: columnsError } = usePairColumns(ds, pairs);
+  const [byName, setByName] = useState<string | null>(null);
+  const by = columns.find((c) => c.name === byName) ?? columns[0] ?? null;
+  const byRows = useMemo(() => (outcomes && by ? accuracyByKey(outcomes.outcome, by.keyOf, by.keys) : []), [outcomes, by]);
+  const [open, setOpen] = useState<{ ds: Dataset; pair: number } | null>(null);
+  const openPair = open?.ds === ds && open.pair < (pairs?.pairCount ?? 0) ? open.pair : null;
   const r = boot.status === 'ready' ? boot.result : quick;
   const ci = (c: PreferenceCounts) =>
     !c.used ? '—' : boot.status === 'ready' ? `${pct(c.ciLow)}–${pct(c.ciHigh)}` : boot.status === 'failed' ? 'failed' : 'computing…';
@@ -85,34 +136,71 @@ export function PreferenceTab({ ds }: { ds: Dataset }) {
           {boot.status === 'ready' ? ` (${boot.result.resamples.toLocaleString('en-US')} resamples, seed ${boot.result.seed})` : ''}.
           {boot.status === 'failed' ? ` The interval could not be computed: ${boot.message}` : ''}
         </p>
-        {r.bySubset.length > 0 ? (
-          <table className="num-table" aria-label="Accuracy per subset">
-            <thead>
-              <tr>
-                <th scope="col">subset</th>
-                <th scope="col">pairs</th>
-                <th scope="col">correct</th>
-                <th scope="col">tied</th>
-                <th scope="col">wrong</th>
-                <th scope="col">accuracy</th>
-                <th scope="col">95% CI</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.bySubset.map((s) => (
-                <tr key={s.subset}>
-                  <th scope="row">{s.subset}</th>
-                  <td>{s.pairs.toLocaleString('en-US')}</td>
-                  <td>{s.correct.toLocaleString('en-US')}</td>
-                  <td>{s.ties.toLocaleString('en-US')}</td>
-                  <td>{s.wrong.toLocaleString('en-US')}</td>
-                  <td>{pct(s.accuracy)}</td>
-                  <td>{ci(s)}</td>
+        {by ? (
+          <>
+            <label className="inline-field">
+              Accuracy by{' '}
+              <select aria-label="Accuracy by" value={by.name} onChange={(e) => setByName(e.target.value)}>
+                {columns.map((c) => (
+                  <option key={c.name} value={c.name}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <table className="num-table" aria-label={`Accuracy by ${by.name}`}>
+              <thead>
+                <tr>
+                  <th scope="col">{by.name}</th>
+                  <th scope="col">pairs</th>
+                  <th scope="col">correct</th>
+                  <th scope="col">tied</th>
+                  <th scope="col">wrong</th>
+                  <th scope="col">accuracy</th>
+                  <th scope="col" title="Wilson score interval of correct / scored pairs">
+                    95% CI
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {byRows.map((s) => (
+                  <tr key={s.key}>
+                    <th scope="row">{s.key}</th>
+                    <td>{s.pairs.toLocaleString('en-US')}</td>
+                    <td>{s.correct.toLocaleString('en-US')}</td>
+                    <td>{s.ties.toLocaleString('en-US')}</td>
+                    <td>{s.wrong.toLocaleString('en-US')}</td>
+                    <td>{pct(s.accuracy)}</td>
+                    <td>{s.used ? `${pct(s.low)}–${pct(s.high)}` : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="muted small">Per {by.name}: the interval is Wilson's score interval (95%) of correct / scored pairs, ties counted as not correct.</p>
+          </>
         ) : null}
+        {columnsError ? <p className="muted small">Other columns could not be read: {columnsError}</p> : null}
+        {wrong ? (
+          <div className="wrong-pairs">
+            <h3>
+              {wrong.length === 0
+                ? 'No pair ordered wrongly'
+                : `${wrong.length.toLocaleString('en-US')} ${wrong.length === 1 ? 'pair' : 'pairs'} ordered wrongly${wrong.length > LISTED ? ` (the ${LISTED} worst)` : ''}`}
+            </h3>
+            {wrong.length > 0 ? (
+              <ol aria-label="Pairs ordered wrongly">
+                {Array.from(wrong.subarray(0, LISTED), (p) => (
+                  <li key={p}>
+                    <button type="button" aria-pressed={openPair === p} onClick={() => setOpen({ ds, pair: p })}>
+                      Pair {p + 1}: chosen {fmtScore(outcomes!.minChosen[p])} &lt; rejected {fmtScore(outcomes!.maxRejected[p])}
+                    </button>
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+          </div>
+        ) : null}
+        {openPair !== null && source ? <PairView ds={ds} pair={openPair} scores={source.scores} status={source.status} onClose={() => setOpen(null)} /> : null}
       </div>
       <div className="diag-side">
         <ScoreSourceSelect sources={sources} value={source} />
@@ -137,4 +225,9 @@ export function PreferenceTab({ ds }: { ds: Dataset }) {
       </div>
     </div>
   );
+}
+
+/** A score as the wrong-pairs list shows it: up to 4 decimals. */
+function fmtScore(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(4);
 }
