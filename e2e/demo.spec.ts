@@ -8,7 +8,10 @@ test('the demo session opens scored, with the reward histogram drawn', async ({ 
   // A 0/1 reward: two bars, one per value.
   const chart = page.getByRole('figure', { name: 'Reward histogram' });
   await expect(chart).toHaveAttribute('data-bins', '2');
-  await expect(chart.locator('.recharts-bar-rectangle path, .recharts-bar-rectangle rect')).toHaveCount(2);
+  await expect(chart.locator('.hist-bar')).toHaveCount(2);
+  await expect(chart.getByRole('button')).toHaveCount(2);
+  await expect(chart.getByRole('button', { name: 'reward 0, 505 rollouts' })).toBeVisible();
+  await expect(chart.getByRole('button', { name: 'reward 1, 295 rollouts' })).toBeVisible();
   // The default reward is in the editor.
   await expect(page.locator('.monaco-editor')).toBeVisible();
   await expect(page.locator('.monaco-editor .view-lines')).toContainText('numberAfter');

@@ -69,9 +69,9 @@ test('sort and filter the table: reward, one group, text search, errors only', a
 
 test('clicking a histogram bar shows the rollouts behind it', async ({ page }) => {
   await openStudio(page);
-  await page.locator('.recharts-bar-rectangle').nth(1).click();
+  await page.getByRole('figure', { name: 'Reward histogram' }).getByRole('button', { name: 'reward 1, 295 rollouts' }).click();
   await expect(page.getByTestId('shown-count')).toHaveText('295 shown');
-  await expect(page.getByText('reward 1')).toBeVisible();
+  await expect(page.getByText('reward 1 · run #1')).toBeVisible();
   await page.getByRole('button', { name: 'Clear chart selection' }).click();
   await expect(page.getByTestId('shown-count')).toHaveText('800 shown');
 });

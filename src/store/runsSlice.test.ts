@@ -47,4 +47,30 @@ describe('runs slice', () => {
     store.getState().setRunning(null);
     expect(store.getState().running).toBeNull();
   });
+
+  it('setRunLabels names and notes one run, cleaned and bounded; empty text removes them', () => {
+    const store = createStudioStore();
+    store.getState().addRun(run(1));
+    store.getState().addRun(run(2));
+    store.getState().setRunLabels(1, { name: 'exact\nmatch\u202E', note: 'first try' });
+    expect(store.getState().runs.map((r) => [r.name, r.note])).toEqual([
+      ['exact match', 'first try'],
+      [undefined, undefined],
+    ]);
+    // Only what is given changes: the note stays when the name is renamed.
+    store.getState().setRunLabels(1, { name: 'n'.repeat(200) });
+    expect(store.getState().runs[0].name).toHaveLength(80);
+    expect(store.getState().runs[0].note).toBe('first try');
+    store.getState().setRunLabels(1, { name: '  ', note: '' });
+    expect('name' in store.getState().runs[0] || 'note' in store.getState().runs[0]).toBe(false);
+  });
+
+  it('setOverlayRuns keeps at most three other runs, once each; a new list of runs resets it', () => {
+    const store = createStudioStore();
+    expect(store.getState().overlayRuns).toBeNull();
+    store.getState().setOverlayRuns([3, 3, 1, 2, 5]);
+    expect(store.getState().overlayRuns).toEqual([3, 1, 2]);
+    store.getState().setRuns([run(7)], 7);
+    expect(store.getState().overlayRuns).toBeNull();
+  });
 });

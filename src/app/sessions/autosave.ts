@@ -95,9 +95,20 @@ export async function saveNow(force = false): Promise<void> {
   const doc = currentDoc(session.createdAt.get(s.sessionId));
   session.createdAt.set(doc.id, doc.createdAt);
   try {
+    if (session.relabelled.size) await saveRelabelled(s);
     await writeDoc(doc);
   } catch (e) {
     console.warn('autosave failed', e);
+  }
+}
+
+/** Runs named or noted since they were written: written again, here rather than per keystroke (a run is one record, scores included). */
+async function saveRelabelled(s: StudioState): Promise<void> {
+  for (const r of s.runs) {
+    const key = `${s.sessionId}/${r.id}`;
+    if (!session.relabelled.delete(key) || r.datasetId !== s.datasetId) continue;
+    const doc = currentDoc(session.createdAt.get(s.sessionId!));
+    await writeDoc(doc, { sessionId: s.sessionId!, id: r.id, dataVersion: s.dataVersion, meta: runMeta(r), payload: runPayload(r) });
   }
 }
 

@@ -18,6 +18,8 @@ export function runMeta(r: RunRecord): RunMeta {
   };
   if (r.pyFunction) m.pyFunction = r.pyFunction;
   if (r.from) m.from = r.from;
+  if (r.name) m.name = r.name;
+  if (r.note) m.note = r.note;
   return m;
 }
 
@@ -45,6 +47,8 @@ export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunR
     cancelled: meta.cancelled,
     summary: { ...meta.summary, mean: meta.summary.mean ?? Number.NaN },
     ...(meta.from ? { from: meta.from } : {}),
+    ...(meta.name ? { name: meta.name } : {}),
+    ...(meta.note ? { note: meta.note } : {}),
     result: {
       scores: p.scores,
       status: p.status,

@@ -11,6 +11,8 @@ export const session: {
   restoring: boolean;
   /** Runs already written to IndexedDB, by session. */
   savedRuns: Set<string>;
+  /** Runs named or noted after they were written: the next save writes them again (app/runLabels.ts). */
+  relabelled: Set<string>;
   saveTimer: ReturnType<typeof setTimeout> | null;
   createdAt: Map<string, number>;
   /** What this tab last read or wrote of each session: a save over anything else is refused (a conflict). */
@@ -18,7 +20,16 @@ export const session: {
   autosaveInstalled: boolean;
   /** A link's UI state, applied once its data has loaded. */
   pendingUi: UiState | null;
-} = { restoring: false, savedRuns: new Set(), saveTimer: null, createdAt: new Map(), revision: new Map(), autosaveInstalled: false, pendingUi: null };
+} = {
+  restoring: false,
+  savedRuns: new Set(),
+  relabelled: new Set(),
+  saveTimer: null,
+  createdAt: new Map(),
+  revision: new Map(),
+  autosaveInstalled: false,
+  pendingUi: null,
+};
 
 const CURRENT_KEY = 'reward-studio:session';
 /** Files up to this size are tried inline in a share link (the compressed body must stay under INLINE_LIMIT). */

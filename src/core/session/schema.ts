@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { FORMAT_IDS } from '../formats/types';
 import { PRESET_IDS } from '../stats/advantage';
 import { TOKENIZER_IDS } from '../tokenize/tokenizers';
+import { RUN_NAME_MAX, RUN_NOTE_MAX, safeRunText } from './runLabels';
 
 export const SHARE_VERSION = 2;
 export const SESSION_DOC_VERSION = 1;
@@ -68,6 +69,13 @@ export const uiSchema = z.object({
 });
 export type UiState = z.infer<typeof uiSchema>;
 
+/** Text the user wrote about a run: bounded, and free of control and bidi-override characters (core/session/runLabels). */
+const runText = (kind: 'name' | 'note', max: number) =>
+  z
+    .string()
+    .max(max, `expected at most ${max} characters`)
+    .refine((t) => safeRunText(t, kind), 'holds control or text-direction characters');
+
 const summary = z.object({
   rows,
   ok: rows,
@@ -89,6 +97,9 @@ export const runMetaSchema = z.object({
   summary,
   /** The run came in a session file: its code is not the user's (restoring it into the editor makes it wait for Run). */
   from: z.enum(['link', 'file']).optional(),
+  /** The user's name and note for the run (optional, so older sessions and links stay valid without a new version). */
+  name: runText('name', RUN_NAME_MAX).optional(),
+  note: runText('note', RUN_NOTE_MAX).optional(),
 });
 export type RunMeta = z.infer<typeof runMetaSchema>;
 

@@ -403,3 +403,36 @@ describe('share links from others (issue 20)', () => {
     expect(decodeShare(link)).toEqual({ ok: false, reason: 'invalid', message: 'the link was refused: its body would inflate past 64 MiB' });
   });
 });
+
+describe('run names and notes (issue 21)', () => {
+  const named = { ...shared, run: { ...shared.run!, name: 'exact match', note: 'baseline\nbefore the format bonus' } };
+
+  it('travel in a link and in a session file', () => {
+    const r = decodeShare(encodeShare(named));
+    expect(r.ok && r.session.run).toMatchObject({ name: 'exact match', note: 'baseline\nbefore the format bonus' });
+    const withNames: SessionDoc = { ...doc, runs: [{ ...doc.runs[0], name: 'first', note: 'a note' }, doc.runs[1]] };
+    const f = readSessionFile(
+      writeSessionFile({
+        doc: withNames,
+        data: new Uint8Array(0),
+        runs: new Map([
+          [1, run1],
+          [2, run2],
+        ]),
+      }),
+    );
+    expect(f.ok && f.content.doc.runs[0]).toMatchObject({ name: 'first', note: 'a note' });
+  });
+
+  it('an older run without them stays valid', () => {
+    expect(parseShared(shared).ok).toBe(true);
+  });
+
+  it('a note over the limit or a name with a text-direction override is refused, naming the place', () => {
+    const long = parseShared({ ...shared, run: { ...shared.run!, note: 'x'.repeat(2001) } });
+    expect(long).toEqual({ ok: false, reason: 'invalid', message: 'the link (v2) is not valid: run.note: expected at most 2000 characters' });
+    const bidi = parseSessionDoc({ ...doc, runs: [{ ...doc.runs[0], name: 'gpt\u202Etxt.exe' }] });
+    expect(bidi).toEqual({ ok: false, reason: 'invalid', message: 'the session (v1) is not valid: runs.0.name: holds control or text-direction characters' });
+    expect(parseSessionDoc({ ...doc, runs: [{ ...doc.runs[0], name: 42 }] }).ok).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binOf, histogram, quantileSorted } from './histogram';
+import { binOf, histogram, overlayHistogram, quantileSorted } from './histogram';
 import { rowsInBin } from './rowsInBin';
 
 describe('histogram', () => {
@@ -83,5 +83,50 @@ describe('binOf / rowsInBin', () => {
     expect(binOf(h, 19.79)).toBe(0);
     expect(binOf(h, 19.8)).toBe(1);
     expect(binOf(h, 100)).toBe(-1);
+  });
+});
+
+describe('overlayHistogram (runs drawn on shared bins)', () => {
+  it('bins discrete runs together and counts each; a value only one run has gets its bar', () => {
+    // Distinct values over the three runs: −1, 0, 0.5, 1; smallest gap 0.5 → bars ±0.25 around each value.
+    // Run A: 0, 1, 1 (NaN skipped) → [0, 1, 0, 2]; run B: 0.5, 1 → [0, 0, 1, 1]; run C: −1 → [1, 0, 0, 0].
+    const o = overlayHistogram([[0, 1, Number.NaN, 1], [0.5, 1], [-1]]);
+    expect(o.histogram.kind).toBe('discrete');
+    expect(o.histogram.bins.map((b) => [b.value, b.x0, b.x1])).toEqual([
+      [-1, -1.25, -0.75],
+      [0, -0.25, 0.25],
+      [0.5, 0.25, 0.75],
+      [1, 0.75, 1.25],
+    ]);
+    expect(o.counts).toEqual([
+      [0, 1, 0, 2],
+      [0, 0, 1, 1],
+      [1, 0, 0, 0],
+    ]);
+  });
+
+  it('bins continuous runs over their joint range (hand-worked Freedman–Diaconis)', () => {
+    // Run A = 0…29, run B = 30…59: together 0…59, n = 60. Quantiles (numpy linear): q25 = 14.75, q75 = 44.25, IQR 29.5.
+    // FD width 2·29.5·60^(−1/3) = 15.07 → ⌈59 / 15.07⌉ = 4 bins, raised to minBins 5: width 59/5 = 11.8,
+    // edges 0, 11.8, 23.6, 35.4, 47.2, 59. A: 0–11 | 12–23 | 24–29 → 12, 12, 6; B: 30–35 | 36–47 | 48–59 → 6, 12, 12.
+    const a = Array.from({ length: 30 }, (_, i) => i);
+    const b = Array.from({ length: 30 }, (_, i) => 30 + i);
+    const o = overlayHistogram([a, b]);
+    expect(o.histogram.kind).toBe('continuous');
+    expect(o.histogram.bins.map((x) => x.x0)).toEqual([0, 11.8, 23.6, 35.4, 47.2].map((e, i) => (i === 0 ? 0 : expect.closeTo(e, 12))));
+    expect(o.histogram.bins[4].x1).toBe(59);
+    expect(o.counts).toEqual([
+      [12, 12, 6, 0, 0],
+      [0, 0, 6, 12, 12],
+    ]);
+    // The rows behind the shared middle bar, for each run: A's rows 24…29, B's rows 0…5 (values 30…35).
+    expect(Array.from(rowsInBin(a, o.histogram, 2))).toEqual([24, 25, 26, 27, 28, 29]);
+    expect(Array.from(rowsInBin(b, o.histogram, 2))).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("with one run gives that run's own histogram", () => {
+    const values = [3, 1, 2, 2];
+    expect(overlayHistogram([values]).histogram).toEqual(histogram(values));
+    expect(overlayHistogram([]).counts).toEqual([]);
   });
 });

@@ -102,28 +102,27 @@ export function binOf(h: Histogram, v: number): number {
 }
 
 /**
- * Bins chosen over two runs' values together, so the previous run can be drawn behind the current one on the same
- * bars; the counts of each run per bin.
+ * Bins chosen over several runs' values together, so runs overlaid on one chart share their bars (a value only one
+ * run has still gets its bar); the counts of each run per bin, in the order given. NaN entries are skipped.
  */
-export function sharedHistogram(
-  current: ArrayLike<number>,
-  previous: ArrayLike<number> | null,
-): { histogram: Histogram; current: number[]; previous: number[] | null } {
-  let all: ArrayLike<number> = current;
-  if (previous) {
-    const both = new Float64Array(current.length + previous.length);
-    both.set(current);
-    both.set(previous, current.length);
-    all = both;
+export function overlayHistogram(
+  series: readonly ArrayLike<number>[],
+  opts: Omit<HistogramOptions, 'indices'> = {},
+): { histogram: Histogram; counts: number[][] } {
+  const all = new Float64Array(series.reduce((n, s) => n + s.length, 0));
+  let at = 0;
+  for (const s of series) {
+    all.set(s, at);
+    at += s.length;
   }
-  const h = histogram(all);
-  const count = (vals: ArrayLike<number>) => {
+  const h = histogram(all, opts);
+  const counts = series.map((vals) => {
     const c = new Array<number>(h.bins.length).fill(0);
     for (let i = 0; i < vals.length; i++) {
       const b = binOf(h, vals[i]);
       if (b >= 0) c[b]++;
     }
     return c;
-  };
-  return { histogram: h, current: count(current), previous: previous ? count(previous) : null };
+  });
+  return { histogram: h, counts };
 }

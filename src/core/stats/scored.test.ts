@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { binnedMeans } from './binnedMeans';
-import { sharedHistogram } from './histogram';
 import { sampleRows, sampleRowsPinned } from './sample';
 import { scoredValues } from './scored';
 
@@ -56,23 +55,5 @@ describe('binnedMeans', () => {
       [0, 2, 2],
       [4, 2, 1],
     ]);
-  });
-});
-
-describe('sharedHistogram', () => {
-  it('bins both runs together and counts each', () => {
-    // Values 0 and 1 over both runs: one bar each. Current 0,1,1 (NaN skipped) → 1, 2; previous 1,1,1,0,0 → 2, 3.
-    const s = sharedHistogram([0, 1, NaN, 1], [1, 1, 1, 0, 0]);
-    expect(s.histogram.bins.map((b) => b.value)).toEqual([0, 1]);
-    expect(s.current).toEqual([1, 2]);
-    expect(s.previous).toEqual([2, 3]);
-    // A value only the previous run has still gets its bar.
-    const t = sharedHistogram([0, 0], [0.5]);
-    expect(t.histogram.bins.map((b) => b.value)).toEqual([0, 0.5]);
-    expect([t.current, t.previous]).toEqual([
-      [2, 0],
-      [0, 1],
-    ]);
-    expect(sharedHistogram([2, 2], null).previous).toBeNull();
   });
 });

@@ -7,7 +7,9 @@ import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick, pct } from './format';
+import { fmt, pct } from './format';
+import { countLabel } from '../charts/axis';
+import { binName } from '../charts/HistogramChart';
 import { scoredValues } from '../../core/stats/scored';
 
 /** Collapsed groups listed to open (the rest are counted). */
@@ -28,7 +30,7 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const gs = useMemo(() => groupStats(values, ds.groupOf, groupCount), [values, ds, groupCount]);
   const adv = useMemo(() => advantages(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);
   const advHist = useMemo(() => histogram(adv, { maxBins: 40 }), [adv]);
-  const advData = advHist.bins.map((b, i) => ({ i, label: b.value !== undefined ? fmtTick(b.value) : `${fmtTick(b.x0)}–${fmtTick(b.x1)}`, count: b.count }));
+  const advData = advHist.bins.map((b, i) => ({ i, label: binName(advHist, i), count: b.count }));
   const perStep = useMemo(
     () =>
       ds.hasSteps
@@ -52,7 +54,7 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             <BarChart data={advData} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="label" tick={{ fontSize: 10 }} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} tickFormatter={countLabel} />
               <Tooltip formatter={(v) => [v, 'rollouts']} />
               <Bar
                 dataKey="count"

@@ -1,62 +1,72 @@
 import { useMemo } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { describe } from '../../core/stats/describe';
-import { histogram, sharedHistogram, type Histogram } from '../../core/stats/histogram';
+import { histogram, overlayHistogram } from '../../core/stats/histogram';
 import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
-import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick, pct } from './format';
+import { MAX_OVERLAID, type RunRecord } from '../../store/runsSlice';
+import { binName, HistogramChart } from '../charts/HistogramChart';
+import { runLabel } from '../editor/runLabel';
+import { fmt, pct } from './format';
 import { usePreviousRun, useRunningLong } from './useRuns';
 
-const binLabel = (h: Histogram, i: number) => {
-  const b = h.bins[i];
-  return b.value !== undefined ? fmtTick(b.value) : `${fmtTick(b.x0)}–${fmtTick(b.x1)}`;
-};
+const CURRENT_COLOR = '#1f6feb';
+/** One colour per overlaid run, apart from the current run's blue and from each other. */
+const OVERLAY_COLORS = ['#bf8700', '#8250df', '#6e7781'];
 
-/** Distribution of the current run: histogram with the previous run behind, statistics, one histogram per component. */
-export function DistributionTab({ run }: { run: RunRecord }) {
+const seriesName = (r: RunRecord, role: 'current' | 'previous' | null) => `run #${r.id}${r.name ? ` · ${r.name}` : ''}${role ? ` (${role})` : ''}`;
+
+/** The runs drawn with `run`: those the user picked (same data, at most three), or else the run before it. */
+function useOverlaid(run: RunRecord): { overlaid: RunRecord[]; byDefault: boolean } {
+  const runs = useStudio((s) => s.runs);
+  const picked = useStudio((s) => s.overlayRuns);
   const prev = usePreviousRun(run);
+  return useMemo(() => {
+    if (picked === null) return { overlaid: prev ? [prev] : [], byDefault: true };
+    const overlaid = runs.filter((r) => r.datasetId === run.datasetId && r.id !== run.id && picked.includes(r.id)).sort((a, b) => b.id - a.id);
+    return { overlaid, byDefault: false };
+  }, [runs, picked, prev, run]);
+}
+
+/** Distribution of the current run: histogram with up to three other runs on shared bins, statistics, one histogram per component. */
+export function DistributionTab({ run }: { run: RunRecord }) {
+  const { overlaid, byDefault } = useOverlaid(run);
   const running = useRunningLong();
   const setSubset = useStudio((s) => s.setSubset);
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
-  const prevValues = useMemo(() => (prev ? scoredValues(prev.result.scores, prev.result.status) : null), [prev]);
-  const { h, data } = useMemo(() => {
-    const s = sharedHistogram(values, prevValues);
-    const h = s.histogram;
-    return { h, data: h.bins.map((_, i) => ({ i, label: binLabel(h, i), count: s.current[i], previous: s.previous?.[i] })) };
-  }, [values, prevValues]);
+  const others = useMemo(() => overlaid.map((r) => scoredValues(r.result.scores, r.result.status)), [overlaid]);
+  const { h, series } = useMemo(() => {
+    const o = overlayHistogram([values, ...others]);
+    const series = [run, ...overlaid].map((r, k) => ({
+      name: seriesName(r, k > 0 ? (byDefault ? 'previous' : null) : overlaid.length > 0 ? 'current' : null),
+      color: k === 0 ? CURRENT_COLOR : OVERLAY_COLORS[(k - 1) % OVERLAY_COLORS.length],
+      counts: o.counts[k],
+    }));
+    return { h: o.histogram, series };
+  }, [values, others, run, overlaid, byDefault]);
   const d = useMemo(() => describe(values), [values]);
   const shares = useMemo(() => statusShares(run.result.status), [run]);
   const components = Object.entries(run.result.components);
   return (
     <div className="diag-split">
-      <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={data.length}>
+      <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={h.bins.length} data-runs={series.length}>
         {d.n > 0 ? (
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barGap={-1000}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} />
-              <Tooltip formatter={(v, name) => [v, name === 'previous' ? `rollouts, run #${prev?.id}` : `rollouts, run #${run.id}`]} />
-              {prev ? <Legend wrapperStyle={{ fontSize: 11 }} formatter={(v) => (v === 'previous' ? `run #${prev.id} (previous)` : `run #${run.id}`)} /> : null}
-              {prev ? <Bar dataKey="previous" fill="#8c959f" fillOpacity={0.35} isAnimationActive={false} /> : null}
-              <Bar
-                dataKey="count"
-                fill="#1f6feb"
-                fillOpacity={0.85}
-                isAnimationActive={false}
-                cursor="pointer"
-                onClick={(_d, index) => setSubset({ label: `reward ${data[index].label}`, rows: rowsInBin(values, h, index) })}
-              />
-            </BarChart>
-          </ResponsiveContainer>
+          <HistogramChart
+            label="Histogram bins"
+            valueName="reward"
+            histogram={h}
+            series={series}
+            // Whichever run's bar is clicked, the rows are the current run's in that bin: the table shows that run.
+            onOpenBin={(b) => setSubset({ label: `reward ${binName(h, b)} · run #${run.id}`, rows: rowsInBin(values, h, b) })}
+          />
         ) : (
           <p className="muted empty-chart">No scored rollouts in this run.</p>
         )}
       </figure>
       <div className="diag-side">
+        <OverlayPicker run={run} overlaid={overlaid} />
         <dl className="stats" aria-label="Reward statistics">
           <dt>mean</dt>
           <dd>{fmt(d.mean)}</dd>
@@ -87,11 +97,43 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   );
 }
 
+/** Which other runs of the same data the histogram draws with the current one (up to three; by default the previous run). */
+function OverlayPicker({ run, overlaid }: { run: RunRecord; overlaid: RunRecord[] }) {
+  const runs = useStudio((s) => s.runs);
+  const setOverlayRuns = useStudio((s) => s.setOverlayRuns);
+  const candidates = runs.filter((r) => r.datasetId === run.datasetId && r.id !== run.id).reverse();
+  if (candidates.length === 0) return null;
+  const ids = overlaid.map((r) => r.id);
+  const full = ids.length >= MAX_OVERLAID - 1;
+  return (
+    <fieldset className="overlay-runs">
+      <legend>Draw with run #{run.id}</legend>
+      <div className="overlay-list">
+        {candidates.map((r) => {
+          const on = ids.includes(r.id);
+          return (
+            <label key={r.id} title={r.note}>
+              <input
+                type="checkbox"
+                checked={on}
+                disabled={!on && full}
+                onChange={() => setOverlayRuns(on ? ids.filter((id) => id !== r.id) : [...ids, r.id])}
+              />{' '}
+              {runLabel(r)}
+            </label>
+          );
+        })}
+      </div>
+      {full ? <span className="muted small">{MAX_OVERLAID} runs at most: untick one to pick another.</span> : null}
+    </fieldset>
+  );
+}
+
 function ComponentHistogram({ name, values, status }: { name: string; values: Float64Array; status: Uint8Array }) {
   const setSubset = useStudio((s) => s.setSubset);
   const vals = useMemo(() => scoredValues(values, status), [values, status]);
   const h = useMemo(() => histogram(vals, { maxBins: 20 }), [vals]);
-  const data = h.bins.map((b, i) => ({ i, label: binLabel(h, i), count: b.count }));
+  const data = h.bins.map((b, i) => ({ i, label: binName(h, i), count: b.count }));
   return (
     <figure className="mini-chart" aria-label={`Component ${name} histogram`}>
       <figcaption>

@@ -8,7 +8,8 @@ import { rowsInBin } from '../../core/stats/rowsInBin';
 import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
-import { fmt, fmtTick } from './format';
+import { fmt } from './format';
+import { rangeLabel } from '../charts/axis';
 import { ScatterCanvas } from './ScatterCanvas';
 import { useTokenCounts } from './useDataColumns';
 
@@ -52,7 +53,7 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             onLinePoint={(bin) => {
               const b = chart.h.bins[bin];
               setSubset({
-                label: `length ${fmtTick(b.x0)}–${fmtTick(b.x1)} ${unit === 'chars' ? 'chars' : 'tokens'}`,
+                label: `length ${rangeLabel(b.x0, b.x1)} ${unit === 'chars' ? 'chars' : 'tokens'}`,
                 rows: rowsInBin(chart.scoredLengths, chart.h, bin),
               });
             }}

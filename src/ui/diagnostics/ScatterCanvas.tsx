@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { fmtTick } from './format';
+import { niceTicks, tickLabel } from '../charts/axis';
 
 export interface ScatterPoint {
   x: number;
@@ -25,17 +26,6 @@ interface Props {
 
 const PAD = { left: 46, right: 10, top: 8, bottom: 30 };
 const HIT = 7;
-
-/** About `n` round tick values covering [lo, hi]. */
-function ticks(lo: number, hi: number, n = 6): number[] {
-  if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / n;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const out: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push(Number(t.toPrecision(12)));
-  return out;
-}
 
 function extent(vals: number[]): [number, number] {
   let lo = Infinity;
@@ -90,23 +80,23 @@ export function ScatterCanvas({ label, points, line, xLabel, yLabel, onPoint, on
     g.fillStyle = '#59636e';
     g.lineWidth = 1;
     g.setLineDash([3, 3]);
-    for (const t of ticks(x0, x1)) {
+    for (const t of niceTicks(x0, x1)) {
       const X = sx(t);
       g.beginPath();
       g.moveTo(X, PAD.top);
       g.lineTo(X, size.h - PAD.bottom);
       g.stroke();
       g.textAlign = 'center';
-      g.fillText(fmtTick(t), X, size.h - PAD.bottom + 13);
+      g.fillText(tickLabel(t), X, size.h - PAD.bottom + 13);
     }
-    for (const t of ticks(y0, y1, 4)) {
+    for (const t of niceTicks(y0, y1, 4)) {
       const Y = sy(t);
       g.beginPath();
       g.moveTo(PAD.left, Y);
       g.lineTo(size.w - PAD.right, Y);
       g.stroke();
       g.textAlign = 'right';
-      g.fillText(fmtTick(t), PAD.left - 4, Y + 4);
+      g.fillText(tickLabel(t), PAD.left - 4, Y + 4);
     }
     g.setLineDash([]);
     g.textAlign = 'center';

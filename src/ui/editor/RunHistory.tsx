@@ -1,8 +1,12 @@
+import { useState } from 'react';
+import { labelRun } from '../../app/runLabels';
+import { RUN_NAME_MAX, RUN_NOTE_MAX } from '../../core/session/runLabels';
 import { useStudio } from '../../store';
 import { mergeOrigins } from '../../store/sessionSlice';
+import type { RunRecord } from '../../store/runsSlice';
 import { runLabel } from './runLabel';
 
-/** Every run is kept: pick one to see its results again, and bring its code back into the editor. */
+/** Every run is kept: pick one to see its results again, name it, write a note on it, and bring its code back into the editor. */
 export function RunHistory() {
   const runs = useStudio((s) => s.runs);
   const datasetId = useStudio((s) => s.datasetId);
@@ -21,12 +25,13 @@ export function RunHistory() {
         Run{' '}
         <select aria-label="Run history" value={current?.id ?? ''} onChange={(e) => selectRun(Number(e.target.value))}>
           {[...mine].reverse().map((r) => (
-            <option key={r.id} value={r.id}>
+            <option key={r.id} value={r.id} title={r.note}>
               {runLabel(r)}
             </option>
           ))}
         </select>
       </label>
+      {current ? <RunLabels key={current.id} run={current} /> : null}
       {current && current.code !== code ? (
         <button
           type="button"
@@ -45,5 +50,50 @@ export function RunHistory() {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** The selected run's name (typed in place) and note (in a small panel the Note button opens). */
+function RunLabels({ run }: { run: RunRecord }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <input
+        type="text"
+        className="run-name"
+        aria-label="Run name"
+        placeholder="name this run"
+        maxLength={RUN_NAME_MAX}
+        value={run.name ?? ''}
+        onChange={(e) => labelRun(run.id, { name: e.target.value })}
+      />
+      <span className="run-note-anchor">
+        <button type="button" aria-expanded={open} title={run.note} onClick={() => setOpen(!open)}>
+          {run.note ? 'Note' : 'Add note'}
+        </button>
+        {open ? (
+          <div
+            className="run-note-pop"
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setOpen(false);
+            }}
+          >
+            <textarea
+              aria-label="Run note"
+              placeholder={`What run #${run.id} tried, what it showed…`}
+              maxLength={RUN_NOTE_MAX}
+              rows={5}
+              value={run.note ?? ''}
+              // The panel opens to write in it.
+              autoFocus
+              onChange={(e) => labelRun(run.id, { note: e.target.value })}
+            />
+            <span className="muted small">
+              {(run.note ?? '').length} / {RUN_NOTE_MAX} · kept with the session, its file and share links
+            </span>
+          </div>
+        ) : null}
+      </span>
+    </>
   );
 }

@@ -49,8 +49,10 @@ export function SessionNotices() {
             {origin.run ? (
               <span data-testid="shared-run">
                 {' '}
-                The sender's run #{origin.run.id}: mean {fmtMean(origin.run.summary.mean)} over {origin.run.summary.rows.toLocaleString('en-US')} rollouts (
-                {origin.run.summary.ok.toLocaleString('en-US')} scored).
+                The sender's run #{origin.run.id}
+                {origin.run.name ? ` “${origin.run.name}”` : ''}: mean {fmtMean(origin.run.summary.mean)} over {origin.run.summary.rows.toLocaleString('en-US')}{' '}
+                rollouts ({origin.run.summary.ok.toLocaleString('en-US')} scored).
+                {origin.run.note ? <span className="run-note-shared"> Their note: “{origin.run.note}”</span> : null}
               </span>
             ) : null}
           </span>
