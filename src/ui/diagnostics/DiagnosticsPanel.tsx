@@ -10,6 +10,7 @@ import { DistributionTab } from './DistributionTab';
 import { LabelTab } from './LabelTab';
 import { LengthTab } from './LengthTab';
 import { PreferenceTab } from './PreferenceTab';
+import { RunContext } from './RunContext';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
@@ -112,6 +113,7 @@ export function DiagnosticsPanel() {
         {running && run ? <span className="stale-tag">updating…</span> : null}
       </div>
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`} className="diag-body">
+        {!ownSources && shown.run && shown.ds ? <RunContext run={shown.run} ds={shown.ds} /> : null}
         {body}
       </div>
     </section>
