@@ -26,6 +26,8 @@ export function startFileSession(fileName: string): void {
   session.restoring = true;
   try {
     beginSession(id, name, before.origin);
+    // The code came along, and with it the word of the models a link's reward needs.
+    useStudio.getState().setLinkModels(before.linkModels);
     session.createdAt.set(id, Date.now());
   } finally {
     session.restoring = false;
