@@ -63,10 +63,11 @@ test('preference tab: accuracy of a reward on hand-made pairs, ties apart, per s
   await expect(count('wrong')).toHaveText('3');
   await expect(count('tied')).toHaveText('1');
   await expect(cellsOf(page, 'Accuracy by subset', 'math')).toHaveText(['3', '1', '0', '2', '33.3%', '6.1%–79.2%']);
-  // "Scores from" lists the current run first (#3), then the earlier run on these pairs (#2; #1 scored the demo).
+  // "Scores from" lists the current run first (#2), then the earlier run on these pairs (#1: the upload started a
+  // session of its own, whose first run is the one made on loading; the demo's run stays in the demo's session).
   const from = page.getByRole('combobox', { name: 'Scores from' });
-  await expect(from.locator('option')).toHaveText([/^#3 · .* · mean -9\.923 · 13 ok$/, /^#2 · .* · mean 9\.923 · 13 ok$/]);
-  await from.selectOption('run:2');
+  await expect(from.locator('option')).toHaveText([/^#2 · .* · mean -9\.923 · 13 ok$/, /^#1 · .* · mean 9\.923 · 13 ok$/]);
+  await from.selectOption('run:1');
   await expect(page.getByTestId('preference-accuracy')).toHaveText('accuracy 50.0% (95% CI 16.7%–83.3%)');
   await expect(cellsOf(page, 'Accuracy by subset', 'chat')).toHaveText(['4', '1', '1', '1', '33.3%', '6.1%–79.2%']);
 });

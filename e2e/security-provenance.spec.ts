@@ -228,8 +228,9 @@ test('a session file with code in both languages: Run in one language does not r
   await typeReward(other, 'export default function reward(t) {\n  return 0.5; // mine\n}\n');
   await runAndWait(other, 'mean 0.5000 · 3 scored');
   await expect(notice(other)).toHaveCount(0);
-  // Restore code on the file's own run (#2, the sender's): the file's code is back, and waits for Run again.
-  await runHistory(other).selectOption('2');
+  // Restore code on the file's own run (#1, the sender's: their upload started a session of its own, issue 21): the
+  // file's code is back, and waits for Run again.
+  await runHistory(other).selectOption('1');
   await other.getByRole('button', { name: 'Restore code' }).click();
   await expect(editorText(other)).toContainText('attacker');
   await expect(notice(other)).toContainText('has not run');

@@ -52,12 +52,24 @@ export class Studio {
   /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
   private runToken: object | null = null;
   private nextRun = 1;
+  /** The next runReward was started by the studio (autoRun), not by Run: the run says so. */
+  private autoNext = false;
   /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
   private lastSource: { blob: Blob; name: string } | null = null;
   /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
   private dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
 
+  /**
+   * Called once a file the user gave has been read, before it replaces the loaded data: the sessions module starts a
+   * new session for it there (app/sessions/fileSession.ts), so the runs stay with the data they ran on.
+   */
+  private onNewFile: ((name: string) => void) | null = null;
+
   constructor(private readonly store: StudioStore) {}
+
+  setNewFileHandler = (f: ((name: string) => void) | null): void => {
+    this.onNewFile = f;
+  };
 
   /** A reward worker sent something outside the protocol: it was dropped; the user hears of it. */
   private reportProtocolError = (message: string): void => {
@@ -150,6 +162,10 @@ export class Studio {
       if (res.error.code === 'needs-mapping') this.lastSource = { blob, name };
       return false;
     }
+    // Another file than the session's own (not its data coming back, not a link's, not the same file read again as
+    // another format): a new session, while the old one, still whole, is saved as it was.
+    const another = !opts.source && !opts.restoring && !pending && this.store.getState().datasetId !== null && blob !== this.dataFile?.blob;
+    if (another) this.onNewFile?.(name);
     this.lastSource = { blob, name };
     this.dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
     if (pending && this.store.getState().pendingFile === pending) this.store.getState().setPendingFile(null);
@@ -178,6 +194,7 @@ export class Studio {
       performance.mark('reward-run:held');
       return;
     }
+    this.autoNext = true;
     await this.runReward();
   };
 
@@ -218,6 +235,8 @@ export class Studio {
     if (!ds) return;
     const code = s.code;
     const language = s.language;
+    const auto = this.autoNext;
+    this.autoNext = false;
     // The user pressed Run: the code of this language from a link or a file is now theirs to run (not the other's).
     if (s.origin) s.setOrigin(releaseLanguage(s.origin, language));
     this.runHandle?.cancel();
@@ -320,6 +339,7 @@ export class Studio {
       cancelled: outcome.kind === 'cancelled',
       summary: summarizeRun(result.scores, result.status),
       result,
+      ...(auto ? { auto } : {}),
     });
   };
 

@@ -15,6 +15,7 @@ describe('parseArgs', () => {
         rewardPath: 'r.ts',
         preset: 'trl',
         label: null,
+        groupBy: null,
         out: null,
         json: false,
         timeLimitMs: 1000,

@@ -13,6 +13,8 @@ export interface ScoreOptions {
   preset: PresetId;
   /** Column of `Trajectory.fields` holding a reference label (1/0) to compare the reward with. */
   label: string | null;
+  /** `--group-by <column>`: the reward's rows, mean and std per value of this column. */
+  groupBy: string | null;
   out: string | null;
   json: boolean;
   timeLimitMs: number;
@@ -54,6 +56,8 @@ Options:
   --preset <id>          advantage estimator for the collapse diagnostics and --out (default trl):
                          ${PRESET_IDS.join(', ')}
   --label <column>       a column with a reference label (true/false, 1/0); reports the reward's agreement with it
+  --group-by <column>    rows, mean and std (population) of the reward per value of this column, e.g. model;
+                         with --json: "groupBy": {column, values: [{value, rows, mean, std}]}
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
   --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
@@ -78,6 +82,7 @@ const VALUE_OPTIONS = new Set([
   '--reward',
   '--preset',
   '--label',
+  '--group-by',
   '--out',
   '--time-limit',
   '--tokenizer',
@@ -202,6 +207,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
   const label = values.get('--label');
   if (label === '') return err('--label needs a column name');
+  const groupBy = values.get('--group-by');
+  if (groupBy === '') return err('--group-by needs a column name');
   const out = values.get('--out');
   if (out === '') return err('--out needs a file name');
 
@@ -212,6 +219,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       rewardPath,
       preset,
       label: label ?? null,
+      groupBy: groupBy ?? null,
       out: out ?? null,
       json: flags.has('--json'),
       allowAll: flags.has('--allow-all'),

@@ -325,3 +325,61 @@ describe('reward code conveniences', () => {
     expect(rows.filter((x) => x.reward === 1)).toHaveLength(799);
   }, 90_000);
 });
+
+describe('--group-by (issue 21, item 16)', () => {
+  // The demo has 200 rollouts per model; is_correct_openai is true for 45 / 75 / 65 / 110 of them (a Python one-off:
+  // collections.Counter over the file). A 0/1 reward with a share p of ones has mean p and population std √(p(1−p)).
+  const byModel: [string, number][] = [
+    ['6b_finetuning', 45 / 200],
+    ['6b_verification', 75 / 200],
+    ['175b_finetuning', 65 / 200],
+    ['175b_verification', 110 / 200],
+  ];
+  it('--json adds groupBy {column, values: [{value, rows, mean, std}]} after the usual keys, population std', () => {
+    const reward = file('label.ts', 'export default function reward(t) { return t.fields.is_correct_openai ? 1 : 0; }\n');
+    const r = cli(['score', DEMO, '--reward', reward, '--group-by', 'model', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(Object.keys(d)).toEqual(['rows', 'groups', 'errors', 'nulls', 'reward', 'length', 'collapse', 'label', 'groupBy']);
+    expect(d.groupBy.column).toBe('model');
+    expect(d.groupBy.values.map((v: { value: string }) => v.value)).toEqual(byModel.map(([m]) => m));
+    for (const [i, [, p]] of byModel.entries()) {
+      const v = d.groupBy.values[i];
+      expect(Object.keys(v)).toEqual(['value', 'rows', 'mean', 'std']);
+      expect(v.rows).toBe(200);
+      expect(v.mean).toBeCloseTo(p, 12);
+      expect(v.std).toBeCloseTo(Math.sqrt(p * (1 - p)), 12);
+    }
+  });
+  it('rows the reward fails on count in rows, not in mean and std; the report shows the table', () => {
+    // a: rewards 1, 3 and one throw → rows 3, mean 2, std 1 (deviations ±1); b: 10 → rows 1, mean 10, std 0.
+    const data = file(
+      'grouped.jsonl',
+      ['a', 'b', 'a', 'a'].map((m, i) => JSON.stringify({ prompt: `p${i}`, completion: `c${i}`, model: m, x: [1, 10, 3, -1][i] })).join('\n'),
+    );
+    const reward = file('x.ts', "export default function reward(t) { if (t.fields.x < 0) throw new Error('no'); return t.fields.x; }\n");
+    const j = JSON.parse(cli(['score', data, '--reward', reward, '--group-by', 'model', '--json']).stdout);
+    expect(j.groupBy).toEqual({
+      column: 'model',
+      values: [
+        { value: 'a', rows: 3, mean: 2, std: 1 },
+        { value: 'b', rows: 1, mean: 10, std: 0 },
+      ],
+    });
+    const h = cli(['score', data, '--reward', reward, '--group-by', 'model']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('group by    model (std: population)');
+    expect(h.stdout).toContain(`\n${' '.repeat(14)}a${' '.repeat(12)}3${' '.repeat(9)}2${' '.repeat(9)}1\n`);
+  });
+  it('a column no row has: exit 2 with the columns there are; without --group-by the JSON has no groupBy', () => {
+    const reward = file('label2.ts', 'export default function reward(t) { return 1; }\n');
+    const r = cli(['score', DEMO, '--reward', reward, '--group-by', 'modle', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--group-by: no row has a column "modle" (columns: prompt, completion, ground_truth, group, model, is_correct_openai)');
+    expect(cli(['score', DEMO, '--reward', reward, '--group-by', '']).code).toBe(2);
+    const plain = JSON.parse(cli(['score', DEMO, '--reward', reward, '--json']).stdout);
+    expect(plain.groupBy).toBeUndefined();
+  });
+});

@@ -4,9 +4,19 @@ import type { RowError } from '../core/reward/runRows';
 import type { RunSummary } from '../core/reward/summary';
 import type { ParseIssue } from '../core/trajectory';
 import type { DatasetMeta } from '../core/dataset/meta';
+import type { GroupByValue } from '../core/stats/groupBy';
 
-/** The diagnostics as one line of JSON, with the binding key order; NaN and ±Infinity become null. */
-export function diagnosticsJson(d: Diagnostics): string {
+/** `--group-by`: the column and the reward per value. */
+export interface GroupByReport {
+  column: string;
+  values: GroupByValue[];
+}
+
+/**
+ * The diagnostics as one line of JSON, with the binding key order; NaN and ±Infinity become null. `groupBy` is added
+ * last, only when asked for: the JSON without --group-by is what it always was.
+ */
+export function diagnosticsJson(d: Diagnostics, groupBy: GroupByReport | null = null): string {
   const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
   const out = {
     rows: d.rows,
@@ -22,7 +32,9 @@ export function diagnosticsJson(d: Diagnostics): string {
     },
     label: d.label === null ? null : { agreement: num(d.label.agreement) },
   };
-  return JSON.stringify(out);
+  if (groupBy === null) return JSON.stringify(out);
+  const values = groupBy.values.map((g) => ({ value: g.value, rows: g.rows, mean: num(g.mean), std: num(g.std) }));
+  return JSON.stringify({ ...out, groupBy: { column: groupBy.column, values } });
 }
 
 /** A row error as the report and `--out` show it: the message, with ` (line N)` when the reward's line is known. */
@@ -72,6 +84,7 @@ export interface HumanReportInput {
   reward: string;
   preset: string;
   label: string | null;
+  groupBy?: GroupByReport | null;
   meta: DatasetMeta;
   formatLabel: string;
   summary: RunSummary;
@@ -111,6 +124,15 @@ export function humanReport(r: HumanReportInput): string {
   if (r.label !== null) {
     const agreement = d.label?.agreement ?? null;
     lines.push(`label       agreement with ${r.label}: ${agreement === null ? 'n/a (no row with both a score and a label)' : pct(agreement)}`);
+  }
+  if (r.groupBy) {
+    lines.push(`group by    ${r.groupBy.column} (std: population)`);
+    const width = Math.min(40, Math.max(5, ...r.groupBy.values.map((g) => g.value.length)));
+    lines.push(`              ${'value'.padEnd(width)}  ${'rows'.padStart(7)}  ${'mean'.padStart(8)}  ${'std'.padStart(8)}`);
+    for (const g of r.groupBy.values) {
+      const v = g.value.length > width ? `${g.value.slice(0, width - 1)}…` : g.value.padEnd(width);
+      lines.push(`              ${v}  ${String(g.rows).padStart(7)}  ${fmt(g.mean).padStart(8)}  ${fmt(g.std).padStart(8)}`);
+    }
   }
   lines.push(`time        ${(r.elapsedMs / 1000).toFixed(2)} s, ${r.workersUsed} worker thread${r.workersUsed === 1 ? '' : 's'} (of up to ${r.poolSize})`);
   if (r.out) lines.push(`wrote       ${r.out} (${meta.rows} lines)`);

@@ -10,6 +10,7 @@ import { FORMAT_LABELS } from '../core/formats/labels';
 import { summarizeRun } from '../core/reward/summary';
 import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
+import { groupByStats, type GroupByValue } from '../core/stats/groupBy';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
 import { RewardEngine, type RunOutcome } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
@@ -91,6 +92,15 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   if (o.label !== null && meta.labelPresent === 0)
     io.stderr(`reward-studio: warning: no row has a "${o.label}" field (columns: ${meta.detection.columns.join(', ')})\n`);
 
+  let groups: GroupByValue[] | null = null;
+  if (o.groupBy !== null) {
+    if (!meta.groupBy || meta.groupBy.present === 0) {
+      io.stderr(`reward-studio: --group-by: no row has a column "${o.groupBy}" (columns: ${meta.detection.columns.join(', ')})\n`);
+      return 2;
+    }
+    groups = groupByStats(scores, status, meta.groupBy.codes, meta.groupBy.values);
+  }
+
   const groupCount = meta.groupKeys.length;
   const diagnostics = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
 
@@ -103,7 +113,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     }
   }
 
-  if (o.json) io.stdout(diagnosticsJson(diagnostics) + '\n');
+  const grouped = groups && o.groupBy !== null ? { column: o.groupBy, values: groups } : null;
+  if (o.json) io.stdout(diagnosticsJson(diagnostics, grouped) + '\n');
   else {
     io.stdout(
       humanReport({
@@ -111,6 +122,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
         reward: o.rewardPath,
         preset: o.preset,
         label: o.label,
+        groupBy: grouped,
         meta,
         formatLabel: FORMAT_LABELS[meta.detection.format],
         summary: summarizeRun(scores, status),
@@ -146,7 +158,7 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
   try {
     engine.setDataset({
       file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping },
-      meta: { label: o.label },
+      meta: { label: o.label, groupBy: o.groupBy },
     });
     // Errors in the code are reported without waiting for the file.
     const checked = await engine.check(code);

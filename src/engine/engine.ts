@@ -57,7 +57,7 @@ export interface EngineDataset {
   /** Rows, when the import counted them; else the first worker's read says. */
   size?: number;
   /** Ask the first worker for the per-row facts of its read (the CLI, which has no import). */
-  meta?: { label: string | null };
+  meta?: { label: string | null; groupBy?: string | null };
 }
 
 export interface RunResult {

@@ -3,6 +3,7 @@
  * what arrives (`checkToWorker`, `checkFromWorker`): a malformed message is reported and dropped, never used.
  */
 import type { DatasetMeta } from '../core/dataset/meta';
+import { CATEGORY_TEXT_LIMIT, type Categories } from '../core/dataset/categories';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
 import type { RewardCandidate, RewardKind } from '../core/python/signatures';
@@ -55,7 +56,7 @@ export interface RunTask {
 /** Engine → worker. */
 export type ToWorker =
   | { kind: 'init'; watch: SharedArrayBuffer | null }
-  | { kind: 'load'; file: DatasetFile; meta?: { label: string | null } }
+  | { kind: 'load'; file: DatasetFile; meta?: { label: string | null; groupBy?: string | null } }
   | RunTask
   /** A run has ended: read the rows of this block not held yet, and (Python) make the next run's copies. */
   | { kind: 'idle'; block: [number, number] }
@@ -126,6 +127,7 @@ function checkMeta(v: unknown): DatasetMeta {
   const groupKeys = m.groupKeys as string[];
   for (let i = 0; i < rows; i++) if (groupOf[i] < 0 || groupOf[i] >= groupKeys.length) bad(`meta.groupOf.${i}`, 'a group index');
   const labels = m.labels === null ? null : f64(m.labels, rows, 'meta.labels');
+  const groupBy = m.groupBy === undefined || m.groupBy === null ? null : checkCategories(m.groupBy, rows);
   if (!Array.isArray(m.issues)) bad('meta.issues', 'an array');
   const issues = (m.issues as unknown[]).map((x, i) => {
     const o = record(x, `meta.issues.${i}`);
@@ -140,7 +142,19 @@ function checkMeta(v: unknown): DatasetMeta {
     lengths: f64(m.lengths, rows, 'meta.lengths'),
     labels,
     labelPresent: int(m.labelPresent, 'meta.labelPresent', 0, rows),
+    groupBy,
   };
+}
+
+/** A column's categories (core/dataset/categories): a code per row, −1 or an index into the values. */
+function checkCategories(v: unknown, rows: number): Categories {
+  const g = record(v, 'meta.groupBy');
+  const codes = g.codes instanceof Int32Array && g.codes.length === rows ? g.codes : bad('meta.groupBy.codes', `an Int32Array of ${rows}`);
+  if (!Array.isArray(g.values) || g.values.length > rows || !g.values.every((x) => typeof x === 'string' && x.length <= CATEGORY_TEXT_LIMIT + 1))
+    bad('meta.groupBy.values', `at most ${rows} strings of at most ${CATEGORY_TEXT_LIMIT + 1} characters`);
+  const values = g.values as string[];
+  for (let i = 0; i < rows; i++) if (codes[i] < -1 || codes[i] >= values.length) bad(`meta.groupBy.codes.${i}`, 'a value index or −1');
+  return { codes, values, present: int(g.present, 'meta.groupBy.present', 0, rows) };
 }
 
 function checkCandidates(v: unknown): RewardCandidate[] {

@@ -83,8 +83,13 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
         }
         if (failure !== null) return ch.post({ kind: 'load-failed', datasetId: m.file.datasetId, message: failure });
         if (m.meta && rows.found) {
-          const meta = datasetMeta(rows.rows, rows.found.issues, rows.found.detection, m.meta.label);
-          const transfer = [meta.groupOf.buffer, meta.lengths.buffer, ...(meta.labels ? [meta.labels.buffer] : [])] as ArrayBuffer[];
+          const meta = datasetMeta(rows.rows, rows.found.issues, rows.found.detection, m.meta.label, m.meta.groupBy ?? null);
+          const transfer = [
+            meta.groupOf.buffer,
+            meta.lengths.buffer,
+            ...(meta.labels ? [meta.labels.buffer] : []),
+            ...(meta.groupBy ? [meta.groupBy.codes.buffer] : []),
+          ] as ArrayBuffer[];
           return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size, meta }, transfer);
         }
         return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size });

@@ -1,3 +1,4 @@
+import type { Categories } from '../core/dataset/categories';
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PairColumn } from '../core/dataset/pairColumns';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -124,6 +125,27 @@ export function fetchLabelColumns(ds: Dataset): Promise<LabelColumn[] | null> {
     (reqId) => ({ kind: 'labels', reqId, key: ds.key }),
     (m) => (m.kind === 'labels' ? m.columns : null),
   );
+}
+
+/**
+ * The values of column `column` per row, as categories (core/dataset/categories), read by the data worker; checked
+ * here like any message that crosses a boundary: a code per row, each −1 or an index into the values.
+ */
+export async function fetchCategories(ds: Dataset, column: string): Promise<Categories> {
+  const r = await request(
+    (reqId) => ({ kind: 'categories', reqId, key: ds.key, column }),
+    (m) => (m.kind === 'categories' ? m : null),
+  );
+  const c = r?.categories;
+  if (!c) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
+  const ok =
+    c.codes instanceof Int32Array &&
+    c.codes.length === ds.size &&
+    Array.isArray(c.values) &&
+    c.values.every((v) => typeof v === 'string') &&
+    c.codes.every((k) => k >= -1 && k < c.values.length);
+  if (!ok) throw new Error('the data worker sent column values that do not fit this dataset');
+  return c;
 }
 
 /** Token count of every completion with this tokenizer (the data worker loads the tokenizer once); `onProgress` hears rows done. */

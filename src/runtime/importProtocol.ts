@@ -1,3 +1,4 @@
+import type { Categories } from '../core/dataset/categories';
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PairColumn } from '../core/dataset/pairColumns';
 import type { PackedBatch } from '../core/dataset/packed';
@@ -36,6 +37,8 @@ export type DataRequest =
   | { kind: 'labels'; reqId: number; key: number }
   /** Token count of every completion with this tokenizer. */
   | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId }
+  /** The values of one column as categories (group-by). */
+  | { kind: 'categories'; reqId: number; key: number; column: string }
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
   | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs }
   /** Categorical columns of the pairs' records (core/dataset/pairColumns), for accuracy by column. */
@@ -54,5 +57,6 @@ export type DataReply =
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
+  | { kind: 'categories'; reqId: number; categories: Categories | null; error?: string }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string }
   | { kind: 'pair-columns'; reqId: number; columns: PairColumn[] | null; error?: string };

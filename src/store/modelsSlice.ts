@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { InputMode } from '../core/models/encode';
+import type { ModelRef } from '../core/session/schema';
 import type { OnnxVariant } from '../core/models/modelFolder';
 import type { LoadedModelInfo, ScoredReply } from '../runtime/modelProtocol';
 import type { StudioState } from './index';
@@ -51,6 +52,9 @@ export interface ModelsSlice {
   modelLoadError: string | null;
   /** What the diagnostics show: null for the current reward run, else a model's id (its score as the reward). */
   diagSource: string | null;
+  /** The models an opened share link's reward used: the recipient is asked to load them (never their weights). */
+  linkModels: ModelRef[];
+  setLinkModels(m: ModelRef[]): void;
   setDiagSource(id: string | null): void;
   addModel(m: ModelEntry): void;
   patchModel(id: string, patch: Partial<ModelEntry>): void;
@@ -64,6 +68,8 @@ export const createModelsSlice: StateCreator<StudioState, [], [], ModelsSlice> =
   providerChoice: 'auto',
   modelLoadError: null,
   diagSource: null,
+  linkModels: [],
+  setLinkModels: (linkModels) => set({ linkModels }),
   setDiagSource: (diagSource) => set({ diagSource }),
   addModel: (m) => set((s) => ({ models: [...s.models.filter((x) => x.id !== m.id), m] })),
   patchModel: (id, patch) => set((s) => ({ models: s.models.map((m) => (m.id === id ? { ...m, ...patch } : m)) })),

@@ -17,6 +17,8 @@ export interface RunRecord {
   summary: RunSummary;
   /** Typed arrays; never copied into React state. */
   result: RunResult;
+  /** The studio started the run itself (after an import or on opening a session), not the user's Run. */
+  auto?: boolean;
   /** The run came in a session file: its code is not the user's (see RunHistory's Restore code). */
   from?: 'link' | 'file';
   /** The user's name and note for the run (absent when empty); bounded and cleaned (core/session/runLabels). */

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import type { LabelColumn } from '../core/dataset/labelColumns';
+import { categories } from '../core/dataset/categories';
 import { importPacked } from '../core/dataset/importPacked';
 import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
@@ -45,6 +46,15 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     if (m.kind === 'labels') {
       // Collected during the import (copied to the page, not transferred: they stay here for the next request).
       return post({ kind: 'labels', reqId: m.reqId, columns: committed?.key === m.key ? committed.labels : null });
+    }
+    if (m.kind === 'categories') {
+      try {
+        const rows = await rowsOf(m.key);
+        const c = rows ? categories(rows, m.column) : null;
+        return post({ kind: 'categories', reqId: m.reqId, categories: c }, c ? [c.codes.buffer] : []);
+      } catch (e) {
+        return post({ kind: 'categories', reqId: m.reqId, categories: null, error: messageOf(e) });
+      }
     }
     if (m.kind === 'preference') {
       try {

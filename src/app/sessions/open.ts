@@ -43,6 +43,7 @@ export function beginSession(id: string, name: string, origin: CodeOrigin | null
   s.setSession({ sessionId: id, sessionName: name });
   s.setOrigin(origin);
   s.setPendingFile(null);
+  s.setLinkModels([]);
   s.setDataVersion(0);
   resetRuns();
   rememberCurrent(id);

@@ -1,7 +1,8 @@
 import { DEFAULT_REWARD_TS } from '../../core/reward/defaultReward';
 import { DEFAULT_REWARD_PY } from '../../core/reward/defaultRewardPy';
 import type { ColumnMapping, FormatId } from '../../core/formats/types';
-import type { SharedSession } from '../../core/session/schema';
+import { modelsUsedBy } from '../../core/models/usedModels';
+import type { ModelRef, SharedSession } from '../../core/session/schema';
 import { encodeShare, frameBodySize, INLINE_LIMIT } from '../../core/session/shareCodec';
 import type { TokenizerId } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
@@ -30,6 +31,8 @@ export async function makeShareLink(): Promise<ShareLink> {
     ui: uiState(s),
     run: run ? runMeta(run) : null,
   };
+  const models = usedModelRefs(s.code, s.language);
+  if (models.length > 0) base.models = models;
   const file = currentDataFile();
   let ref = dataRef(s);
   const here = `${location.origin}${location.pathname}#s=`;
@@ -45,6 +48,29 @@ export async function makeShareLink(): Promise<ShareLink> {
   const text = encodeShare({ ...base, data: ref });
   if (ref.kind === 'file') return { url: here + text, data: { kind: 'file', name: ref.name, sha256: ref.sha256!, size: ref.size } };
   return { url: here + text, data: { kind: ref.kind === 'url' ? 'url' : ref.kind === 'demo' ? 'demo' : 'none' } };
+}
+
+/** The loaded models the editor's code reads, as a link names them: name, inputs and outputs, size, SHA-256, no weights. */
+function usedModelRefs(code: string, language: 'ts' | 'py'): ModelRef[] {
+  const loaded = useStudio.getState().models.filter((m) => m.info !== null);
+  const used = new Set(
+    modelsUsedBy(
+      code,
+      language,
+      loaded.map((m) => m.id),
+    ),
+  );
+  return loaded
+    .filter((m) => used.has(m.id))
+    .slice(0, 8)
+    .map((m) => ({
+      id: m.id,
+      name: m.name,
+      inputs: m.info!.inputs.slice(0, 16).map((t) => ({ name: t.name, shape: t.shape.slice(0, 8) })),
+      outputs: m.info!.outputs.slice(0, 16).map((t) => ({ name: t.name, shape: t.shape.slice(0, 8) })),
+      size: m.variant.size,
+      sha256: m.info!.sha256,
+    }));
 }
 
 /** Open a decoded link as a new session (the user's own sessions stay as they are); nothing runs. */
@@ -65,6 +91,8 @@ export async function openShared(shared: SharedSession, data: Uint8Array | null,
       pyFunction: e.pyFunction,
       pyBatchSize: e.pyBatchSize,
     });
+    // The models its reward used: the Reward models panel asks for them (the link holds no weights).
+    useStudio.getState().setLinkModels(shared.models ?? []);
     // Only the code of the link's language came from it (the other language has the default template).
     useStudio.getState().setOrigin({ from: 'link', at: Date.now(), run: shared.run, languages: [e.language] });
     const d = shared.data;

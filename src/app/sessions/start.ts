@@ -4,6 +4,7 @@ import * as db from '../../runtime/sessionDb';
 import { loadDemo } from '../studio';
 import { installAutosave, saveNow } from './autosave';
 import { openLink } from './file';
+import { installFileSessions } from './fileSession';
 import { beginSession, newSession, openCopy, openSession } from './open';
 import { openUrlData } from './share';
 import { currentIdFromStorage, newId, session } from './state';
@@ -16,6 +17,7 @@ import { claimSession, tabSessionId } from './tabs';
  */
 export async function startStudio(): Promise<void> {
   installAutosave();
+  installFileSessions();
   // A share link pasted into the address bar of an open studio changes only the fragment: open it too.
   window.addEventListener('hashchange', () => {
     const h = location.hash;

@@ -30,3 +30,10 @@ describe('labelColumns', () => {
     expect([...c.values].filter((x) => x === 1).length).toBe(295);
   });
 });
+
+describe('labelColumns leaves ids out', () => {
+  it('question_id and sample_index are numbers but not offered as labels', () => {
+    const cols = labelColumns([row({ question_id: 12, sample_index: 0, is_correct: true }), row({ question_id: 12, sample_index: 1, is_correct: false })]);
+    expect(cols.map((c) => c.name)).toEqual(['is_correct']);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Trajectory } from '../trajectory';
+import { isIdLike } from './labelChoice';
 
 /** A column of the source records that can serve as a trusted label: booleans as 1/0, numbers as they are. */
 export interface LabelColumn {
@@ -15,7 +16,7 @@ const STRUCTURAL = new Set(['step', 'index', 'idx', 'id', 'uid', 'group', 'group
 /**
  * Top-level fields of the source records whose present values are all booleans or finite numbers (at least one
  * row has one, at most `max` columns, in first-seen order), e.g. `is_correct_openai` in the GSM8K demo or verl's `score`.
- * Structural fields (step, ids) are left out.
+ * Structural fields (step, ids) and fields named like ids (`question_id`, `sample_index`: labelChoice.ts) are left out.
  */
 export function labelColumns(rows: readonly Trajectory[], max = 12): LabelColumn[] {
   const c = new LabelCollector();
@@ -113,7 +114,7 @@ export class LabelCollector {
   }
 
   finish(max = 12): LabelColumn[] {
-    const names = [...this.seen].filter(([k, f]) => f.ok && !STRUCTURAL.has(k.toLowerCase())).slice(0, max);
+    const names = [...this.seen].filter(([k, f]) => f.ok && !STRUCTURAL.has(k.toLowerCase()) && !isIdLike(k)).slice(0, max);
     return names.map(([name, f]) => ({ name, values: this.padded(f.values), binary: f.binary }));
   }
 

@@ -1,5 +1,6 @@
 import type { Detection } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
+import { categories, type Categories } from './categories';
 
 /** Per-row facts the diagnostics need besides the scores, from rows read without the browser's import (the CLI). */
 export interface DatasetMeta {
@@ -16,6 +17,8 @@ export interface DatasetMeta {
   labels: Float64Array | null;
   /** Rows where the label column is present at all. */
   labelPresent: number;
+  /** The categories of the column asked for with `groupBy` (null when none was). */
+  groupBy: Categories | null;
 }
 
 /** A label cell as a number: booleans 0/1, numbers, numeric or true/false strings; anything else NaN. */
@@ -35,8 +38,8 @@ export function labelValue(v: unknown): number {
   return Number.NaN;
 }
 
-/** Group indexes (first-seen order), completion lengths and labels of the rows. */
-export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection: Detection, label: string | null): DatasetMeta {
+/** Group indexes (first-seen order), completion lengths, labels and the categories of column `groupBy` of the rows. */
+export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection: Detection, label: string | null, groupBy: string | null = null): DatasetMeta {
   const n = rows.length;
   const groupOf = new Int32Array(n);
   const index = new Map<string, number>();
@@ -60,5 +63,5 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
       labels[i] = labelValue(v);
     }
   }
-  return { rows: n, issues, detection, groupOf, groupKeys, lengths, labels, labelPresent };
+  return { rows: n, issues, detection, groupOf, groupKeys, lengths, labels, labelPresent, groupBy: groupBy === null ? null : categories(rows, groupBy) };
 }

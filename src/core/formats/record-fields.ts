@@ -12,6 +12,8 @@ import { isPlainObject } from './record-error';
 
 const GROUND_TRUTH_COLUMNS = ['ground_truth', 'gts'] as const;
 const LATER_GROUND_TRUTH_COLUMNS = ['answer', 'solution'] as const;
+/** Every top-level column a ground truth is read from (`reward_model` holds verl's `reward_model.ground_truth`). */
+export const GROUND_TRUTH_SOURCES: readonly string[] = [...GROUND_TRUTH_COLUMNS, 'reward_model', ...LATER_GROUND_TRUTH_COLUMNS];
 
 export function groundTruthOf(record: Record<string, unknown>, column?: string): string | undefined {
   if (column !== undefined) return stringify(record[column]);

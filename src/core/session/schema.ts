@@ -20,7 +20,7 @@ export const SHARE_VERSION = 2;
 export const SESSION_DOC_VERSION = 1;
 
 /** Diagnostics tabs. New ids are only appended: a saved session or a link keeps naming its tab the same way. */
-export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare', 'preference', 'bestofn'] as const;
+export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare', 'preference', 'bestofn', 'groupby'] as const;
 export type DiagTabId = (typeof DIAG_TABS)[number];
 
 const MAX_CODE = 1_000_000;
@@ -121,6 +121,32 @@ export const sharedV1Schema = z.object({
 });
 export type SharedV1 = z.infer<typeof sharedV1Schema>;
 
+/** A tensor of a model's graph as the link names it: its name and shape (a number, or a symbolic size such as `batch`). */
+const tensorRefSchema = z.object({ name: z.string().min(1).max(200), shape: z.array(z.union([z.number().int().min(-1), z.string().max(100)])).max(8) });
+
+/**
+ * A reward model the shared reward read (`ctx.models.<id>`): what the recipient must load, never its weights. Added to
+ * v2 as an optional field: a link without it is the v2 link it always was, and a studio that predates it ignores it.
+ */
+export const modelRefSchema = z.object({
+  id: z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z_$][\w$]*$/, 'expected an identifier (the name reward code uses: ctx.models.<id>)'),
+  name: z.string().min(1).max(300),
+  inputs: z.array(tensorRefSchema).max(16),
+  outputs: z.array(tensorRefSchema).max(16),
+  /** Bytes of the .onnx file. */
+  size: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 53),
+  /** SHA-256 of the .onnx file (the studio's cache key): the recipient's file is told apart by it. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits'),
+});
+export type ModelRef = z.infer<typeof modelRefSchema>;
+
 export const sharedV2Schema = z.object({
   v: z.literal(2),
   name,
@@ -129,6 +155,8 @@ export const sharedV2Schema = z.object({
   data: dataRefSchema,
   /** The run selected when the link was made: its code and summary (its scores are not carried). */
   run: runMetaSchema.nullable(),
+  /** The reward models the reward used when the link was made (issue 21). */
+  models: z.array(modelRefSchema).max(8).optional(),
 });
 export type SharedSession = z.infer<typeof sharedV2Schema>;
 

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Dataset } from '../../core/dataset/dataset';
+import { defaultLabelColumn } from '../../core/dataset/labelChoice';
 import { bestOfN } from '../../core/stats/preference';
 import { useStudio } from '../../store';
 import { useRunningLong } from './useRuns';
@@ -26,7 +27,8 @@ export function BestOfNTab({ ds }: { ds: Dataset }) {
   const picked = useStudio((s) => s.labelColumn);
   const setPicked = useStudio((s) => s.setLabelColumn);
   const binary = useMemo(() => columns?.filter((c) => c.binary) ?? [], [columns]);
-  const col = binary.find((c) => c.name === picked) ?? binary[0] ?? null;
+  const fallback = defaultLabelColumn(binary);
+  const col = binary.find((c) => c.name === picked) ?? binary.find((c) => c.name === fallback) ?? binary[0] ?? null;
   const largestGroup = useMemo(() => ds.groupSizes.reduce((m, x) => Math.max(m, x), 0), [ds]);
   const r = useMemo(() => (source && col ? bestOfN(source.scores, source.status, ds.groupOf, ds.groupKeys.length, col.values) : null), [source, col, ds]);
   const data = useMemo(() => r?.byN.map((p) => ({ n: p.n, top: p.accuracy, random: p.baseline })) ?? [], [r]);

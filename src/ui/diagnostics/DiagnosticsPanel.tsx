@@ -7,9 +7,11 @@ import { BestOfNTab } from './BestOfNTab';
 import { CollapseTab } from './CollapseTab';
 import { CompareTab } from './CompareTab';
 import { DistributionTab } from './DistributionTab';
+import { GroupByTab } from './GroupByTab';
 import { LabelTab } from './LabelTab';
 import { LengthTab } from './LengthTab';
 import { PreferenceTab } from './PreferenceTab';
+import { RunContext } from './RunContext';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
@@ -23,6 +25,7 @@ const TABS: { id: DiagTab; label: string }[] = [
   { id: 'compare', label: 'Compare runs' },
   { id: 'preference', label: 'Preference' },
   { id: 'bestofn', label: 'Best-of-N' },
+  { id: 'groupby', label: 'Group by' },
 ];
 
 /** Whether a tab has something to show for this data; the others are listed always. */
@@ -69,6 +72,7 @@ export function DiagnosticsPanel() {
   else if (tab === 'length') body = <LengthTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'collapse') body = <CollapseTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'label') body = <LabelTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'groupby') body = <GroupByTab run={shown.run} ds={shown.ds} />;
   else body = <CompareTab runs={sameData} />;
   return (
     <section className="panel diag-panel" aria-label="Diagnostics">
@@ -112,6 +116,7 @@ export function DiagnosticsPanel() {
         {running && run ? <span className="stale-tag">updating…</span> : null}
       </div>
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`} className="diag-body">
+        {!ownSources && shown.run && shown.ds ? <RunContext run={shown.run} ds={shown.ds} /> : null}
         {body}
       </div>
     </section>

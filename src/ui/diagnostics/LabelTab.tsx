@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
+import { defaultLabelColumn } from '../../core/dataset/labelChoice';
 import { labelCheck } from '../../core/stats/label';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
@@ -14,9 +15,9 @@ export function LabelTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const setPicked = useStudio((s) => s.setLabelColumn);
   const setSubset = useStudio((s) => s.setSubset);
   const col = columns?.find((c) => c.name === picked) ?? null;
-  // Pick a column for the user when there is one: the first binary one, else the first.
+  // Pick a column for the user when there is one: a verdict such as `is_correct` first (core/dataset/labelChoice).
   useEffect(() => {
-    if (columns && columns.length > 0 && !columns.some((c) => c.name === picked)) setPicked((columns.find((c) => c.binary) ?? columns[0]).name);
+    if (columns && columns.length > 0 && !columns.some((c) => c.name === picked)) setPicked(defaultLabelColumn(columns) ?? columns[0].name);
   }, [columns, picked, setPicked]);
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
   const check = useMemo(() => (col ? labelCheck(values, col.values) : null), [values, col]);

@@ -3,6 +3,7 @@ import { cancelModelScoring, checkProviders, loadModelFiles, removeModel, scoreM
 import { useStudio } from '../../store';
 import type { ModelEntry, ProviderChoice } from '../../store/modelsSlice';
 import { FilePickButton } from '../layout/FilePickButton';
+import { LinkModels } from './LinkModels';
 
 const mb = (bytes: number) =>
   bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`;
@@ -51,6 +52,7 @@ export function ModelsPanel() {
           </button>
         </div>
       ) : null}
+      <LinkModels />
       {models.map((m) => (
         <ModelCard key={m.id} m={m} />
       ))}
