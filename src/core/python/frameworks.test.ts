@@ -259,3 +259,19 @@ describe('Export for TRL / verl of a per-source scorer round-trips', () => {
     expect(defaultRewardFunction(candidates(verl.text))?.name).toBe('compute_score');
   });
 });
+
+describe('Export for TRL / verl of a reward_funcs list round-trips', () => {
+  it('TRL: the list and its weights for GRPOConfig; verl: one custom function summing weight × value; both give the weighted totals', () => {
+    const list = defaultRewardFunction(candidates(LIST))!;
+    const trl = exportReward(LIST, list, 'trl');
+    expect(trl.text).toContain('trainer = GRPOTrainer(..., reward_funcs=reward_funcs, args=GRPOConfig(..., reward_weights=[0.5, 2]))');
+    const back = defaultRewardFunction(candidates(trl.text))!;
+    const viaTrl = runPython(py, trl.text, { name: back.name, kind: back.kind, functions: back.functions }, (i) => ROWS[i], 0, ROWS.length);
+    expect(Array.from(viaTrl.scores)).toEqual(LISTED.total);
+    const verl = exportReward(LIST, list, 'verl');
+    expect(verl.functionName).toBe('compute_score_reward_funcs');
+    const viaVerl = runPython(py, verl.text, { name: verl.functionName, kind: 'verl' }, (i) => ROWS[i], 0, ROWS.length);
+    expect(viaVerl.errors).toEqual([]);
+    expect(Array.from(viaVerl.scores)).toEqual(LISTED.total);
+  });
+});
