@@ -216,20 +216,26 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
   });
 }
 
-/** Which Python function to call: a name, a known kind, a batch size, and a `reward_funcs` list's names and weights. */
-function checkPythonCall(v: unknown): void {
-  const p = record(v, 'python');
-  str(p.name, 'python.name');
-  if (!REWARD_KINDS.includes(p.kind as RewardKind)) bad('python.kind', REWARD_KINDS.join(', '));
-  int(p.batchSize, 'python.batchSize', 1);
-  if (p.functions === undefined) return;
+/**
+ * Which Python function to call (checked in the worker and in the sandbox frame): a name, a known kind, a batch size,
+ * and for a `reward_funcs` list its functions' names and weights. Returns a fresh object with those fields only.
+ */
+export function checkPythonCall(v: unknown, where = 'python'): PythonCall {
+  const p = record(v, where);
+  const call: PythonCall = {
+    name: str(p.name, `${where}.name`),
+    kind: REWARD_KINDS.includes(p.kind as RewardKind) ? (p.kind as RewardKind) : bad(`${where}.kind`, REWARD_KINDS.join(', ')),
+    batchSize: int(p.batchSize, `${where}.batchSize`, 1),
+  };
+  if (p.functions === undefined) return call;
   if (!Array.isArray(p.functions) || p.functions.length === 0 || p.functions.length > COMPONENT_LIMIT)
-    bad('python.functions', `1 to ${COMPONENT_LIMIT} functions`);
-  (p.functions as unknown[]).forEach((x, i) => {
-    const f = record(x, `python.functions.${i}`);
-    str(f.name, `python.functions.${i}.name`);
-    if (typeof f.weight !== 'number' || !Number.isFinite(f.weight)) bad(`python.functions.${i}.weight`, 'a finite number');
+    bad(`${where}.functions`, `1 to ${COMPONENT_LIMIT} functions`);
+  call.functions = (p.functions as unknown[]).map((x, i) => {
+    const f = record(x, `${where}.functions.${i}`);
+    const weight = typeof f.weight === 'number' && Number.isFinite(f.weight) ? f.weight : bad(`${where}.functions.${i}.weight`, 'a finite number');
+    return { name: str(f.name, `${where}.functions.${i}.name`), weight };
   });
+  return call;
 }
 
 /** A message from the engine, checked by the worker before it acts on it. */

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { describe } from '../../core/stats/describe';
 import { histogram, sharedHistogram, type Histogram } from '../../core/stats/histogram';
@@ -8,6 +8,7 @@ import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, fmtTick, pct } from './format';
+import { RewardFunctions } from './RewardFunctions';
 import { usePreviousRun, useRunningLong } from './useRuns';
 
 const binLabel = (h: Histogram, i: number) => {
@@ -20,8 +21,12 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   const prev = usePreviousRun(run);
   const running = useRunningLong();
   const setSubset = useStudio((s) => s.setSubset);
-  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
-  const prevValues = useMemo(() => (prev ? scoredValues(prev.result.scores, prev.result.status) : null), [prev]);
+  // One of several reward functions shown instead of their weighted total (its own values: NaN where it returned None).
+  const [picked, setShown] = useState<string | null>(null);
+  const shown = picked !== null && run.functions?.some((f) => f.name === picked) && Object.hasOwn(run.result.components, picked) ? picked : null;
+  const values = useMemo(() => (shown !== null ? run.result.components[shown] : scoredValues(run.result.scores, run.result.status)), [run, shown]);
+  const prevValues = useMemo(() => (prev && shown === null ? scoredValues(prev.result.scores, prev.result.status) : null), [prev, shown]);
+  const what = shown === null ? 'reward' : shown;
   const { h, data } = useMemo(() => {
     const s = sharedHistogram(values, prevValues);
     const h = s.histogram;
@@ -33,6 +38,11 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   return (
     <div className="diag-split">
       <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={data.length}>
+        {run.functions ? (
+          <figcaption className="muted small" aria-label="Histogram shows">
+            {shown === null ? 'Weighted total of the reward functions' : `${shown} (weight ${String(run.functions.find((f) => f.name === shown)?.weight)})`}
+          </figcaption>
+        ) : null}
         {d.n > 0 ? (
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barGap={-1000}>
@@ -48,7 +58,7 @@ export function DistributionTab({ run }: { run: RunRecord }) {
                 fillOpacity={0.85}
                 isAnimationActive={false}
                 cursor="pointer"
-                onClick={(_d, index) => setSubset({ label: `reward ${data[index].label}`, rows: rowsInBin(values, h, index) })}
+                onClick={(_d, index) => setSubset({ label: `${what} ${data[index].label}`, rows: rowsInBin(values, h, index) })}
               />
             </BarChart>
           </ResponsiveContainer>
@@ -57,6 +67,7 @@ export function DistributionTab({ run }: { run: RunRecord }) {
         )}
       </figure>
       <div className="diag-side">
+        <RewardFunctions run={run} shown={shown} onShow={setShown} />
         <dl className="stats" aria-label="Reward statistics">
           <dt>mean</dt>
           <dd>{fmt(d.mean)}</dd>
