@@ -48,7 +48,7 @@ test('a reward_funcs list with reward_weights: the weighted total, each function
   await expect(page.getByLabel('Histogram shows')).toHaveText('accuracy_reward (weight 2)');
   await expect(page.locator('dl[aria-label="Reward statistics"] dt:text-is("mean") + dd')).toHaveText('0.3711');
   await expect(page.locator('dl[aria-label="Reward statistics"] dt:text-is("distinct values") + dd')).toHaveText('2');
-  await expect(page.getByRole('figure', { name: 'Reward histogram' })).toHaveAttribute('data-bins', '2');
+  await expect(page.getByRole('figure', { name: 'Reward histogram', exact: true })).toHaveAttribute('data-bins', '2');
   // From the keyboard, back to the weighted total.
   await page.getByRole('button', { name: 'Weighted total' }).focus();
   await page.keyboard.press('Enter');
