@@ -37,10 +37,25 @@ CASES = [
     ("custom_verl.py", "compute_score", "verl"),
     ("trl_objects.py", "soft", "trl"),
     ("trl_objects.py", "repetition", "trl"),
+    ("trl_reward_funcs.py", "reward_funcs", "trl-list"),
 ]
 
 
+def weighted(ns):
+    """TRL's GRPOTrainer with reward_funcs and reward_weights: each function's values (None as None), and the total
+    nansum(weight * value) per row, None left out, 0 when every function returned None."""
+    per_func = {f.__name__: call(ns, f.__name__, "trl") for f in ns["reward_funcs"]}
+    weights = ns["reward_weights"]
+    totals = []
+    for i in range(len(ROWS)):
+        values = [(w, per_func[f.__name__][i]) for w, f in zip(weights, ns["reward_funcs"])]
+        totals.append(sum(w * v for w, v in values if v is not None))
+    return {"functions": per_func, "weights": weights, "total": totals}
+
+
 def call(ns, name, kind):
+    if kind == "trl-list":
+        return weighted(ns)
     fn = ns[name]
     if kind == "verl-source":
         return [fn(sol, gt) for _, sol, gt in ROWS]

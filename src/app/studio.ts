@@ -268,7 +268,14 @@ export class Studio {
         });
         return;
       }
+      if (pick.problem !== undefined) {
+        // A reward_funcs list TRL would refuse (GRPOTrainer raises ValueError): say why instead of running.
+        st.setRunning(null);
+        st.setRunError({ message: `${pick.name}: ${pick.problem}`, compile: true });
+        return;
+      }
       python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
+      if (pick.functions) python.functions = pick.functions.map(({ name, weight }) => ({ name, weight }));
     }
     let handle: RunHandle | null = null;
     let lastProgress = Number.NEGATIVE_INFINITY;
@@ -333,6 +340,7 @@ export class Studio {
       code,
       language,
       pyFunction: python?.name,
+      ...(python?.functions ? { functions: python.functions } : {}),
       datasetId: ds.id,
       startedAt,
       elapsedMs: outcome.elapsedMs,

@@ -12,7 +12,8 @@ describe('parseArgs', () => {
       kind: 'score',
       options: {
         dataPath: 'data.jsonl',
-        rewardPath: 'r.ts',
+        rewardPaths: ['r.ts'],
+        rewardWeights: null,
         preset: 'trl',
         label: null,
         groupBy: null,
@@ -53,7 +54,7 @@ describe('parseArgs', () => {
     if (p.kind !== 'score') return;
     expect(p.options).toMatchObject({
       dataPath: 'd.csv',
-      rewardPath: 'r.js',
+      rewardPaths: ['r.js'],
       preset: 'rloo',
       label: 'is_correct',
       out: 'o.jsonl',
@@ -77,12 +78,20 @@ describe('parseArgs', () => {
   it('reads the Python options of a .py reward', () => {
     expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py'])).toMatchObject({
       kind: 'score',
-      options: { rewardPath: 'r.py', pythonFunction: null, batchSize: 32 },
+      options: { rewardPaths: ['r.py'], pythonFunction: null, batchSize: 32 },
     });
     expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.py', '--function', 'compute_score', '--batch-size=8'])).toMatchObject({
       kind: 'score',
       options: { pythonFunction: 'compute_score', batchSize: 8 },
     });
+  });
+
+  it('reads several --reward files, in order, with --reward-weights (TRL reward_funcs + reward_weights)', () => {
+    expect(parseArgs([...base, '--reward=acc.py', '--reward-weights', '1, 0.5'])).toMatchObject({
+      kind: 'score',
+      options: { rewardPaths: ['r.ts', 'acc.py'], rewardWeights: [1, 0.5], batchSize: 32 },
+    });
+    expect(parseArgs([...base, '--reward', 'b.ts'])).toMatchObject({ kind: 'score', options: { rewardPaths: ['r.ts', 'b.ts'], rewardWeights: null } });
   });
 
   it('asks for help', () => {
@@ -107,6 +116,9 @@ describe('parseArgs', () => {
     [[...base, '--prompt', 'q'], /needs both --prompt and --completion/],
     [[...base, '--json=yes'], /takes no value/],
     [[...base, '--out', 'a', '--out', 'b'], /given twice/],
+    [[...base, '--reward', 'b.ts', '--reward-weights', '1'], /invalid --reward-weights: 1 weights for 2 reward functions/],
+    [[...base, '--reward-weights', 'one'], /invalid --reward-weights: "one" is not a number/],
+    [[...base, '--reward', 'b.py', '--function', 'f'], /--function applies to a single --reward file/],
     [[...base, '--function', 'f'], /--function applies to Python rewards/],
     [[...base, '--batch-size', '4'], /--batch-size applies to Python rewards/],
     [['score', 'd.jsonl', '--reward', 'r.py', '--function', 'a-b'], /--function must be a Python function name/],

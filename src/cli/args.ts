@@ -4,12 +4,16 @@
  * Pure: no file access, so it is unit-tested directly.
  */
 import { FORMAT_IDS, type ColumnMapping, type FormatId } from '../core/formats/types';
+import { parseWeights } from '../core/reward/weighted';
 import { isPresetId, PRESET_IDS, type PresetId } from '../core/stats/advantage';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
 
 export interface ScoreOptions {
   dataPath: string;
-  rewardPath: string;
+  /** `--reward`, repeated for several reward functions combined as TRL's `reward_funcs` (in this order). */
+  rewardPaths: string[];
+  /** `--reward-weights 1,0.5`: one weight per `--reward` (TRL's `reward_weights`); null: not given (each 1). */
+  rewardWeights: number[] | null;
   preset: PresetId;
   /** Column of `Trajectory.fields` holding a reference label (1/0) to compare the reward with. */
   label: string | null;
@@ -50,7 +54,10 @@ Options:
   --reward <file>        reward code: \`export default function reward(t, ctx)\` (TypeScript or JavaScript), or
                          a .py file with a TRL, verl or OpenRLHF reward function (Python standard library only:
                          it runs in Pyodide; print() output goes to stderr)
-  --function <name>      (.py) the function to call when the file has several (default: the first)
+                         Repeat it for several reward functions, combined as TRL combines its reward_funcs:
+                         the reward is the weighted sum of their values, None left out (nansum)
+  --reward-weights <w,…> one weight per --reward, in order (TRL's reward_weights; default 1 each)
+  --function <name>      (.py) the function to call when the file has several (default: the entry point)
   --batch-size <n>       (.py) rows per call for TRL, verl batch and OpenRLHF functions (default ${DEFAULT_BATCH_SIZE});
                          verl's compute_score is called once per row
   --preset <id>          advantage estimator for the collapse diagnostics and --out (default trl):
@@ -95,12 +102,16 @@ const VALUE_OPTIONS = new Set([
   '--function',
   '--batch-size',
   '--worker-memory',
+  '--reward-weights',
 ]);
+/** Options that may be given more than once (their values kept in order). */
+const REPEATABLE = new Set(['--reward']);
 const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const err = (message: string): ParsedArgs => ({ kind: 'usage-error', message });
   const values = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   const flags = new Set<string>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -122,7 +133,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           value = argv[++i];
           if (value === undefined) return err(`${name} needs a value`);
         }
-        if (values.has(name)) return err(`${name} given twice`);
+        if (REPEATABLE.has(name)) repeated.set(name, [...(repeated.get(name) ?? []), value]);
+        else if (values.has(name)) return err(`${name} given twice`);
         values.set(name, value);
       } else {
         return err(`unknown option ${a}`);
@@ -137,13 +149,21 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (command !== 'score') return err(`unknown command "${command}" (the command is "score")`);
   if (rest.length === 0) return err('missing the data file');
   if (rest.length > 1) return err(`one data file expected, got ${rest.length} (${rest.join(' ')})`);
-  const rewardPath = values.get('--reward');
-  if (rewardPath === undefined || rewardPath === '') return err('missing --reward <file.ts|file.js|file.py>');
-  const python = isPythonReward(rewardPath);
+  const rewardPaths = repeated.get('--reward') ?? [];
+  if (rewardPaths.length === 0 || rewardPaths.includes('')) return err('missing --reward <file.ts|file.js|file.py>');
+  const python = rewardPaths.some(isPythonReward);
+  let rewardWeights: number[] | null = null;
+  const rw = values.get('--reward-weights');
+  if (rw !== undefined) {
+    const parsed = parseWeights(rw, rewardPaths.length);
+    if (!parsed.ok) return err(parsed.message);
+    rewardWeights = parsed.weights;
+  }
 
   const fn = values.get('--function');
   if (fn !== undefined) {
     if (!python) return err('--function applies to Python rewards (--reward file.py)');
+    if (rewardPaths.length > 1) return err('--function applies to a single --reward file (with several, each file calls its entry point)');
     if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(fn)) return err(`--function must be a Python function name, got "${fn}"`);
   }
   let batchSize = DEFAULT_BATCH_SIZE;
@@ -216,7 +236,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     kind: 'score',
     options: {
       dataPath: rest[0],
-      rewardPath,
+      rewardPaths,
+      rewardWeights,
       preset,
       label: label ?? null,
       groupBy: groupBy ?? null,

@@ -180,6 +180,41 @@ describe('rows that fail', () => {
   }, 30_000);
 });
 
+describe('several reward functions (TRL reward_funcs + reward_weights)', () => {
+  it('--reward twice with --reward-weights 1,0.5: the weighted nansum, each function in `functions`, a failing one names itself', () => {
+    const data = file(
+      'four.jsonl',
+      ['a', 'bb', 'ccc', 'dddd'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n',
+    );
+    const len = file('len.ts', 'export default (t) => t.completion.length;\n');
+    const ok = file(
+      'ok.ts',
+      "export default (t) => {\n  if (t.completion === 'bb') return null;\n  if (t.completion === 'dddd') throw new Error('boom');\n  return 1;\n};\n",
+    );
+    const out = join(dir, 'weighted-out.jsonl');
+    const r = cli(['score', data, '--reward', len, '--reward', ok, '--reward-weights', '1,0.5', '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(Object.keys(d)).toEqual(['rows', 'groups', 'errors', 'nulls', 'reward', 'functions', 'length', 'collapse', 'label']);
+    // len: 1, 2, 3, 4; ok: 1, None, 1, error. Totals: 1 + 0.5·1 = 1.5; 2 + (None left out) = 2; 3 + 0.5 = 3.5; row 3 fails.
+    expect(readOut(out).map((x) => [x.reward, x.error])).toEqual([
+      [1.5, null],
+      [2, null],
+      [3.5, null],
+      [null, 'ok(): Error: boom (line 3)'],
+    ]);
+    expect(d.errors).toBe(1);
+    expect(d.reward.mean).toBeCloseTo(7 / 3, 12);
+    // len: mean 2.5, Bessel std sqrt((1.5² + 0.5² + 0.5² + 1.5²) / 3) = sqrt(5/3); ok: values 1, 1 → mean 1, std 0, 1 error.
+    expect(d.functions).toHaveLength(2);
+    expect(d.functions[0]).toMatchObject({ name: 'len', weight: 1, mean: 2.5, errors: 0 });
+    expect(d.functions[0].std).toBeCloseTo(Math.sqrt(5 / 3), 12);
+    expect(d.functions[1]).toEqual({ name: 'ok', weight: 0.5, mean: 1, std: 0, errors: 1 });
+    const human = cli(['score', data, '--reward', len, '--reward', ok, '--reward-weights', '1,0.5']);
+    expect(human.stdout).toMatch(/^ {2}ok × 0\.5 {3}mean 1 {3}std 0 {3}errors 1$/m);
+  }, 60_000);
+});
+
 describe('input problems', () => {
   it('malformed lines are reported on stderr with their line numbers; the rest is scored', () => {
     const good = (i: number) => JSON.stringify({ prompt: `q${i}`, completion: `answer ${i}`, uid: `g${i % 3}` });

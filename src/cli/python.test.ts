@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
 import { GSM8K_PY } from '../core/python/testing/gsm8k';
 import expected from '../core/python/testing/frameworks/expected.json';
+import LISTED_PY from '../core/python/testing/frameworks/trl_reward_funcs.py?raw';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -91,6 +92,11 @@ beforeAll(async () => {
     outs[name] = join(dir, `${name}.jsonl`);
     start(name, ['score', DEMO, '--reward', gsm8k, '--function', name, '--out', outs[name], '--json', ...extra]);
   }
+  // A TRL script's reward_funcs with reward_weights, on the fixture rows.
+  const fixtureRows = file('fixture-rows.jsonl', expected.rows.map((r) => JSON.stringify({ prompt: 'Q?', ...r })).join('\n') + '\n');
+  outs.listed = join(dir, 'listed.jsonl');
+  // Queued behind the others on a loaded machine: its time limit counts from its start, as theirs do.
+  runs.listed = cli(['score', fixtureRows, '--reward', file('trl_reward_funcs.py', LISTED_PY), '--batch-size', '3', '--out', outs.listed, '--json'], 240_000);
   // A verl reward stuck on some rows, with print() output; a second candidate below it (not chosen by default).
   outs.hangVerl = join(dir, 'hang-verl.jsonl');
   const hangVerl = file(
@@ -211,6 +217,29 @@ describe('the frameworks’ own reward files (issue 22)', () => {
     const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number }[];
     expect(rows.map((x) => x.reward)).toEqual(want.map((w) => w.score));
     expect(rows.map((x) => x.error)).toEqual(want.map(() => null));
+  }, 120_000);
+});
+
+describe('a reward_funcs list with reward_weights (issue 21, item 18)', () => {
+  it('is the default pick; the reward is the weighted nansum, as CPython computed it; each function in `functions`', async () => {
+    const r = await runs.listed;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /using reward_funcs: TRL reward_funcs, format_reward × 0\.5 \+ accuracy_reward × 2 \(line 21; reward_funcs is the list GRPOTrainer is given\)/,
+    );
+    const want = expected.cases.find((c) => c.kind === 'trl-list')!.results as { total: number[] };
+    expect(outLines(outs.listed).map((l) => JSON.parse(l).reward)).toEqual(want.total);
+    const d = JSON.parse(r.stdout);
+    // format_reward: 1, 1, 1, 0, 1 (two None) → mean 0.8, Bessel std sqrt(0.8 / 4) = sqrt(0.2);
+    // accuracy_reward: 1, 1, 0, 1, 0 (two None) → mean 0.6, std sqrt(1.2 / 4) = sqrt(0.3).
+    expect(d.functions.map((f: { name: string; weight: number; errors: number }) => [f.name, f.weight, f.errors])).toEqual([
+      ['format_reward', 0.5, 0],
+      ['accuracy_reward', 2, 0],
+    ]);
+    expect(d.functions[0].mean).toBeCloseTo(0.8, 12);
+    expect(d.functions[0].std).toBeCloseTo(Math.sqrt(0.2), 12);
+    expect(d.functions[1].mean).toBeCloseTo(0.6, 12);
+    expect(d.functions[1].std).toBeCloseTo(Math.sqrt(0.3), 12);
   }, 120_000);
 });
 

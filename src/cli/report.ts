@@ -2,6 +2,7 @@
 import type { Diagnostics } from '../core/stats/diagnose';
 import type { RowError } from '../core/reward/runRows';
 import type { RunSummary } from '../core/reward/summary';
+import type { FunctionSummary } from '../core/reward/weighted';
 import type { ParseIssue } from '../core/trajectory';
 import type { DatasetMeta } from '../core/dataset/meta';
 import type { GroupByValue } from '../core/stats/groupBy';
@@ -13,10 +14,11 @@ export interface GroupByReport {
 }
 
 /**
- * The diagnostics as one line of JSON, with the binding key order; NaN and ±Infinity become null. `groupBy` is added
- * last, only when asked for: the JSON without --group-by is what it always was.
+ * The diagnostics as one line of JSON, with the binding key order; NaN and ±Infinity become null. With several reward
+ * functions, `functions: [{name, weight, mean, std, errors}]` follows `reward` (their weighted total). `groupBy` is
+ * added last, only when asked for: the JSON without --group-by is what it always was.
  */
-export function diagnosticsJson(d: Diagnostics, groupBy: GroupByReport | null = null): string {
+export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], groupBy: GroupByReport | null = null): string {
   const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
   const out = {
     rows: d.rows,
@@ -24,6 +26,7 @@ export function diagnosticsJson(d: Diagnostics, groupBy: GroupByReport | null = 
     errors: d.errors,
     nulls: d.nulls,
     reward: { mean: num(d.reward.mean), std: num(d.reward.std), min: num(d.reward.min), max: num(d.reward.max), distinct: d.reward.distinct },
+    ...(functions ? { functions: functions.map((f) => ({ name: f.name, weight: f.weight, mean: num(f.mean), std: num(f.std), errors: f.errors })) } : {}),
     length: { pearson: num(d.length.pearson), spearman: num(d.length.spearman), withinGroupPearson: num(d.length.withinGroupPearson) },
     collapse: {
       zeroStdGroupFraction: num(d.collapse.zeroStdGroupFraction),
@@ -94,6 +97,8 @@ export interface HumanReportInput {
   workersUsed: number;
   poolSize: number;
   out: string | null;
+  /** Several reward functions: each one's weight and TRL's statistics. */
+  functions?: FunctionSummary[];
 }
 
 /** The short report printed without --json. */
@@ -115,6 +120,9 @@ export function humanReport(r: HumanReportInput): string {
   lines.push(
     `reward      mean ${fmt(d.reward.mean)}   std ${fmt(d.reward.std)}   min ${fmt(d.reward.min)}   max ${fmt(d.reward.max)}   distinct ${d.reward.distinct}`,
   );
+  for (const f of r.functions ?? []) {
+    lines.push(`  ${f.name} × ${fmt(f.weight)}   mean ${fmt(f.mean)}   std ${fmt(f.std)}   errors ${f.errors}`);
+  }
   lines.push(
     `length      reward vs completion length (chars): pearson ${fmt(d.length.pearson, 3)}   spearman ${fmt(d.length.spearman, 3)}   within groups ${fmt(d.length.withinGroupPearson, 3)}`,
   );

@@ -25,7 +25,7 @@ export function permissionFlags(o: ScoreOptions, root: string, resolvePackage: (
     const p = resolvePackage(id);
     if (p && !folders.some((f) => dirname(p).startsWith(`${f}/`))) folders.push(dirname(p));
   }
-  const files = [resolve(o.dataPath), resolve(o.rewardPath)].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
+  const files = [resolve(o.dataPath), ...o.rewardPaths.map((p) => resolve(p))].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
   const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
   const flags = ['--experimental-permission', '--allow-worker', ...read.map((p) => `--allow-fs-read=${p}`)];
   if (o.out !== null) flags.push(`--allow-fs-write=${resolve(o.out)}`);
@@ -47,7 +47,7 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
     }
   };
   // Node splits a flag's value at commas: a path holding one cannot be allowed exactly.
-  const paths = [o.dataPath, o.rewardPath, o.out ?? ''].map((p) => resolve(p));
+  const paths = [o.dataPath, ...o.rewardPaths, o.out ?? ''].map((p) => resolve(p));
   const comma = paths.find((p) => p.includes(','));
   if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
   const child = spawn(process.execPath, [...permissionFlags(o, root, resolvePackage), '--no-warnings=ExperimentalWarning', bundle, ...argv], {

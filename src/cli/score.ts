@@ -7,12 +7,14 @@ import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
 import { FORMAT_LABELS } from '../core/formats/labels';
+import type { RangeResult } from '../core/reward/runRows';
 import { summarizeRun } from '../core/reward/summary';
+import { combineFunctions, summarizeFunctions, type WeightedFunction } from '../core/reward/weighted';
 import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
 import { groupByStats, type GroupByValue } from '../core/stats/groupBy';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
-import { RewardEngine, type RunOutcome } from '../engine/engine';
+import { RewardEngine, type RunOutcome, type RunResult } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
@@ -63,11 +65,13 @@ const fail = (io: Io, message: string) => {
 };
 
 export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
-  let code: string;
-  try {
-    code = readFileSync(o.rewardPath, 'utf8');
-  } catch (e) {
-    return fail(io, `cannot read the reward file ${o.rewardPath}: ${reason(e)}`);
+  const codes: string[] = [];
+  for (const path of o.rewardPaths) {
+    try {
+      codes.push(readFileSync(path, 'utf8'));
+    } catch (e) {
+      return fail(io, `cannot read the reward file ${path}: ${reason(e)}`);
+    }
   }
   try {
     const st = statSync(o.dataPath);
@@ -81,13 +85,32 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
 
   const size = o.workers ?? defaultPoolSize();
-  const python = isPythonReward(o.rewardPath);
-  const ran = await runEngine(o, code, python, size, workerUrl, io);
-  if (!ran.ok) return fail(io, ran.message);
-  const { outcome, meta } = ran;
-  if (outcome.result.stdout) io.stderr(outcome.result.stdout);
-  const { scores, status, errors } = outcome.result;
-  const { elapsedMs, workersUsed } = outcome;
+  // Each --reward is run on every row, one after another; several are then combined as TRL combines reward_funcs.
+  const runs: Extract<Ran, { ok: true }>[] = [];
+  for (let k = 0; k < codes.length; k++) {
+    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io);
+    if (!ran.ok) return fail(io, ran.message);
+    if (ran.outcome.result.stdout) io.stderr(ran.outcome.result.stdout);
+    runs.push(ran);
+  }
+  const { meta } = runs[0];
+  let { result } = runs[0].outcome;
+  let functions: WeightedFunction[] | undefined = runs[0].functions;
+  if (runs.length > 1 || o.rewardWeights !== null) {
+    const names = uniqueNames(runs.map((r) => r.name));
+    const parts = runs.map((r, k) => ({ name: names[k], weight: o.rewardWeights?.[k] ?? 1, result: asRange(r.outcome.result) }));
+    const combined = combineFunctions(parts);
+    functions = parts.map(({ name, weight }) => ({ name, weight }));
+    result = {
+      ...combined,
+      errors: new Map(combined.errors.map((e) => [e.row, e])),
+      notes: new Map(combined.notes.map((x) => [x.row, x.note])),
+      stdout: '',
+    };
+  }
+  const { scores, status, errors } = result;
+  const elapsedMs = runs.reduce((a, r) => a + r.outcome.elapsedMs, 0);
+  const workersUsed = Math.max(...runs.map((r) => r.outcome.workersUsed));
   if (meta.issues.length > 0) io.stderr(issuesText(meta.issues, meta.detection.container) + '\n');
   if (o.label !== null && meta.labelPresent === 0)
     io.stderr(`reward-studio: warning: no row has a "${o.label}" field (columns: ${meta.detection.columns.join(', ')})\n`);
@@ -103,6 +126,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
 
   const groupCount = meta.groupKeys.length;
   const diagnostics = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
+  const summaries = functions ? summarizeFunctions(functions, result.components, errors.values()) : undefined;
 
   if (o.out !== null) {
     const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
@@ -114,12 +138,12 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
 
   const grouped = groups && o.groupBy !== null ? { column: o.groupBy, values: groups } : null;
-  if (o.json) io.stdout(diagnosticsJson(diagnostics, grouped) + '\n');
+  if (o.json) io.stdout(diagnosticsJson(diagnostics, summaries, grouped) + '\n');
   else {
     io.stdout(
       humanReport({
         file: o.dataPath,
-        reward: o.rewardPath,
+        reward: o.rewardPaths.join(', '),
         preset: o.preset,
         label: o.label,
         groupBy: grouped,
@@ -132,16 +156,52 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
         workersUsed,
         poolSize: size,
         out: o.out,
+        functions: summaries,
       }) + '\n',
     );
   }
   return 0;
 }
 
-type Ran = { ok: true; outcome: Extract<RunOutcome, { kind: 'done' | 'cancelled' }>; meta: DatasetMeta } | { ok: false; message: string };
+/** A whole run's result as the range result of rows [0, n). */
+function asRange(r: RunResult): RangeResult {
+  return {
+    start: 0,
+    scores: r.scores,
+    status: r.status,
+    errors: [...r.errors.values()],
+    components: r.components,
+    notes: [...r.notes].map(([row, note]) => ({ row, note })),
+  };
+}
+
+/** Function names as given, a repeated one numbered (`reward`, `reward_2`). */
+function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    const k = (seen.get(n) ?? 0) + 1;
+    seen.set(n, k);
+    return k === 1 ? n : `${n}_${k}`;
+  });
+}
+
+type Ran =
+  | {
+      ok: true;
+      outcome: Extract<RunOutcome, { kind: 'done' | 'cancelled' }>;
+      meta: DatasetMeta;
+      /** The function's name among several: Python's function name (TRL's `__name__`), else the file's base name. */
+      name: string;
+      /** A Python file's own `reward_funcs` list, combined inside the run. */
+      functions?: WeightedFunction[];
+    }
+  | { ok: false; message: string };
 
 /** Score the file with the engine on worker threads: staged start (each worker reads the whole file). */
-async function runEngine(o: ScoreOptions, code: string, python: boolean, size: number, workerUrl: URL, io: Io): Promise<Ran> {
+async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io): Promise<Ran> {
+  const python = isPythonReward(rewardPath);
+  let name = basename(rewardPath).replace(/\.[^.]*$/, '');
+  let functions: WeightedFunction[] | undefined;
   const engine = new RewardEngine({
     size,
     spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb),
@@ -162,25 +222,27 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
     });
     // Errors in the code are reported without waiting for the file.
     const checked = await engine.check(code);
-    if (!checked.ok) return notLoading(o.rewardPath, checked.message, checked.line);
+    if (!checked.ok) return notLoading(rewardPath, checked.message, checked.line);
     let call: PythonCall | undefined;
     if (python) {
       const pick = chooseRewardFunction(checked.candidates, o.pythonFunction);
-      if (!pick.ok) return notLoading(o.rewardPath, pick.message);
+      if (!pick.ok) return notLoading(rewardPath, pick.message);
       const { chosen } = pick;
       const others = checked.candidates.filter((c) => c !== chosen);
       if (o.pythonFunction === null && others.length > 0) {
         const list = others.map((c) => `${c.name} (${c.kind}, line ${c.line})`).join(', ');
         io.stderr(
-          `reward-studio: ${o.rewardPath} has ${others.length + 1} reward functions; using ${describeChoice(chosen)} (line ${chosen.line}; ${defaultReason(chosen, checked.candidates)}). Others: ${list}. Choose one with --function <name>.\n`,
+          `reward-studio: ${rewardPath} has ${others.length + 1} reward functions; using ${describeChoice(chosen)} (line ${chosen.line}; ${defaultReason(chosen, checked.candidates)}). Others: ${list}. Choose one with --function <name>.\n`,
         );
       }
       call = { name: chosen.name, kind: chosen.kind, batchSize: o.batchSize };
+      if (chosen.functions) call.functions = functions = chosen.functions.map(({ name, weight }) => ({ name, weight }));
+      name = chosen.name;
     }
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
     const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
     const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: call, tokenizer }).done;
-    if (outcome.kind === 'compile-error') return notLoading(o.rewardPath, outcome.message, outcome.line);
+    if (outcome.kind === 'compile-error') return notLoading(rewardPath, outcome.message, outcome.line);
     if (outcome.kind === 'load-failed') {
       // The browser's mapping dialog is, here, a pair of options.
       const message = outcome.message.replace(
@@ -193,7 +255,7 @@ async function runEngine(o: ScoreOptions, code: string, python: boolean, size: n
     const info = await engine.loadInfo();
     if (!info.ok || !info.meta)
       return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
-    return { ok: true, outcome, meta: info.meta };
+    return { ok: true, outcome, meta: info.meta, name, ...(functions ? { functions } : {}) };
   } finally {
     engine.dispose();
   }

@@ -84,8 +84,26 @@ describe('requests from the page, checked in the sandbox', () => {
     ['an unknown tokenizer', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { tokenizer: 'constructor' } }],
     ['a zero time limit', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { timeLimitMs: 0 } }],
     ['a dataset without its file', { kind: 'dataset', pool: 'ts', ds: { file: { datasetId: 'd', name: 'a.jsonl' } }, load: true }],
+    ['an unknown Python kind', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { python: { name: 'f', kind: 'torch', batchSize: 8 } } }],
+    [
+      'a reward_funcs weight that is not a number',
+      {
+        kind: 'run',
+        pool: 'py',
+        runId: 1,
+        code: 'x',
+        opts: { python: { name: 'reward_funcs', kind: 'trl', batchSize: 8, functions: [{ name: 'f', weight: '2' }] } },
+      },
+    ],
   ])('refused: %s', (_, m) => {
     expect(checkToFrame(m, rows).ok).toBe(false);
+  });
+
+  it('a reward_funcs call keeps its functions and weights (and nothing else)', () => {
+    const python = { name: 'reward_funcs', kind: 'trl', batchSize: 8, functions: [{ name: 'f', weight: 0.5, extra: 1 }], evil: true };
+    const c = checkToFrame({ kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { python } }, rows);
+    if (!c.ok || c.value.kind !== 'run') throw new Error('expected a run');
+    expect(c.value.opts.python).toEqual({ name: 'reward_funcs', kind: 'trl', batchSize: 8, functions: [{ name: 'f', weight: 0.5 }] });
   });
 
   it('a dataset with its file passes', () => {

@@ -8,8 +8,8 @@ import type { RowError } from '../core/reward/runRows';
 import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import type { EngineDataset, RunOptions, RunOutcome, RunProgress, RunResult } from './engine';
-import type { CheckResult, PythonCall } from './protocol';
-import { checkCheckResult, checkComponents } from './protocol';
+import type { CheckResult } from './protocol';
+import { checkCheckResult, checkComponents, checkPythonCall } from './protocol';
 
 export type PoolId = 'ts' | 'py';
 export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
@@ -36,22 +36,13 @@ const STDOUT_LIMIT = 201_000;
 
 const pool = (v: unknown): PoolId => (v === 'ts' || v === 'py' ? v : bad('pool', '"ts" or "py"'));
 
-function checkPython(v: unknown): PythonCall {
-  const p = record(v, 'opts.python');
-  return {
-    name: str(p.name, 'opts.python.name'),
-    kind: str(p.kind, 'opts.python.kind') as PythonCall['kind'],
-    batchSize: int(p.batchSize, 'opts.python.batchSize', 1),
-  };
-}
-
 function checkRunOptions(v: unknown, rows: number | undefined): FrameRunOptions {
   const o = record(v, 'opts');
   const out: FrameRunOptions = {};
   if (o.timeLimitMs !== undefined) out.timeLimitMs = int(o.timeLimitMs, 'opts.timeLimitMs', 1);
   if (o.tokenizer !== undefined)
     out.tokenizer = Object.hasOwn(TOKENIZERS, str(o.tokenizer, 'opts.tokenizer')) ? (o.tokenizer as TokenizerId) : bad('opts.tokenizer', 'a tokenizer id');
-  if (o.python !== undefined) out.python = checkPython(o.python);
+  if (o.python !== undefined) out.python = checkPythonCall(o.python, 'opts.python');
   if (o.models !== undefined) {
     const models: Record<string, Float64Array> = {};
     for (const [k, col] of Object.entries(record(o.models, 'opts.models')))

@@ -6,9 +6,10 @@ import type { DatasetMeta } from '../core/dataset/meta';
 import { CATEGORY_TEXT_LIMIT, type Categories } from '../core/dataset/categories';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
-import type { RewardCandidate, RewardKind } from '../core/python/signatures';
+import { REWARD_KINDS, type RewardCandidate, type RewardKind } from '../core/python/signatures';
 import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
+import type { WeightedFunction } from '../core/reward/weighted';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, Bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import { WATCH_SLOTS } from './watch';
@@ -35,6 +36,8 @@ export interface PythonCall {
   kind: RewardKind;
   /** Rows per call for the batch conventions (TRL, verl-batch, OpenRLHF). */
   batchSize: number;
+  /** A `reward_funcs` list: each function is called (TRL's way) and the run's score is their weighted total. */
+  functions?: WeightedFunction[];
 }
 
 export interface RunTask {
@@ -163,6 +166,15 @@ function checkCandidates(v: unknown): RewardCandidate[] {
     const c = record(x, `result.candidates.${i}`);
     str(c.name, `result.candidates.${i}.name`);
     str(c.kind, `result.candidates.${i}.kind`);
+    if (c.functions !== undefined) {
+      if (!Array.isArray(c.functions)) bad(`result.candidates.${i}.functions`, 'an array');
+      (c.functions as unknown[]).forEach((x, j) => {
+        const f = record(x, `result.candidates.${i}.functions.${j}`);
+        str(f.name, `result.candidates.${i}.functions.${j}.name`);
+        if (typeof f.weight !== 'number' || !Number.isFinite(f.weight)) bad(`result.candidates.${i}.functions.${j}.weight`, 'a finite number');
+      });
+    }
+    optional(c.problem, (x) => text(x, `result.candidates.${i}.problem`));
     return c as unknown as RewardCandidate;
   });
 }
@@ -218,6 +230,28 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
   });
 }
 
+/**
+ * Which Python function to call (checked in the worker and in the sandbox frame): a name, a known kind, a batch size,
+ * and for a `reward_funcs` list its functions' names and weights. Returns a fresh object with those fields only.
+ */
+export function checkPythonCall(v: unknown, where = 'python'): PythonCall {
+  const p = record(v, where);
+  const call: PythonCall = {
+    name: str(p.name, `${where}.name`),
+    kind: REWARD_KINDS.includes(p.kind as RewardKind) ? (p.kind as RewardKind) : bad(`${where}.kind`, REWARD_KINDS.join(', ')),
+    batchSize: int(p.batchSize, `${where}.batchSize`, 1),
+  };
+  if (p.functions === undefined) return call;
+  if (!Array.isArray(p.functions) || p.functions.length === 0 || p.functions.length > COMPONENT_LIMIT)
+    bad(`${where}.functions`, `1 to ${COMPONENT_LIMIT} functions`);
+  call.functions = (p.functions as unknown[]).map((x, i) => {
+    const f = record(x, `${where}.functions.${i}`);
+    const weight = typeof f.weight === 'number' && Number.isFinite(f.weight) ? f.weight : bad(`${where}.functions.${i}.weight`, 'a finite number');
+    return { name: str(f.name, `${where}.functions.${i}.name`), weight };
+  });
+  return call;
+}
+
 /** A message from the engine, checked by the worker before it acts on it. */
 export function checkToWorker(v: unknown): Check<ToWorker> {
   return checked((): ToWorker => {
@@ -240,6 +274,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         const start = int(m.start, 'start', 0);
         int(m.end, 'end', start);
         if (m.models !== undefined) for (const [k, col] of Object.entries(record(m.models, 'models'))) f64(col, (m.end as number) - start, `models.${k}`);
+        if (m.python !== undefined) checkPythonCall(m.python);
         return m as ToWorker;
       }
       case 'idle': {

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { RunResult } from '../engine/engine';
 import type { RunSummary } from '../core/reward/summary';
 import { cleanRunText } from '../core/session/runLabels';
+import type { WeightedFunction } from '../core/reward/weighted';
 import type { StudioState } from './index';
 
 export interface RunRecord {
@@ -10,6 +11,8 @@ export interface RunRecord {
   language: 'ts' | 'py';
   /** Python: the function that was called. */
   pyFunction?: string;
+  /** Several reward functions (a `reward_funcs` list): each one's name (its column in components) and weight. */
+  functions?: WeightedFunction[];
   datasetId: string;
   startedAt: number;
   elapsedMs: number;

@@ -17,6 +17,7 @@ export function runMeta(r: RunRecord): RunMeta {
     summary: { ...r.summary, mean: Number.isNaN(r.summary.mean) ? null : r.summary.mean },
   };
   if (r.pyFunction) m.pyFunction = r.pyFunction;
+  if (r.functions) m.functions = r.functions;
   if (r.from) m.from = r.from;
   if (r.name) m.name = r.name;
   if (r.note) m.note = r.note;
@@ -41,6 +42,7 @@ export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunR
     code: meta.code,
     language: meta.language,
     pyFunction: meta.pyFunction,
+    ...(meta.functions ? { functions: meta.functions } : {}),
     datasetId,
     startedAt: meta.startedAt,
     elapsedMs: meta.elapsedMs,

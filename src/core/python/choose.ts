@@ -11,6 +11,7 @@ const described = (c: RewardCandidate) => `${c.name} (${c.kind}, line ${c.line})
  */
 function rank(c: RewardCandidate): number {
   if (c.name === 'compute_score' && c.kind.startsWith('verl')) return 0;
+  if (c.functions) return 0.5;
   if (c.kind === 'trl') return 1;
   if (c.kind === 'openrlhf' && c.name === 'reward_func') return 2;
   if (c.kind === 'verl' || c.kind === 'verl-batch') return 3;
@@ -27,6 +28,7 @@ export function defaultRewardFunction(candidates: readonly RewardCandidate[]): R
 
 /** Why `c` is called the way it is, in a few words: "compute_score: verl per-source signature". */
 export function describeChoice(c: RewardCandidate): string {
+  if (c.functions) return `${c.name}: TRL reward_funcs, ${c.functions.map((f) => `${f.name} × ${f.weight}`).join(' + ')}`;
   const how = c.object !== undefined ? `${KIND_NAMES[c.kind].replace(/ signature$/, '')} object, ${c.object}` : KIND_NAMES[c.kind];
   return `${c.name}: ${how}`;
 }
@@ -36,6 +38,7 @@ export function defaultReason(chosen: RewardCandidate, candidates: readonly Rewa
   if (candidates.length < 2) return null;
   const r = rank(chosen);
   if (r === 0) return 'compute_score is the entry point verl calls';
+  if (r === 0.5) return 'reward_funcs is the list GRPOTrainer is given';
   if (r === 1) return 'TRL rewards come before OpenRLHF and other verl-shaped functions';
   if (r === 2) return 'reward_func is the entry point OpenRLHF loads';
   if (r === 3) return 'verl custom-function signatures come before helpers that take a solution_str';
@@ -64,8 +67,8 @@ export function chooseRewardFunction(
         `or a top-level name bound to such a reward (a factory's result, a callable instance). The conventions:\n${conventions.join('\n')}`,
     };
   }
-  if (wanted === null) return { ok: true, chosen: best };
-  const chosen = candidates.find((c) => c.name === wanted);
+  const chosen = wanted === null ? best : candidates.find((c) => c.name === wanted);
+  if (chosen?.problem !== undefined) return { ok: false, message: chosen.problem };
   if (chosen) return { ok: true, chosen };
   return { ok: false, message: `--function ${wanted}: no reward function of that name; the file has ${candidates.map(described).join(', ')}` };
 }

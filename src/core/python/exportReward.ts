@@ -23,6 +23,7 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
     '    return c',
     '',
   ].join('\n');
+  if (fn.functions) return exportList(body, fn.name, fn.functions, target, fileName);
   if (target === 'trl') {
     if (fn.kind === 'trl') {
       return {
@@ -151,6 +152,55 @@ export function exportReward(code: string, fn: RewardCandidate, target: ExportTa
         `    """verl signature around ${fn.name}: a batch of one rollout."""`,
         ...call,
         '    return 0.0 if r is None else float(r)',
+      ].join('\n') +
+      '\n',
+  };
+}
+
+/**
+ * A `reward_funcs` list: TRL gets the list itself and its weights (GRPOConfig's `reward_weights`); verl gets one custom
+ * function that calls each TRL reward on a batch of one and sums weight × value, None left out, as TRL does.
+ */
+function exportList(
+  body: string,
+  name: string,
+  functions: readonly { name: string; weight: number }[],
+  target: ExportTarget,
+  fileName: string,
+): { text: string; functionName: string } {
+  const weights = `[${functions.map((f) => String(f.weight)).join(', ')}]`;
+  if (target === 'trl') {
+    return {
+      functionName: name,
+      text:
+        header([
+          `Rewards for TRL, exported from Reward Studio (${functions.map((f) => f.name).join(', ')}).`,
+          '',
+          `    from ${module(fileName)} import ${name}`,
+          `    trainer = GRPOTrainer(..., reward_funcs=${name}, args=GRPOConfig(..., reward_weights=${weights}))`,
+        ]) + body,
+    };
+  }
+  const fn = `compute_score_${name}`;
+  return {
+    functionName: fn,
+    text:
+      header([
+        `Reward for verl, exported from Reward Studio (TRL's ${name} with reward_weights ${weights}, summed as TRL sums them). In the trainer config:`,
+        '',
+        `    custom_reward_function.path=${fileName} custom_reward_function.name=${fn}`,
+      ]) +
+      body +
+      '\n\n' +
+      [
+        `def ${fn}(data_source, solution_str, ground_truth, extra_info=None):`,
+        `    """verl signature around TRL's ${name}: each reward on a batch of one, weight × value summed, None left out."""`,
+        '    total = 0.0',
+        `    for f, w in zip(${name}, ${weights}):`,
+        '        r = f(prompts=[None], completions=[solution_str], completion_ids=[None], ground_truth=[ground_truth], data_source=[data_source], extra_info=[extra_info or {}])[0]',
+        '        if r is not None:',
+        '            total += w * float(r)',
+        '    return total',
       ].join('\n') +
       '\n',
   };

@@ -11,6 +11,7 @@ import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
 import { chooseRewardFunction, defaultRewardFunction, describeChoice, pickRewardFunction } from './choose';
 import { exportReward } from './exportReward';
+import { ALL_NONE_NOTE } from '../reward/weighted';
 import { PythonLoadError, runPython } from './runPython';
 import { findRewardFunctions, type RewardCandidate, type RewardKind } from './signatures';
 import expected from './testing/frameworks/expected.json';
@@ -18,12 +19,21 @@ import CUSTOM from './testing/frameworks/custom_verl.py?raw';
 import DAPO from './testing/frameworks/per_source_dapo.py?raw';
 import GSM8K from './testing/frameworks/per_source_gsm8k.py?raw';
 import OBJECTS from './testing/frameworks/trl_objects.py?raw';
+import LIST from './testing/frameworks/trl_reward_funcs.py?raw';
 
 const FILES: Record<string, string> = {
   'per_source_gsm8k.py': GSM8K,
   'per_source_dapo.py': DAPO,
   'custom_verl.py': CUSTOM,
   'trl_objects.py': OBJECTS,
+};
+
+/** The single-function cases of expected.json (the reward_funcs case has its own shape, tested below). */
+const SINGLE = expected.cases.filter((c) => c.kind !== 'trl-list') as { file: string; name: string; kind: string; results: unknown[] }[];
+const LISTED = expected.cases.find((c) => c.kind === 'trl-list')!.results as {
+  functions: Record<string, (number | null)[]>;
+  weights: number[];
+  total: number[];
 };
 
 let py: PyodideAPI;
@@ -162,7 +172,7 @@ function reading(v: unknown): { score: number; components: Record<string, number
 }
 
 describe('the harness gives what CPython gives for the same files (expected.json)', () => {
-  it.each(expected.cases.map((c) => [c.file, c.name, c.kind, c] as const))('%s: %s (%s)', (file, name, kind, c) => {
+  it.each(SINGLE.map((c) => [c.file, c.name, c.kind, c] as const))('%s: %s (%s)', (file, name, kind, c) => {
     const code = FILES[file];
     expect(defaultRewardFunction(candidates(code))?.name).toBe(file === 'trl_objects.py' ? 'soft' : name);
     const r = runPython(py, code, { name, kind: kind as RewardKind }, (i) => ROWS[i], 0, ROWS.length, { batchSize: 4 });
@@ -175,6 +185,38 @@ describe('the harness gives what CPython gives for the same files (expected.json
     for (const k of names) expect(Array.from(r.components[k])).toEqual(want.map((w) => w.components[k]));
     const notes = want.flatMap((w, row) => (w.note === undefined ? [] : [{ row, note: w.note }]));
     expect(r.notes).toEqual(notes);
+  });
+
+  it('a reward_funcs list with reward_weights: the weighted nansum, each function a column (None as NaN)', () => {
+    const cs = candidates(LIST);
+    const list = defaultRewardFunction(cs)!;
+    expect(list).toMatchObject({
+      name: 'reward_funcs',
+      kind: 'trl',
+      functions: [
+        { name: 'format_reward', weight: 0.5 },
+        { name: 'accuracy_reward', weight: 2 },
+      ],
+    });
+    expect(describeChoice(list)).toBe('reward_funcs: TRL reward_funcs, format_reward × 0.5 + accuracy_reward × 2');
+    const r = runPython(py, LIST, { name: list.name, kind: list.kind, functions: list.functions }, (i) => ROWS[i], 0, ROWS.length, { batchSize: 3 });
+    expect(r.errors).toEqual([]);
+    expect(Array.from(r.scores)).toEqual(LISTED.total);
+    for (const [name, values] of Object.entries(LISTED.functions)) {
+      expect(Array.from(r.components[name])).toEqual(values.map((v) => v ?? Number.NaN));
+    }
+    // The last row: every function returned None, so TRL's nansum gives 0; the row says so.
+    expect(r.notes).toEqual([{ row: 6, note: ALL_NONE_NOTE }]);
+  });
+
+  it('a reward_funcs list TRL would refuse is refused with TRL’s reason', () => {
+    const wrong = LIST.replace('reward_weights = [0.5, 2.0]', 'reward_weights = [0.5]');
+    expect(chooseRewardFunction(candidates(wrong), null)).toEqual({ ok: false, message: 'reward_weights has 1 weights for 2 reward functions' });
+    const unknown = LIST.replace('[format_reward, accuracy_reward]', '[format_reward, think_reward]');
+    expect(chooseRewardFunction(candidates(unknown), null)).toEqual({
+      ok: false,
+      message: 'reward_funcs names think_reward, which the file does not define at the top level',
+    });
   });
 
   it('math_dapo’s dict: acc (a bool) is a 0/1 component, pred (a string) the row’s note', () => {
@@ -215,5 +257,21 @@ describe('Export for TRL / verl of a per-source scorer round-trips', () => {
     expect(Array.from(viaTrl.scores)).toEqual(want);
     // The exported file, back in the studio, still calls the scorer by default.
     expect(defaultRewardFunction(candidates(verl.text))?.name).toBe('compute_score');
+  });
+});
+
+describe('Export for TRL / verl of a reward_funcs list round-trips', () => {
+  it('TRL: the list and its weights for GRPOConfig; verl: one custom function summing weight × value; both give the weighted totals', () => {
+    const list = defaultRewardFunction(candidates(LIST))!;
+    const trl = exportReward(LIST, list, 'trl');
+    expect(trl.text).toContain('trainer = GRPOTrainer(..., reward_funcs=reward_funcs, args=GRPOConfig(..., reward_weights=[0.5, 2]))');
+    const back = defaultRewardFunction(candidates(trl.text))!;
+    const viaTrl = runPython(py, trl.text, { name: back.name, kind: back.kind, functions: back.functions }, (i) => ROWS[i], 0, ROWS.length);
+    expect(Array.from(viaTrl.scores)).toEqual(LISTED.total);
+    const verl = exportReward(LIST, list, 'verl');
+    expect(verl.functionName).toBe('compute_score_reward_funcs');
+    const viaVerl = runPython(py, verl.text, { name: verl.functionName, kind: 'verl' }, (i) => ROWS[i], 0, ROWS.length);
+    expect(viaVerl.errors).toEqual([]);
+    expect(Array.from(viaVerl.scores)).toEqual(LISTED.total);
   });
 });

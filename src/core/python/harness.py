@@ -174,8 +174,61 @@ def find_candidates(source):
         kind = _classify(target, sig[0], sig[1], sig[3], sig[4])
         if kind is not None:
             found[target] = _candidate(target, kind, node.lineno, sig, is_async, _source_of(value, source))
+    listed = _reward_funcs(tree, found, defs, source)
+    if listed is not None:
+        found[listed["name"]] = listed
     out = sorted(found.values(), key=lambda c: c["line"])
     return json.dumps({"ok": True, "candidates": out})
+
+
+def _reward_funcs(tree, found, defs, source):
+    """A top-level `reward_funcs = [f, g]` (with `reward_weights = [1.0, 0.5]`, else 1 each), as handed to TRL's
+    GRPOTrainer(reward_funcs=..., args=GRPOConfig(reward_weights=...)): a candidate that calls each, the TRL way."""
+    funcs = weights = None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            target, value = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            target, value = node.target.id, node.value
+        else:
+            continue
+        if target == "reward_funcs":
+            funcs = (node, value)
+        elif target == "reward_weights":
+            weights = value
+    if funcs is None:
+        return None
+    node, value = funcs
+    if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
+        return None
+    problem = None
+    names = []
+    for e in value.elts:
+        if not isinstance(e, ast.Name):
+            problem = "reward_funcs holds %s, not the name of a reward function of the file" % _source_of(e, source)
+            break
+        if e.id not in found and e.id not in defs:
+            problem = "reward_funcs names %s, which the file does not define at the top level" % e.id
+            break
+        names.append(e.id)
+    ws = [1.0] * len(value.elts)
+    if weights is not None and problem is None:
+        try:
+            given = ast.literal_eval(weights)
+            ws = [float(w) for w in given]
+            if not all(math.isfinite(w) for w in ws):
+                raise ValueError
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            problem = "reward_weights is %s, not a list of numbers" % _source_of(weights, source)
+        else:
+            if len(ws) != len(value.elts):
+                # TRL's check: "Number of reward weights (n) must match number of reward functions (m)".
+                problem = "reward_weights has %d weights for %d reward functions" % (len(ws), len(value.elts))
+    c = _candidate("reward_funcs", "trl", node.lineno, ([], [], [], False, True), False, _source_of(value, source))
+    c["functions"] = [{"name": n, "weight": w} for n, w in zip(names, ws)]
+    if problem is not None:
+        c["problem"] = problem
+    return c
 
 
 # ------------------------------------------------------------------ errors, output

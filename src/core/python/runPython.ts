@@ -6,6 +6,7 @@ import type { PyodideAPI } from 'pyodide';
 import { RowStatus } from '../reward/contract';
 import type { ModelColumns } from '../reward/context';
 import type { RangeResult, RowError } from '../reward/runRows';
+import { combineFunctions, type WeightedFunction } from '../reward/weighted';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
@@ -15,6 +16,8 @@ import { isPerRow, type RewardKind } from './signatures';
 export interface PythonRewardChoice {
   name: string;
   kind: RewardKind;
+  /** A `reward_funcs` list: each function called TRL's way on the range, the score their weighted total (core/reward/weighted). */
+  functions?: readonly WeightedFunction[];
 }
 
 /** `print()` output of one call: `rows` rows starting at dataset row `row` (rows = 1 for per-row calls). */
@@ -280,21 +283,27 @@ export function runPython(
           next += rows;
         }
       : undefined;
-  const attempt = () => {
+  const models = modelsJson(opts.models, start, end);
+  const attempt = (name: string, kind: RewardKind) => {
     next = start;
     clear();
-    return h.run(choice.kind, choice.name, w.bytes(), tick, key, start, end, batch, modelsJson(opts.models, start, end));
+    return h.run(kind, name, w.bytes(), tick, key, start, end, batch, models);
   };
-  let out: HarnessResult;
+  // A reward_funcs list: every function runs on the range, each called as TRL calls a reward (the rows are held
+  // after the first, so the others only call their function).
+  const calls: { name: string; kind: RewardKind }[] = choice.functions?.map((f) => ({ name: f.name, kind: 'trl' })) ?? [choice];
+  const outs: HarnessResult[] = [];
   try {
-    try {
-      out = attempt();
-    } catch (e) {
-      // An interrupt meant for a call that had just ended landed in the harness's own code, between calls (see 4.
-      // above): the range runs again, once, from its start.
-      if (!/^KeyboardInterrupt\b/.test(pythonErrorMessage(e))) throw e;
-      opts.beforeRetry?.();
-      out = attempt();
+    for (const c of calls) {
+      try {
+        outs.push(attempt(c.name, c.kind));
+      } catch (e) {
+        // An interrupt meant for a call that had just ended landed in the harness's own code, between calls (see 4.
+        // above): the range runs again, once, from its start.
+        if (!/^KeyboardInterrupt\b/.test(pythonErrorMessage(e))) throw e;
+        opts.beforeRetry?.();
+        outs.push(attempt(c.name, c.kind));
+      }
     }
   } catch (e) {
     const message = pythonErrorMessage(e);
@@ -305,7 +314,15 @@ export function runPython(
     // The harness copied the payload into Python: its buffer is the next range's (up to 64 MB kept).
     if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
   }
-  return toRangeResult(out, start, opts.timeLimitMs, loadStdout);
+  const results = outs.map((out, k) => toRangeResult(out, start, opts.timeLimitMs, k === 0 ? loadStdout : ''));
+  if (!choice.functions) return results[0];
+  const combined = combineFunctions(choice.functions.map((f, k) => ({ ...f, result: results[k] })));
+  return {
+    ...combined,
+    stdout: results.map((r) => r.stdout).join(''),
+    output: results.flatMap((r) => r.output),
+    metrics: results.flatMap((r) => r.metrics),
+  };
 }
 
 /**

@@ -62,6 +62,10 @@ export interface RewardCandidate {
   async: boolean;
   /** A reward object: the expression bound to the name (e.g. `get_soft_overlong_punishment(max_completion_len=20)`). */
   object?: string;
+  /** A `reward_funcs = [f, g]` list (name `reward_funcs`): its functions with `reward_weights` (else 1 each). */
+  functions?: { name: string; weight: number }[];
+  /** Why the list cannot run as TRL would run it (a weight count that differs, a name the file does not define). */
+  problem?: string;
 }
 
 export type SignatureScan =

@@ -91,6 +91,11 @@ export const runMetaSchema = z.object({
   code: z.string().max(MAX_CODE),
   language,
   pyFunction: z.string().max(200).optional(),
+  /** Several reward functions: their names (component columns of the run) and weights. */
+  functions: z
+    .array(z.object({ name: z.string().max(200), weight: z.number().finite() }))
+    .max(64)
+    .optional(),
   startedAt: z.number(),
   elapsedMs: z.number().min(0),
   cancelled: z.boolean(),

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { describe } from '../../core/stats/describe';
 import { histogram, overlayHistogram } from '../../core/stats/histogram';
@@ -10,6 +10,7 @@ import { MAX_OVERLAID, type RunRecord } from '../../store/runsSlice';
 import { binName, HistogramChart } from '../charts/HistogramChart';
 import { runLabel } from '../editor/runLabel';
 import { fmt, pct } from './format';
+import { RewardFunctions } from './RewardFunctions';
 import { usePreviousRun, useRunningLong } from './useRuns';
 
 const CURRENT_COLOR = '#1f6feb';
@@ -35,37 +36,49 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   const { overlaid, byDefault } = useOverlaid(run);
   const running = useRunningLong();
   const setSubset = useStudio((s) => s.setSubset);
-  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
-  const others = useMemo(() => overlaid.map((r) => scoredValues(r.result.scores, r.result.status)), [overlaid]);
+  // One of several reward functions shown instead of their weighted total (its own values: NaN where it returned None).
+  const [picked, setShown] = useState<string | null>(null);
+  const shown = picked !== null && run.functions?.some((f) => f.name === picked) && Object.hasOwn(run.result.components, picked) ? picked : null;
+  const values = useMemo(() => (shown !== null ? run.result.components[shown] : scoredValues(run.result.scores, run.result.status)), [run, shown]);
+  // Other runs are drawn with the weighted total only: a function's values are not comparable with another run's total.
+  const drawn = useMemo(() => (shown === null ? overlaid : []), [shown, overlaid]);
+  const others = useMemo(() => drawn.map((r) => scoredValues(r.result.scores, r.result.status)), [drawn]);
+  const what = shown === null ? 'reward' : shown;
   const { h, series } = useMemo(() => {
     const o = overlayHistogram([values, ...others]);
-    const series = [run, ...overlaid].map((r, k) => ({
-      name: seriesName(r, k > 0 ? (byDefault ? 'previous' : null) : overlaid.length > 0 ? 'current' : null),
+    const series = [run, ...drawn].map((r, k) => ({
+      name: seriesName(r, k > 0 ? (byDefault ? 'previous' : null) : drawn.length > 0 ? 'current' : null),
       color: k === 0 ? CURRENT_COLOR : OVERLAY_COLORS[(k - 1) % OVERLAY_COLORS.length],
       counts: o.counts[k],
     }));
     return { h: o.histogram, series };
-  }, [values, others, run, overlaid, byDefault]);
+  }, [values, others, run, drawn, byDefault]);
   const d = useMemo(() => describe(values), [values]);
   const shares = useMemo(() => statusShares(run.result.status), [run]);
   const components = Object.entries(run.result.components);
   return (
     <div className="diag-split">
       <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={h.bins.length} data-runs={series.length}>
+        {run.functions ? (
+          <figcaption className="muted small" aria-label="Histogram shows">
+            {shown === null ? 'Weighted total of the reward functions' : `${shown} (weight ${String(run.functions.find((f) => f.name === shown)?.weight)})`}
+          </figcaption>
+        ) : null}
         {d.n > 0 ? (
           <HistogramChart
             label="Histogram bins"
-            valueName="reward"
+            valueName={what}
             histogram={h}
             series={series}
             // Whichever run's bar is clicked, the rows are the current run's in that bin: the table shows that run.
-            onOpenBin={(b) => setSubset({ label: `reward ${binName(h, b)} · run #${run.id}`, rows: rowsInBin(values, h, b) })}
+            onOpenBin={(b) => setSubset({ label: `${what} ${binName(h, b)} · run #${run.id}`, rows: rowsInBin(values, h, b) })}
           />
         ) : (
           <p className="muted empty-chart">No scored rollouts in this run.</p>
         )}
       </figure>
       <div className="diag-side">
+        <RewardFunctions run={run} shown={shown} onShow={setShown} />
         <OverlayPicker run={run} overlaid={overlaid} />
         <dl className="stats" aria-label="Reward statistics">
           <dt>mean</dt>
