@@ -1,5 +1,6 @@
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PackedBatch } from '../core/dataset/packed';
+import type { ColumnValues } from '../core/table/columns';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
@@ -35,6 +36,8 @@ export type DataRequest =
   | { kind: 'labels'; reqId: number; key: number }
   /** Token count of every completion with this tokenizer. */
   | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId }
+  /** One top-level field of every row, as a table column (core/table/columns `fieldColumn`). */
+  | { kind: 'field'; reqId: number; key: number; name: string }
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
   | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs };
 
@@ -51,4 +54,5 @@ export type DataReply =
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
+  | { kind: 'field'; reqId: number; column: ColumnValues | null; error?: string }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string };

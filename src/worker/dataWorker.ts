@@ -4,6 +4,7 @@ import { importPacked } from '../core/dataset/importPacked';
 import { batchTransfer } from '../core/dataset/packed';
 import { RowStoreBuilder, type RowStore } from '../core/dataset/rowStore';
 import { searchTrajectories } from '../core/dataset/search';
+import { fieldColumn } from '../core/table/columns';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
 import { importFailure, type DataReply, type DataRequest } from '../runtime/importProtocol';
@@ -50,6 +51,17 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         return post({ kind: 'preference', reqId: m.reqId, result: preferenceAccuracy(m.scores, m.status, m.pairs) });
       } catch (e) {
         return post({ kind: 'preference', reqId: m.reqId, result: null, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    if (m.kind === 'field') {
+      // Every row is needed: a plain JSONL import reads the file again once (rowStore.ts), then answers from memory.
+      try {
+        const rows = await rowsOf(m.key);
+        if (!rows) return post({ kind: 'field', reqId: m.reqId, column: null });
+        const column = fieldColumn(rows, m.name);
+        return post({ kind: 'field', reqId: m.reqId, column }, column.kind === 'number' ? [column.values.buffer] : [column.ranks.buffer]);
+      } catch (e) {
+        return post({ kind: 'field', reqId: m.reqId, column: null, error: messageOf(e) });
       }
     }
     if (m.kind === 'tokens') {

@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
+import { GroupFilter } from './GroupFilter';
+import { ColumnsMenu } from './ColumnsMenu';
+import type { ColumnValues } from '../../core/table/columns';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { searchRows } from '../../runtime/importClient';
 import { useStudio } from '../../store';
 
 /** Filters for the table: errors only, one group, text search, and the chart selection in force. */
-export function TableFilters({ shown }: { shown: number }) {
+export function TableFilters({ shown, columns }: { shown: number; columns: Map<string, ColumnValues> }) {
   const errorsOnly = useStudio((s) => s.errorsOnly);
   const setErrorsOnly = useStudio((s) => s.setErrorsOnly);
-  const group = useStudio((s) => s.groupFilter);
-  const setGroup = useStudio((s) => s.setGroupFilter);
-  const groupCount = useStudio((s) => s.groupCount);
   const setSearch = useStudio((s) => s.setSearch);
   const datasetId = useStudio((s) => s.datasetId);
   const subset = useStudio((s) => s.subset);
@@ -50,19 +50,8 @@ export function TableFilters({ shown }: { shown: number }) {
           {searchError}
         </span>
       ) : null}
-      <label>
-        Group{' '}
-        <input
-          type="number"
-          aria-label="Filter by group"
-          min={0}
-          max={Math.max(0, groupCount - 1)}
-          placeholder="all"
-          value={group ?? ''}
-          onChange={(e) => setGroup(e.target.value === '' ? null : Number(e.target.value))}
-          className="narrow"
-        />
-      </label>
+      <GroupFilter />
+      <ColumnsMenu values={columns} />
       <label>
         <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
       </label>
