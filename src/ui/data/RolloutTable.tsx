@@ -77,7 +77,7 @@ export function RolloutTable() {
 
   return (
     <section className="panel table-panel" aria-label="Rollouts">
-      <TableFilters shown={view.length} columns={columns} />
+      <TableFilters view={view} columns={columns} />
       <div role="table" aria-label="Rollouts table" aria-rowcount={view.length + 1} className="rtable">
         <div role="rowgroup" className="rt-head">
           <div role="row" className="rt-row">

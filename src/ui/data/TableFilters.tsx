@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react';
 import { GroupFilter } from './GroupFilter';
 import { ColumnsMenu } from './ColumnsMenu';
+import { DownloadRows } from './DownloadRows';
 import type { ColumnValues } from '../../core/table/columns';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { searchRows } from '../../runtime/importClient';
 import { useStudio } from '../../store';
 
 /** Filters for the table: errors only, one group, text search, and the chart selection in force. */
-export function TableFilters({ shown, columns }: { shown: number; columns: Map<string, ColumnValues> }) {
+export function TableFilters({ view, columns }: { view: Int32Array; columns: Map<string, ColumnValues> }) {
+  const shown = view.length;
   const errorsOnly = useStudio((s) => s.errorsOnly);
   const setErrorsOnly = useStudio((s) => s.setErrorsOnly);
   const setSearch = useStudio((s) => s.setSearch);
@@ -52,6 +54,7 @@ export function TableFilters({ shown, columns }: { shown: number; columns: Map<s
       ) : null}
       <GroupFilter />
       <ColumnsMenu values={columns} />
+      <DownloadRows view={view} columns={columns} />
       <label>
         <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
       </label>

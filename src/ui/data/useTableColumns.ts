@@ -13,12 +13,12 @@ export interface TableColumns {
   missing: Map<string, string>;
 }
 
-/** The ids of the columns the table needs: those shown, those filtered on, and the one it is sorted by. */
+/** The ids of the columns the table needs: reward and length (always offered to filter), those shown, filtered on, sorted by. */
 export function useNeededColumns(): string[] {
   const shown = useStudio((s) => s.tableColumns);
   const filters = useStudio((s) => s.columnFilters);
   const sortKey = useStudio((s) => s.sortKey);
-  return useMemo(() => Array.from(new Set([...shown, ...filters.map((f) => f.id), sortKey])), [shown, filters, sortKey]);
+  return useMemo(() => Array.from(new Set(['reward', 'length', ...shown, ...filters.map((f) => f.id), sortKey])), [shown, filters, sortKey]);
 }
 
 /** The values of the table's columns `ids`: computed from the run, counted (tokens) or read by the data worker (fields). */
