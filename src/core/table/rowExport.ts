@@ -69,19 +69,18 @@ function columnsOf(x: ExportInput): { name: string; numeric: boolean; cell: (i: 
 
 /** One JSON object per line; components and fields nested (objects without a prototype: a `__proto__` name stays a name). */
 export function toJsonl(x: ExportInput): string {
-  const cols = columnsOf(x);
+  // Each column's place in the nested row, worked out once rather than per row.
+  const cols = columnsOf(x).map((c) => {
+    const dot = c.name.indexOf('.');
+    return { cell: c.cell, outer: dot < 0 ? c.name : c.name.slice(0, dot), inner: dot < 0 ? null : c.name.slice(dot + 1) };
+  });
   const parts: string[] = [];
   for (let k = 0; k < x.order.length; k++) {
     const i = x.order[k];
     const row: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const c of cols) {
-      const dot = c.name.indexOf('.');
-      if (dot < 0) row[c.name] = c.cell(i);
-      else {
-        const outer = c.name.slice(0, dot);
-        const inner = (row[outer] ??= Object.create(null)) as Record<string, unknown>;
-        inner[c.name.slice(dot + 1)] = c.cell(i);
-      }
+      if (c.inner === null) row[c.outer] = c.cell(i);
+      else ((row[c.outer] ??= Object.create(null)) as Record<string, unknown>)[c.inner] = c.cell(i);
     }
     parts.push(JSON.stringify(row));
   }
