@@ -39,6 +39,9 @@ describe('--out lines and messages', () => {
       { index: 2, group: 'b', reward: null, advantage: null, length: 12, error: 'timed out after 200 ms' },
     ]);
     expect(errorText({ row: 0, message: 'm' })).toBe('m');
+    // With group labels (the file's own values, e.g. "200"), the lines name groups by them.
+    const labelled = [...outLines(meta, Float64Array.from([1, 0, 1]), Float64Array.from([0, 0, 0]), new Map(), ['200', '9007199254740993'])];
+    expect(labelled.map((l) => (JSON.parse(l) as { group: string }).group)).toEqual(['200', '200', '9007199254740993']);
   });
 
   it('malformed input: the count and the first 10, with line (or row) numbers', () => {

@@ -45,14 +45,23 @@ export function errorText(e: RowError): string {
   return e.line !== undefined ? `${e.message} (line ${e.line})` : e.message;
 }
 
-/** One `--out` line per rollout: {index, group, reward, advantage, length, error}. */
-export function* outLines(meta: DatasetMeta, scores: Float64Array, advantages: Float64Array, errors: Map<number, RowError>): Generator<string> {
+/**
+ * One `--out` line per rollout: {index, group, reward, advantage, length, error}. `group` is the group's label
+ * (dataset/groupLabels: the file's own group value, or "p-…" for prompt-text groups), as the studio shows it.
+ */
+export function* outLines(
+  meta: DatasetMeta,
+  scores: Float64Array,
+  advantages: Float64Array,
+  errors: Map<number, RowError>,
+  labels: readonly string[] = meta.groupKeys,
+): Generator<string> {
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   for (let i = 0; i < meta.rows; i++) {
     const e = errors.get(i);
     yield JSON.stringify({
       index: i,
-      group: meta.groupKeys[meta.groupOf[i]],
+      group: labels[meta.groupOf[i]],
       reward: finite(scores[i]),
       advantage: finite(advantages[i]),
       length: meta.lengths[i],

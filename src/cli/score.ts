@@ -2,6 +2,7 @@
  * `reward-studio score`: the same import, reward and diagnostics code as the browser, run in Node worker threads.
  * Returns the exit status: 0 scored, 1 the reward does not compile or a file cannot be read, 2 usage error.
  */
+import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,7 +132,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   if (o.out !== null) {
     const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
     try {
-      writeLines(o.out, outLines(meta, scores, adv, errors));
+      const labels = groupLabels(meta.groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
+      writeLines(o.out, outLines(meta, scores, adv, errors, labels));
     } catch (e) {
       return fail(io, `cannot write ${o.out}: ${reason(e)}`);
     }

@@ -5,6 +5,7 @@ import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
 import type { Detection, ImportOptions } from '../core/formats/types';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
+import type { ColumnValues } from '../core/table/columns';
 import type { Trajectory } from '../core/trajectory';
 import type { DataReply, DataRequest, ImportFailure } from './importProtocol';
 import type { Result } from './result';
@@ -146,6 +147,16 @@ export async function fetchCategories(ds: Dataset, column: string): Promise<Cate
     c.codes.every((k) => k >= -1 && k < c.values.length);
   if (!ok) throw new Error('the data worker sent column values that do not fit this dataset');
   return c;
+}
+
+/** One top-level field of every row as a table column (numbers, or text with sort ranks), read by the data worker. */
+export async function fetchFieldColumn(ds: Dataset, name: string): Promise<ColumnValues> {
+  const r = await request(
+    (reqId) => ({ kind: 'field', reqId, key: ds.key, name }),
+    (m) => (m.kind === 'field' ? m : null),
+  );
+  if (!r?.column) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
+  return r.column;
 }
 
 /** Token count of every completion with this tokenizer (the data worker loads the tokenizer once); `onProgress` hears rows done. */

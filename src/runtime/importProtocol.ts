@@ -2,6 +2,7 @@ import type { Categories } from '../core/dataset/categories';
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PairColumn } from '../core/dataset/pairColumns';
 import type { PackedBatch } from '../core/dataset/packed';
+import type { ColumnValues } from '../core/table/columns';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
@@ -39,6 +40,8 @@ export type DataRequest =
   | { kind: 'tokens'; reqId: number; key: number; tokenizer: TokenizerId }
   /** The values of one column as categories (group-by). */
   | { kind: 'categories'; reqId: number; key: number; column: string }
+  /** One top-level field of every row, as a table column (core/table/columns `fieldColumn`). */
+  | { kind: 'field'; reqId: number; key: number; name: string }
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
   | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs }
   /** Categorical columns of the pairs' records (core/dataset/pairColumns), for accuracy by column. */
@@ -57,6 +60,7 @@ export type DataReply =
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
+  | { kind: 'field'; reqId: number; column: ColumnValues | null; error?: string }
   | { kind: 'categories'; reqId: number; categories: Categories | null; error?: string }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string }
   | { kind: 'pair-columns'; reqId: number; columns: PairColumn[] | null; error?: string };

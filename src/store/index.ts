@@ -4,9 +4,10 @@ import { createEditorSlice, type EditorSlice } from './editorSlice';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice';
 import { createRunsSlice, type RunsSlice } from './runsSlice';
 import { createSessionSlice, type SessionSlice } from './sessionSlice';
+import { createTableSlice, type TableSlice } from './tableSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 
-export type StudioState = DatasetSlice & EditorSlice & RunsSlice & ModelsSlice & UiSlice & SessionSlice;
+export type StudioState = DatasetSlice & EditorSlice & RunsSlice & ModelsSlice & UiSlice & SessionSlice & TableSlice;
 
 /** Slices are creator functions combined once here (zustand slices pattern). */
 export const createStudioStore = () =>
@@ -17,6 +18,7 @@ export const createStudioStore = () =>
     ...createModelsSlice(...a),
     ...createUiSlice(...a),
     ...createSessionSlice(...a),
+    ...createTableSlice(...a),
   }));
 
 export const useStudio = createStudioStore();

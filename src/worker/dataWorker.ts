@@ -6,6 +6,7 @@ import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
 import { RowStoreBuilder, type RowStore } from '../core/dataset/rowStore';
 import { searchTrajectories } from '../core/dataset/search';
+import { fieldColumn } from '../core/table/columns';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
 import { importFailure, type DataReply, type DataRequest } from '../runtime/importProtocol';
@@ -69,6 +70,17 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         return post({ kind: 'pair-columns', reqId: m.reqId, columns: rows ? pairColumns(rows, m.pairOf, m.pairCount) : null });
       } catch (e) {
         return post({ kind: 'pair-columns', reqId: m.reqId, columns: null, error: messageOf(e) });
+      }
+    }
+    if (m.kind === 'field') {
+      // Every row is needed: a plain JSONL import reads the file again once (rowStore.ts), then answers from memory.
+      try {
+        const rows = await rowsOf(m.key);
+        if (!rows) return post({ kind: 'field', reqId: m.reqId, column: null });
+        const column = fieldColumn(rows, m.name);
+        return post({ kind: 'field', reqId: m.reqId, column }, column.kind === 'number' ? [column.values.buffer] : [column.ranks.buffer]);
+      } catch (e) {
+        return post({ kind: 'field', reqId: m.reqId, column: null, error: messageOf(e) });
       }
     }
     if (m.kind === 'tokens') {

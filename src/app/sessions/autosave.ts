@@ -189,6 +189,10 @@ export function installAutosave(): void {
       s.lengthUnit !== prev.lengthUnit ||
       s.preset !== prev.preset ||
       s.labelColumn !== prev.labelColumn ||
+      s.tableColumns !== prev.tableColumns ||
+      s.columnFilters !== prev.columnFilters ||
+      s.sortKey !== prev.sortKey ||
+      s.sortDesc !== prev.sortDesc ||
       s.selectedRow !== prev.selectedRow ||
       s.runs !== prev.runs ||
       s.currentRunId !== prev.currentRunId ||

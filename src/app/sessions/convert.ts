@@ -63,7 +63,14 @@ export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunR
 }
 
 export function uiState(s: StudioState): UiState {
-  return { diagTab: s.diagTab, lengthUnit: s.lengthUnit, preset: s.preset, labelColumn: s.labelColumn, selectedRow: s.selectedRow };
+  return {
+    diagTab: s.diagTab,
+    lengthUnit: s.lengthUnit,
+    preset: s.preset,
+    labelColumn: s.labelColumn,
+    selectedRow: s.selectedRow,
+    table: { columns: s.tableColumns, filters: s.columnFilters, sortKey: s.sortKey, sortDesc: s.sortDesc },
+  };
 }
 
 /** The persisted reference to the loaded data (a pending link file counts as the session's data). */

@@ -28,6 +28,7 @@ export function applyUi(ui: UiState, rows: number): void {
   s.setLengthUnit(ui.lengthUnit);
   s.setPreset(ui.preset as PresetId);
   s.setLabelColumn(ui.labelColumn);
+  s.setTable(ui.table ?? { columns: [], filters: [], sortKey: 'index', sortDesc: false });
   s.selectRow(ui.selectedRow !== null && ui.selectedRow < rows ? ui.selectedRow : null);
 }
 

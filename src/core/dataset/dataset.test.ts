@@ -35,11 +35,22 @@ describe('Packer + DatasetBuilder', () => {
     expect(Array.from(ds.lines)).toEqual([1, 1, 2, 2, 4]);
     expect(Array.from(ds.groupOf)).toEqual([0, 0, 1, 1, 0]);
     expect(ds.groupKeys).toEqual(['b', 'a']);
+    // No group column in `detection`: prompt-text groups, labelled by the cyrb53 hash of their key (groupLabels.test).
+    expect(ds.groupLabels[1]).toBe('p-' + '1c2ba782c97901');
     expect(Array.from(ds.groupSizes)).toEqual([3, 2]);
     // UTF-16 code units: the emoji counts 2.
     expect(Array.from(ds.charLengths)).toEqual([4, 2, 2, 0, PREVIEW_CHARS + 5]);
     expect(Array.from({ length: ds.size }, (_, i) => previewOf(ds, i))).toEqual(['yes!', 'no', '😀', '', 'x'.repeat(PREVIEW_CHARS)]);
     expect(ds.issues).toEqual([{ line: 3, reason: 'bad' }]);
+  });
+
+  it("labels groups with the file's own group value when the file has a group column", () => {
+    const packer = new Packer();
+    const builder = new DatasetBuilder();
+    builder.append(packer.pack([t({ group: 200 }, 1, '200', 'x'), t({ group: 7 }, 2, '7', 'y'), t({ group: 200 }, 3, '200', 'z')], [], 0, 0));
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection: { ...detection, columns: ['prompt', 'group'] } });
+    expect(Array.from(ds.groupOf)).toEqual([0, 1, 0]);
+    expect(ds.groupLabels).toEqual(['200', '7']);
   });
 
   it('grows its columns past the initial capacity', () => {

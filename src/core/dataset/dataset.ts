@@ -1,6 +1,7 @@
 import type { ColumnMapping, Detection } from '../formats/types';
 import type { PreferencePairs } from '../stats/preference';
 import type { ParseIssue } from '../trajectory';
+import { groupLabels, groupsFromColumn } from './groupLabels';
 import { previewAt, type PackedBatch } from './packed';
 
 /**
@@ -21,6 +22,8 @@ export interface Dataset {
   lines: Int32Array;
   /** Distinct group keys in first-seen order. */
   groupKeys: string[];
+  /** What the user sees of each group (aligned with groupKeys): the file's own value, or a prompt hash (groupLabels.ts). */
+  groupLabels: string[];
   /** Trajectory → index into groupKeys. */
   groupOf: Int32Array;
   /** Trajectories per group, aligned with groupKeys. */
@@ -136,6 +139,7 @@ export class DatasetBuilder {
       size: this.size,
       lines: this.lines.done(),
       groupKeys: this.groupKeys,
+      groupLabels: groupLabels(this.groupKeys, groupsFromColumn(init.detection, init.mapping)),
       groupOf,
       groupSizes,
       charLengths: this.charLengths.done(),

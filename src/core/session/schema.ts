@@ -59,6 +59,9 @@ const editorSettings = {
   pyFunction: z.string().max(200).nullable(),
   pyBatchSize: z.number().int().min(1).max(1_000_000),
 };
+/** A table column id: built-in (`reward`), or `field:<name>` / `component:<name>` / `advantage` / `tokens`. */
+const columnId = z.string().min(1).max(300);
+const MAX_TABLE_COLUMNS = 200;
 export const uiSchema = z.object({
   diagTab: z.enum(DIAG_TABS),
   lengthUnit: z.enum(['chars', 'tokens']),
@@ -66,6 +69,22 @@ export const uiSchema = z.object({
   labelColumn: z.string().max(500).nullable(),
   /** Dataset index of the rollout open in the detail view. */
   selectedRow: z.number().int().min(0).nullable(),
+  /** The table's extra columns, their filters and its sort (issue 21, item 15); absent in sessions from before. */
+  table: z
+    .object({
+      columns: z.array(columnId).max(MAX_TABLE_COLUMNS),
+      filters: z
+        .array(
+          z.union([
+            z.object({ id: columnId, contains: z.string().max(1000) }),
+            z.object({ id: columnId, min: z.number().optional(), max: z.number().optional() }),
+          ]),
+        )
+        .max(MAX_TABLE_COLUMNS),
+      sortKey: columnId,
+      sortDesc: z.boolean(),
+    })
+    .optional(),
 });
 export type UiState = z.infer<typeof uiSchema>;
 

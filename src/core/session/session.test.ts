@@ -325,6 +325,32 @@ describe('diagnostics tabs in saved state', () => {
   });
 });
 
+describe('table state in saved state (issue 21, item 15)', () => {
+  const table = {
+    columns: ['advantage', 'field:model', 'component:__proto__'],
+    filters: [
+      { id: 'advantage', min: 0.0001 },
+      { id: 'field:model', contains: '175b' },
+    ],
+    sortKey: 'advantage',
+    sortDesc: true,
+  };
+  it('links keep the columns, filters and sort; older links without them still open', () => {
+    const r = parseShared({ ...shared, ui: { ...shared.ui, table } });
+    expect(r.ok && r.value.ui.table).toEqual(table);
+    const old = parseShared(shared);
+    expect(old.ok && old.value.ui.table).toBeUndefined();
+  });
+  it('refuses a bad table, naming the place', () => {
+    const bad = parseShared({ ...shared, ui: { ...shared.ui, table: { ...table, filters: [{ id: 'advantage', min: 'x' }] } } });
+    expect(!bad.ok && bad.message).toContain('ui.table.filters.0');
+    const infinite = parseShared({ ...shared, ui: { ...shared.ui, table: { ...table, filters: [{ id: 'advantage', max: Infinity }] } } });
+    expect(infinite.ok).toBe(false);
+    const empty = parseShared({ ...shared, ui: { ...shared.ui, table: { ...table, sortKey: '' } } });
+    expect(!empty.ok && empty.message).toContain('ui.table.sortKey');
+  });
+});
+
 describe('session files from others (issue 20)', () => {
   const withDoc = (d: SessionDoc, runs: Map<number, RunPayload>) => readSessionFile(writeSessionFile({ doc: d, data: new Uint8Array(5), runs }));
 

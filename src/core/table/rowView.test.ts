@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
+import { textColumn, type ColumnValues } from './columns';
 import { rowView } from './rowView';
 
 const input = {
@@ -34,5 +35,47 @@ describe('rowView', () => {
   });
   it('errors-only is empty before any run', () => {
     expect(ids(rowView({ ...input, scores: null, status: null }, { sortKey: 'reward', sortDesc: true, errorsOnly: true }))).toEqual([]);
+  });
+});
+
+describe('rowView with extra columns', () => {
+  // Columns worked by hand for the 4 rows above.
+  const columns = new Map<string, ColumnValues>([
+    ['advantage', { kind: 'number' as const, values: Float64Array.from([-0.5, Number.NaN, 0.5, -1]) }],
+    ['field:src', textColumn(['b', 'item 10', null, 'item 9'])],
+  ]);
+  const withCols = { ...input, columns };
+  it('sorts by a number column, rows without a value last', () => {
+    expect(ids(rowView(withCols, { sortKey: 'advantage', sortDesc: false }))).toEqual([3, 0, 2, 1]);
+    expect(ids(rowView(withCols, { sortKey: 'advantage', sortDesc: true }))).toEqual([2, 0, 3, 1]);
+  });
+  it('sorts text with digits as numbers (item 9 before item 10), nulls last', () => {
+    expect(ids(rowView(withCols, { sortKey: 'field:src', sortDesc: false }))).toEqual([0, 3, 1, 2]);
+  });
+  it('filters by range (ends included, either open) and by text', () => {
+    expect(ids(rowView(withCols, { sortKey: 'index', sortDesc: false, filters: [{ id: 'advantage', min: -0.5, max: 0.5 }] }))).toEqual([0, 2]);
+    expect(ids(rowView(withCols, { sortKey: 'index', sortDesc: false, filters: [{ id: 'advantage', max: -0.5 }] }))).toEqual([0, 3]);
+    expect(ids(rowView(withCols, { sortKey: 'index', sortDesc: false, filters: [{ id: 'field:src', contains: 'ITEM' }] }))).toEqual([1, 3]);
+    expect(ids(rowView(withCols, { sortKey: 'index', sortDesc: false, filters: [{ id: 'field:src', contains: '' }] }))).toEqual([0, 1, 2, 3]);
+    // Two filters: both must pass.
+    expect(
+      ids(
+        rowView(withCols, {
+          sortKey: 'index',
+          sortDesc: false,
+          filters: [
+            { id: 'field:src', contains: 'item' },
+            { id: 'advantage', min: -2 },
+          ],
+        }),
+      ),
+    ).toEqual([3]);
+  });
+  it('keeps no row for a filter on a column not loaded yet', () => {
+    expect(ids(rowView(withCols, { sortKey: 'index', sortDesc: false, filters: [{ id: 'tokens', min: 0 }] }))).toEqual([]);
+  });
+  it("sorts groups by their labels' ranks when given", () => {
+    // Group 0 is labelled "200", group 1 "7": rank 1 and 0, so group 1's rows come first.
+    expect(ids(rowView({ ...input, groupRank: Int32Array.from([1, 0]) }, { sortKey: 'group', sortDesc: false }))).toEqual([1, 3, 0, 2]);
   });
 });

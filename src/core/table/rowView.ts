@@ -1,6 +1,8 @@
 import { RowStatus } from '../reward/contract';
+import { filterTest, sortValues, type ColumnFilter, type ColumnValues } from './columns';
 
-export type SortKey = 'index' | 'group' | 'reward' | 'length';
+/** The built-in columns, or the id of an extra column (see `RowViewInput.columns`). */
+export type SortKey = 'index' | 'group' | 'reward' | 'length' | (string & {});
 
 export interface RowViewInput {
   size: number;
@@ -8,6 +10,10 @@ export interface RowViewInput {
   charLengths: Int32Array;
   scores: Float64Array | null;
   status: Uint8Array | null;
+  /** Each group's rank in the order of its label (dataset/groupLabels `groupRanks`): sorting by group follows it. */
+  groupRank?: Int32Array;
+  /** Extra columns by id (fields, components, advantage, tokens, and any built-in to filter on). */
+  columns?: ReadonlyMap<string, ColumnValues>;
 }
 
 export interface RowViewOptions {
@@ -21,6 +27,8 @@ export interface RowViewOptions {
   hits?: ArrayLike<number> | null;
   /** Only these rows, in this order before sorting (e.g. the rollouts behind a histogram bar). */
   subset?: ArrayLike<number> | null;
+  /** Filters on `columns`; one naming a column that is not there keeps no row (its values are not known yet). */
+  filters?: readonly ColumnFilter[];
 }
 
 function mask(size: number, rows: ArrayLike<number>): Uint8Array {
@@ -39,13 +47,20 @@ export function rowView(input: RowViewInput, opts: RowViewOptions): Int32Array {
   const base = opts.subset ?? null;
   const n = base ? base.length : input.size;
   // Straight into a typed array (no array of 100,000 numbers to build and convert: this runs on the main thread).
+  const tests: ((i: number) => boolean)[] = [];
+  for (const f of opts.filters ?? []) {
+    const c = input.columns?.get(f.id);
+    const t = c ? filterTest(c, f) : () => false;
+    if (t) tests.push(t);
+  }
   const keep = new Int32Array(n);
   let kept = 0;
-  for (let k = 0; k < n; k++) {
+  rows: for (let k = 0; k < n; k++) {
     const i = base ? base[k] : k;
     if (opts.errorsOnly && !(status && (status[i] === RowStatus.Error || status[i] === RowStatus.TimedOut))) continue;
     if (opts.group != null && groupOf[i] !== opts.group) continue;
     if (hit && !hit[i]) continue;
+    for (let t = 0; t < tests.length; t++) if (!tests[t](i)) continue rows;
     keep[kept++] = i;
   }
   const out = kept === n ? keep : keep.slice(0, kept);
@@ -66,11 +81,23 @@ export function rowView(input: RowViewInput, opts: RowViewOptions): Int32Array {
     case 'length':
       out.sort(byNumber(charLengths));
       break;
-    case 'group':
-      out.sort(byNumber(groupOf));
+    case 'group': {
+      const rank = input.groupRank;
+      let key: Int32Array = groupOf;
+      if (rank) {
+        key = new Int32Array(groupOf.length);
+        for (let i = 0; i < key.length; i++) key[i] = rank[groupOf[i]];
+      }
+      out.sort(byNumber(key));
       break;
-    default:
+    }
+    case 'index':
       if (opts.sortDesc) out.reverse();
+      break;
+    default: {
+      const c = input.columns?.get(opts.sortKey);
+      if (c) out.sort(byNumber(sortValues(c)));
+    }
   }
   return out;
 }

@@ -9,6 +9,9 @@ import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { TableFilters } from './TableFilters';
 import { useRowView } from './useRowView';
+import { useNeededColumns, useTableColumns } from './useTableColumns';
+import { columnLabel } from '../../app/tableColumns';
+import type { ColumnValues } from '../../core/table/columns';
 
 const ROW_HEIGHT = 30;
 const COLUMNS: { key: SortKey | null; label: string; className: string }[] = [
@@ -18,6 +21,18 @@ const COLUMNS: { key: SortKey | null; label: string; className: string }[] = [
   { key: 'length', label: 'Length', className: 'c-length' },
   { key: null, label: 'Completion', className: 'c-text' },
 ];
+
+/** A number as the reward column shows it: integers whole, others to 4 decimals; a row without one "—". */
+function numberCell(x: number): string {
+  if (!Number.isFinite(x)) return '—';
+  return Number.isInteger(x) ? String(x) : x.toFixed(4);
+}
+
+/** An extra column's cell (issue 21, item 15). */
+function extraCell(c: ColumnValues | undefined, i: number): string {
+  if (!c) return '…';
+  return c.kind === 'number' ? numberCell(c.values[i]) : (c.values[i] ?? '—');
+}
 
 function rewardCell(status: number | undefined, score: number): string {
   switch (status) {
@@ -47,6 +62,8 @@ export function RolloutTable() {
   const models = useStudio((s) => s.models);
   const modelCols = models.filter((m) => m.scores?.datasetId === datasetId).map((m) => ({ id: m.id, scores: modelScoreColumn(m), status: m.scores!.status }));
   const view = useRowView();
+  const extra = useStudio((s) => s.tableColumns);
+  const { values: columns, missing } = useTableColumns(useNeededColumns());
   const ds = getDataset(datasetId);
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is not memoizable by the React Compiler; nothing here is compiled
@@ -60,7 +77,7 @@ export function RolloutTable() {
 
   return (
     <section className="panel table-panel" aria-label="Rollouts">
-      <TableFilters shown={view.length} />
+      <TableFilters view={view} columns={columns} />
       <div role="table" aria-label="Rollouts table" aria-rowcount={view.length + 1} className="rtable">
         <div role="rowgroup" className="rt-head">
           <div role="row" className="rt-row">
@@ -91,6 +108,20 @@ export function RolloutTable() {
                 {c.id}
               </div>
             ))}
+            {extra.map((id) => (
+              <div
+                role="columnheader"
+                key={id}
+                className="c-extra"
+                title={missing.get(id) ?? id}
+                aria-sort={id === sortKey ? (sortDesc ? 'descending' : 'ascending') : undefined}
+              >
+                <button type="button" className="sort" onClick={() => setSort(id)} aria-label={`Sort by ${columnLabel(id)}`}>
+                  {columnLabel(id)}
+                  {id === sortKey ? (sortDesc ? ' ▼' : ' ▲') : ''}
+                </button>
+              </div>
+            ))}
           </div>
         </div>
         <div ref={scroller} className="rt-body" role="rowgroup">
@@ -115,7 +146,7 @@ export function RolloutTable() {
                         {i}
                       </div>
                       <div role="cell" className="c-group" title={ds.groupKeys[ds.groupOf[i]].slice(0, 300)}>
-                        {ds.groupOf[i]}
+                        {ds.groupLabels[ds.groupOf[i]]}
                       </div>
                       <div role="cell" className="c-reward">
                         {rewardCell(st, run?.result.scores[i] ?? Number.NaN)}
@@ -131,6 +162,14 @@ export function RolloutTable() {
                           {rewardCell(c.status[i], c.scores[i])}
                         </div>
                       ))}
+                      {extra.map((id) => {
+                        const c = columns.get(id);
+                        return (
+                          <div role="cell" key={id} className={`c-extra${c?.kind === 'text' ? ' text' : ''}`}>
+                            {extraCell(c, i)}
+                          </div>
+                        );
+                      })}
                     </div>
                   );
                 })

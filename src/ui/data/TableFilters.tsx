@@ -1,15 +1,17 @@
 import { useEffect, useState } from 'react';
+import { GroupFilter } from './GroupFilter';
+import { ColumnsMenu } from './ColumnsMenu';
+import { DownloadRows } from './DownloadRows';
+import type { ColumnValues } from '../../core/table/columns';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { searchRows } from '../../runtime/importClient';
 import { useStudio } from '../../store';
 
 /** Filters for the table: errors only, one group, text search, and the chart selection in force. */
-export function TableFilters({ shown }: { shown: number }) {
+export function TableFilters({ view, columns }: { view: Int32Array; columns: Map<string, ColumnValues> }) {
+  const shown = view.length;
   const errorsOnly = useStudio((s) => s.errorsOnly);
   const setErrorsOnly = useStudio((s) => s.setErrorsOnly);
-  const group = useStudio((s) => s.groupFilter);
-  const setGroup = useStudio((s) => s.setGroupFilter);
-  const groupCount = useStudio((s) => s.groupCount);
   const setSearch = useStudio((s) => s.setSearch);
   const datasetId = useStudio((s) => s.datasetId);
   const subset = useStudio((s) => s.subset);
@@ -50,19 +52,9 @@ export function TableFilters({ shown }: { shown: number }) {
           {searchError}
         </span>
       ) : null}
-      <label>
-        Group{' '}
-        <input
-          type="number"
-          aria-label="Filter by group"
-          min={0}
-          max={Math.max(0, groupCount - 1)}
-          placeholder="all"
-          value={group ?? ''}
-          onChange={(e) => setGroup(e.target.value === '' ? null : Number(e.target.value))}
-          className="narrow"
-        />
-      </label>
+      <GroupFilter />
+      <ColumnsMenu values={columns} />
+      <DownloadRows view={view} columns={columns} />
       <label>
         <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
       </label>

@@ -1,10 +1,15 @@
+import { groupRanks } from '../../core/dataset/groupLabels';
+import type { Dataset } from '../../core/dataset/dataset';
 import { rowView } from '../../core/table/rowView';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
+import { useNeededColumns, useTableColumns } from './useTableColumns';
 
 /** The last view computed, so the table and the detail view (both call the hook) sort 100k rows once, not twice. */
 let last: { deps: unknown[]; view: Int32Array } | null = null;
+/** Each dataset's group ranks by label (sorting by group follows the file's values). */
+const ranks = new WeakMap<Dataset, Int32Array>();
 
 /** The table's filtered, sorted row order (an index array), shared by the table and the detail view's arrows. */
 export function useRowView(): Int32Array {
@@ -16,13 +21,28 @@ export function useRowView(): Int32Array {
   const group = useStudio((s) => s.groupFilter);
   const hits = useStudio((s) => s.searchHits);
   const subset = useStudio((s) => s.subset);
-  const deps = [datasetId, run, sortKey, sortDesc, errorsOnly, group, hits, subset];
-  if (last && last.deps.every((d, i) => Object.is(d, deps[i]))) return last.view;
+  const filters = useStudio((s) => s.columnFilters);
+  const { values: columns } = useTableColumns(useNeededColumns());
+  const deps = [datasetId, run, sortKey, sortDesc, errorsOnly, group, hits, subset, filters, ...Array.from(columns).flat()];
+  if (last && last.deps.length === deps.length && last.deps.every((d, i) => Object.is(d, deps[i]))) return last.view;
   const ds = getDataset(datasetId);
+  let groupRank: Int32Array | undefined;
+  if (ds && sortKey === 'group') {
+    groupRank = ranks.get(ds);
+    if (!groupRank) ranks.set(ds, (groupRank = groupRanks(ds.groupLabels)));
+  }
   const view = ds
     ? rowView(
-        { size: ds.size, groupOf: ds.groupOf, charLengths: ds.charLengths, scores: run?.result.scores ?? null, status: run?.result.status ?? null },
-        { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null },
+        {
+          size: ds.size,
+          groupOf: ds.groupOf,
+          charLengths: ds.charLengths,
+          scores: run?.result.scores ?? null,
+          status: run?.result.status ?? null,
+          groupRank,
+          columns,
+        },
+        { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null, filters },
       )
     : new Int32Array(0);
   // eslint-disable-next-line react-hooks/globals -- one cache for the table and the detail view: 100k rows sorted once

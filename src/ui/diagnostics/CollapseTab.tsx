@@ -118,8 +118,8 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
         <ul className="group-list" aria-label="Collapsed groups">
           {listed.map((g) => (
             <li key={g}>
-              <button type="button" className="link" onClick={() => setGroupFilter(g)} title={ds.groupKeys[g]}>
-                group {g}
+              <button type="button" className="link" onClick={() => setGroupFilter(g)} title={ds.groupKeys[g].slice(0, 300)}>
+                group {ds.groupLabels[g]}
               </button>{' '}
               <span className="muted">
                 all {fmt(gs.mean[g], 3)} × {gs.count[g]}

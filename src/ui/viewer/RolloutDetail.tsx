@@ -58,7 +58,7 @@ export function RolloutDetail() {
           Rollout {selected}
           <span className="muted">
             {' '}
-            · group {ds.groupOf[selected]} · line {ds.lines[selected]}
+            · group {ds.groupLabels[ds.groupOf[selected]]} · line {ds.lines[selected]}
             {t?.step !== undefined ? ` · step ${t.step}` : ''}
             {t?.preference ? ` · ${t.preference} (pair ${t.pairId})` : ''}
           </span>

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { groupIndexByLabel, groupLabels, groupRanks, groupsFromColumn, promptHash } from './groupLabels';
+
+describe('promptHash', () => {
+  it('matches cyrb53 as scripts/group-label-fixtures.py computes it', () => {
+    // bryc's README gives cyrb53("a") = 7929297801672961 = 0x1c2ba782c97901.
+    expect(promptHash('a')).toBe('1c2ba782c97901');
+    expect(promptHash('')).toBe('0bdcb81aee8d83');
+    expect(promptHash('What is 2+2?')).toBe('0d0537c41ac664');
+    // UTF-16 code units: the emoji is a surrogate pair.
+    expect(promptHash('日本語 🎉')).toBe('05814404ba14dd');
+  });
+});
+
+describe('groupsFromColumn', () => {
+  const det = (format: 'trl-standard' | 'mapped', columns: string[]) => ({ format, columns });
+  it('is true when a standard group column is in the file', () => {
+    expect(groupsFromColumn(det('trl-standard', ['prompt', 'completion', 'group']))).toBe(true);
+    expect(groupsFromColumn(det('trl-standard', ['prompt_id', 'prompt', 'completion']))).toBe(true);
+    expect(groupsFromColumn(det('trl-standard', ['prompt', 'completion', 'groups']))).toBe(false);
+  });
+  it('follows the mapping for mapped files', () => {
+    expect(groupsFromColumn(det('mapped', ['q', 'a', 'gid']), { group: 'gid' })).toBe(true);
+    expect(groupsFromColumn(det('mapped', ['q', 'a', 'group']), {})).toBe(false);
+  });
+});
+
+describe('groupLabels', () => {
+  it('keeps column values exactly, an int64 above 2^53 included', () => {
+    expect(groupLabels(['200', '9007199254740993', 'abc'], true)).toEqual(['200', '9007199254740993', 'abc']);
+  });
+  it('labels prompt groups by the hash of their text, whatever their order', () => {
+    expect(groupLabels(['a', 'What is 2+2?'], false)).toEqual(['p-1c2ba782c97901', 'p-0d0537c41ac664']);
+    expect(groupLabels(['What is 2+2?', 'a'], false)).toEqual(['p-0d0537c41ac664', 'p-1c2ba782c97901']);
+  });
+  it('tells apart labels that would collide', () => {
+    // Two keys with one hash cannot be found by hand; the same key twice stands in for them.
+    expect(groupLabels(['a', 'a', 'a'], false)).toEqual(['p-1c2ba782c97901', 'p-1c2ba782c97901~2', 'p-1c2ba782c97901~3']);
+  });
+  it('maps labels back to group indexes', () => {
+    const m = groupIndexByLabel(['200', '7', '9007199254740993']);
+    expect(m.get('7')).toBe(1);
+    expect(m.get('9007199254740993')).toBe(2);
+    expect(m.get('9007199254740992')).toBeUndefined();
+  });
+});
+
+describe('groupRanks', () => {
+  it('orders digits as numbers at any length, then text', () => {
+    // Sorted by hand: 7 < 10 < 200 < 9007199254740993 < 9007199254740994 < abc.
+    const labels = ['200', '9007199254740994', '7', 'abc', '10', '9007199254740993'];
+    expect(Array.from(groupRanks(labels))).toEqual([2, 4, 0, 5, 1, 3]);
+  });
+});
