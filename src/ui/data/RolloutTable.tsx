@@ -8,6 +8,7 @@ import { modelScoreColumn } from '../../app/models';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { TableFilters } from './TableFilters';
+import { useRowKeys } from './useRowKeys';
 import { useRowView } from './useRowView';
 
 const ROW_HEIGHT = 30;
@@ -51,6 +52,15 @@ export function RolloutTable() {
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is not memoizable by the React Compiler; nothing here is compiled
   const virtualizer = useVirtualizer({ count: view.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  const items = virtualizer.getVirtualItems();
+  const rowKeys = useRowKeys({
+    count: ds ? view.length : 0,
+    rendered: ds && items.length ? [items[0].index, items[items.length - 1].index] : null,
+    container: scroller,
+    scrollTo: (pos) => virtualizer.scrollToIndex(pos, { align: 'auto' }),
+    open: (pos) => selectRow(view[pos]),
+  });
 
   useEffect(() => {
     if (selected === null) return;
@@ -96,7 +106,7 @@ export function RolloutTable() {
         <div ref={scroller} className="rt-body" role="rowgroup">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {ds
-              ? virtualizer.getVirtualItems().map((v) => {
+              ? items.map((v) => {
                   const i = view[v.index];
                   const st = run?.result.status[i];
                   const bad = st === RowStatus.Error || st === RowStatus.TimedOut;
@@ -110,6 +120,7 @@ export function RolloutTable() {
                       style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
                       onClick={() => selectRow(i)}
                       data-row={i}
+                      {...rowKeys(v.index)}
                     >
                       <div role="cell" className="c-index">
                         {i}

@@ -6,6 +6,7 @@ import { collapse, collapseByStep, groupStats } from '../../core/stats/collapse'
 import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
+import { choosableBar } from '../charts/choosableBar';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, fmtTick, pct } from './format';
 import { scoredValues } from '../../core/stats/scored';
@@ -59,7 +60,10 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
                 fill="#1a7f37"
                 isAnimationActive={false}
                 cursor="pointer"
-                onClick={(_d, i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) })}
+                shape={choosableBar(
+                  (i) => `advantage ${advData[i].label}: ${advData[i].count} rollouts`,
+                  (i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) }),
+                )}
               />
             </BarChart>
           </ResponsiveContainer>

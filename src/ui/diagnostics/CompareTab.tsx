@@ -40,7 +40,7 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
         <figure className="chart" aria-label="Run A vs run B" data-points={points.length}>
           <ScatterCanvas label="Run A vs run B" points={points} xLabel={`run #${a.id}`} yLabel={`run #${b.id}`} onPoint={selectRow} />
         </figure>
-        <pre className="code-diff" aria-label="Code diff">
+        <pre className="code-diff" aria-label="Code diff" tabIndex={0}>
           {diff.map((part, i) => (
             <span key={i} className={part.added ? 'diff-add' : part.removed ? 'diff-del' : 'diff-same'}>
               {part.value

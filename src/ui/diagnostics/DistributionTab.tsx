@@ -6,6 +6,7 @@ import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
+import { choosableBar } from '../charts/choosableBar';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, fmtTick, pct } from './format';
 import { usePreviousRun, useRunningLong } from './useRuns';
@@ -48,7 +49,10 @@ export function DistributionTab({ run }: { run: RunRecord }) {
                 fillOpacity={0.85}
                 isAnimationActive={false}
                 cursor="pointer"
-                onClick={(_d, index) => setSubset({ label: `reward ${data[index].label}`, rows: rowsInBin(values, h, index) })}
+                shape={choosableBar(
+                  (i) => `reward ${data[i].label}: ${data[i].count} rollouts`,
+                  (i) => setSubset({ label: `reward ${data[i].label}`, rows: rowsInBin(values, h, i) }),
+                )}
               />
             </BarChart>
           </ResponsiveContainer>
@@ -106,7 +110,10 @@ function ComponentHistogram({ name, values, status }: { name: string; values: Fl
             fill="#8250df"
             isAnimationActive={false}
             cursor="pointer"
-            onClick={(_d, index) => setSubset({ label: `${name} ${data[index].label}`, rows: rowsInBin(vals, h, index) })}
+            shape={choosableBar(
+              (i) => `${name} ${data[i].label}: ${data[i].count} rollouts`,
+              (i) => setSubset({ label: `${name} ${data[i].label}`, rows: rowsInBin(vals, h, i) }),
+            )}
           />
         </BarChart>
       </ResponsiveContainer>

@@ -31,7 +31,7 @@ export function LabelTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
           <table className="confusion" aria-label="Confusion table">
             <thead>
               <tr>
-                <th />
+                <th scope="col">reward \ label</th>
                 <th scope="col">label 1</th>
                 <th scope="col">label 0</th>
               </tr>
