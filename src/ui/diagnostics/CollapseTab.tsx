@@ -46,7 +46,7 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const listed = Array.from(c.collapsedGroups.subarray(0, MAX_LISTED));
   return (
     <div className="diag-split">
-      <div className="diag-charts">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
         <figure className="chart" aria-label="Advantage histogram" data-bins={advData.length}>
           <figcaption className="muted small">Advantages under {PRESETS[preset].label}</figcaption>
           <ResponsiveContainer width="100%" height="100%">

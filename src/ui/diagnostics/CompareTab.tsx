@@ -36,7 +36,7 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
   const select = (which: 'a' | 'b', id: number) => setPick({ ...pick, a: a.id, b: b.id, [which]: id });
   return (
     <div className="diag-split">
-      <div className="diag-charts">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
         <figure className="chart" aria-label="Run A vs run B" data-points={points.length}>
           <ScatterCanvas label="Run A vs run B" points={points} xLabel={`run #${a.id}`} yLabel={`run #${b.id}`} onPoint={selectRow} />
         </figure>
