@@ -8,6 +8,7 @@ import { modelScoreColumn } from '../../app/models';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { TableFilters } from './TableFilters';
+import { useRowKeys } from './useRowKeys';
 import { useRowView } from './useRowView';
 import { useNeededColumns, useTableColumns } from './useTableColumns';
 import { columnLabel } from '../../app/tableColumns';
@@ -69,6 +70,15 @@ export function RolloutTable() {
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is not memoizable by the React Compiler; nothing here is compiled
   const virtualizer = useVirtualizer({ count: view.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
+  const items = virtualizer.getVirtualItems();
+  const rowKeys = useRowKeys({
+    count: ds ? view.length : 0,
+    rendered: ds && items.length ? [items[0].index, items[items.length - 1].index] : null,
+    container: scroller,
+    scrollTo: (pos) => virtualizer.scrollToIndex(pos, { align: 'auto' }),
+    open: (pos) => selectRow(view[pos]),
+  });
+
   useEffect(() => {
     if (selected === null) return;
     const pos = view.indexOf(selected);
@@ -127,7 +137,7 @@ export function RolloutTable() {
         <div ref={scroller} className="rt-body" role="rowgroup">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {ds
-              ? virtualizer.getVirtualItems().map((v) => {
+              ? items.map((v) => {
                   const i = view[v.index];
                   const st = run?.result.status[i];
                   const bad = st === RowStatus.Error || st === RowStatus.TimedOut;
@@ -141,6 +151,7 @@ export function RolloutTable() {
                       style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
                       onClick={() => selectRow(i)}
                       data-row={i}
+                      {...rowKeys(v.index)}
                     >
                       <div role="cell" className="c-index">
                         {i}

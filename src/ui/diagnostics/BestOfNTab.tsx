@@ -52,7 +52,7 @@ export function BestOfNTab({ ds }: { ds: Dataset }) {
   }
   return (
     <div className="diag-split">
-      <div className="diag-charts">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
         <p className="muted small">
           Chance that the reward&apos;s top pick among N rollouts drawn from a group is correct ({col.name} = 1), against a random pick of the N; ties split
           evenly, groups smaller than N left out.

@@ -6,6 +6,7 @@ import { collapse, collapseByStep, groupStats } from '../../core/stats/collapse'
 import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
+import { choosableBar } from '../charts/choosableBar';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, pct } from './format';
 import { countLabel } from '../charts/axis';
@@ -47,7 +48,7 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const listed = Array.from(c.collapsedGroups.subarray(0, MAX_LISTED));
   return (
     <div className="diag-split">
-      <div className="diag-charts">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
         <figure className="chart" aria-label="Advantage histogram" data-bins={advData.length}>
           <figcaption className="muted small">Advantages under {PRESETS[preset].label}</figcaption>
           <ResponsiveContainer width="100%" height="100%">
@@ -61,7 +62,10 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
                 fill="#1a7f37"
                 isAnimationActive={false}
                 cursor="pointer"
-                onClick={(_d, i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) })}
+                shape={choosableBar(
+                  (i) => `advantage ${advData[i].label}: ${advData[i].count} rollouts`,
+                  (i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) }),
+                )}
               />
             </BarChart>
           </ResponsiveContainer>

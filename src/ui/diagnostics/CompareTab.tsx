@@ -36,11 +36,11 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
   const select = (which: 'a' | 'b', id: number) => setPick({ ...pick, a: a.id, b: b.id, [which]: id });
   return (
     <div className="diag-split">
-      <div className="diag-charts">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
         <figure className="chart" aria-label="Run A vs run B" data-points={points.length}>
           <ScatterCanvas label="Run A vs run B" points={points} xLabel={`run #${a.id}`} yLabel={`run #${b.id}`} onPoint={selectRow} />
         </figure>
-        <pre className="code-diff" aria-label="Code diff">
+        <pre className="code-diff" aria-label="Code diff" tabIndex={0}>
           {diff.map((part, i) => (
             <span key={i} className={part.added ? 'diff-add' : part.removed ? 'diff-del' : 'diff-same'}>
               {part.value

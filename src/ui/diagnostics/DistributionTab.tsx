@@ -8,6 +8,7 @@ import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
 import { MAX_OVERLAID, type RunRecord } from '../../store/runsSlice';
 import { binName, HistogramChart } from '../charts/HistogramChart';
+import { choosableBar } from '../charts/choosableBar';
 import { runLabel } from '../editor/runLabel';
 import { fmt, pct } from './format';
 import { RewardFunctions } from './RewardFunctions';
@@ -161,7 +162,10 @@ function ComponentHistogram({ name, values, status }: { name: string; values: Fl
             fill="#8250df"
             isAnimationActive={false}
             cursor="pointer"
-            onClick={(_d, index) => setSubset({ label: `${name} ${data[index].label}`, rows: rowsInBin(vals, h, index) })}
+            shape={choosableBar(
+              (i) => `${name} ${data[i].label}: ${data[i].count} rollouts`,
+              (i) => setSubset({ label: `${name} ${data[i].label}`, rows: rowsInBin(vals, h, i) }),
+            )}
           />
         </BarChart>
       </ResponsiveContainer>

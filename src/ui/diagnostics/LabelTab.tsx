@@ -27,12 +27,12 @@ export function LabelTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   }
   return (
     <div className="diag-split">
-      <div className="diag-charts">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
         {check?.binary && check.confusion ? (
           <table className="confusion" aria-label="Confusion table">
             <thead>
               <tr>
-                <th />
+                <th scope="col">reward \ label</th>
                 <th scope="col">label 1</th>
                 <th scope="col">label 0</th>
               </tr>

@@ -126,7 +126,7 @@ export function PreferenceTab({ ds }: { ds: Dataset }) {
   }
   return (
     <div className="diag-split">
-      <div className={running ? 'diag-charts stale' : 'diag-charts'}>
+      <div className={running ? 'diag-charts stale' : 'diag-charts'} role="group" aria-label="Charts" tabIndex={0}>
         <p className="headline" data-testid="preference-accuracy">
           {r.used ? `accuracy ${pct(r.accuracy)} (95% CI ${ci(r)})` : 'accuracy — (no pair has every response scored)'}
         </p>

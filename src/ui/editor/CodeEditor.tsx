@@ -1,5 +1,6 @@
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
+import { escapeThenTabLeaves } from './escapeThenTab';
 import { monaco } from './monacoSetup';
 
 interface Props {
@@ -17,6 +18,7 @@ export default function CodeEditor({ value, language, onChange, onRun }: Props) 
   });
   const onMount: OnMount = (editor) => {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => runRef.current());
+    escapeThenTabLeaves(editor, monaco);
   };
   return (
     <Editor
@@ -34,6 +36,8 @@ export default function CodeEditor({ value, language, onChange, onRun }: Props) 
         automaticLayout: true,
         tabSize: language === 'py' ? 4 : 2,
         ariaLabel: 'Reward code',
+        // Monaco dims the last line number on Linux (contrast 1.75:1, an axe failure); show it like the others.
+        renderFinalNewline: 'on',
       }}
     />
   );
