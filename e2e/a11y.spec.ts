@@ -32,9 +32,7 @@ test('axe finds no violations on the page and on any diagnostics tab', async ({ 
   expect(await violations(page, 'main')).toEqual([]);
 });
 
-// fixme: after the upload the Preference tab button is detached and re-attached without end, so its click never
-// lands (3 runs of 4 on the loaded test machine; it passed once, before the layout commit). Not yet understood.
-test.fixme('axe finds no violations on the Preference tab', async ({ page }) => {
+test('axe finds no violations on the Preference tab', async ({ page }) => {
   test.setTimeout(180_000);
   await openStudio(page);
   await upload(page, 'pairs.jsonl', readFileSync('e2e/fixtures/preference-pairs.jsonl'));
@@ -54,7 +52,7 @@ test('axe finds no violations in any dialog', async ({ page }) => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
   }
-  await page.getByRole('combobox', { name: 'Format' }).selectOption({ label: 'Custom column mapping' });
+  await page.getByRole('combobox', { name: 'Format', exact: true }).selectOption({ label: 'Custom column mapping' });
   await expect(page.getByRole('dialog', { name: 'Map columns' })).toBeVisible();
   expect(await violations(page, '[role="dialog"]'), 'Map columns').toEqual([]);
 });
@@ -122,14 +120,14 @@ test('keyboard: Escape then Tab leaves the editor; Ctrl+M toggles Tab moving the
 
 test('keyboard: histogram bars have names and Enter chooses one', async ({ page }) => {
   await openStudio(page);
-  const bar = page.getByRole('button', { name: /^reward 1: \d+ rollouts$/ });
+  const bar = page.getByRole('button', { name: /^reward 1, \d+ rollouts$/ });
   // The demo's reward is 1 on 295 of the 800 rollouts (viewer.spec: clicking the bar shows 295).
-  await expect(bar).toHaveAccessibleName('reward 1: 295 rollouts');
-  await expect(page.getByRole('button', { name: 'reward 0: 505 rollouts' })).toBeVisible();
+  await expect(bar).toHaveAccessibleName('reward 1, 295 rollouts');
+  await expect(page.getByRole('button', { name: 'reward 0, 505 rollouts' })).toBeVisible();
   await bar.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('shown-count')).toHaveText('295 shown');
-  await page.getByRole('button', { name: 'reward 0: 505 rollouts' }).focus();
+  await page.getByRole('button', { name: 'reward 0, 505 rollouts' }).focus();
   await page.keyboard.press('Space');
   await expect(page.getByTestId('shown-count')).toHaveText('505 shown');
 });

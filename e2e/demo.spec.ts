@@ -4,7 +4,7 @@ import { openStudio } from './helpers';
 test('the demo session opens scored, with the reward histogram drawn', async ({ page }) => {
   await openStudio(page);
   await expect(page.getByText('JSONL · detected as')).toBeVisible();
-  await expect(page.getByRole('combobox', { name: 'Format' })).toHaveValue('trl-standard');
+  await expect(page.getByRole('combobox', { name: 'Format', exact: true })).toHaveValue('trl-standard');
   // A 0/1 reward: two bars, one per value.
   const chart = page.getByRole('figure', { name: 'Reward histogram' });
   await expect(chart).toHaveAttribute('data-bins', '2');

@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { openStudio, statusLine, upload } from './helpers';
 
 const jsonl = (rows: unknown[]) => Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-const format = (page: Page) => page.getByRole('combobox', { name: 'Format' });
+const format = (page: Page) => page.getByRole('combobox', { name: 'Format', exact: true });
 
 test.beforeEach(async ({ page }) => {
   await openStudio(page);

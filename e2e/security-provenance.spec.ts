@@ -151,7 +151,7 @@ test('a link, then Upload / Paste / drop / the Format menu: each import leaves t
   await expectHeld(page, 3);
   await expectNotRun(page);
   // The Format menu reads the file again.
-  const format = page.getByRole('combobox', { name: 'Format' });
+  const format = page.getByRole('combobox', { name: 'Format', exact: true });
   await expect(format).toHaveValue('trl-standard');
   await format.selectOption('trl-completions');
   await expect(format).toHaveValue('trl-completions');
