@@ -4,6 +4,7 @@
  * the extra columns shown (core/table/rowExport writes the bytes).
  */
 import type { ColumnValues } from '../core/table/columns';
+import { errorText } from '../core/reward/runRows';
 import { toCsv, toJsonl, toParquet, type ExportFormat, type ExportInput } from '../core/table/rowExport';
 import { getDataset } from '../runtime/datasetRegistry';
 import { useStudio } from '../store';
@@ -40,7 +41,7 @@ export async function rowsFile(format: ExportFormat, order: Int32Array, shown: R
   const src = { ds, run, preset: s.preset, tokens: null };
   const adv = columnNow('advantage', src);
   const errors = new Map<number, string>();
-  for (const [row, e] of run?.result.errors ?? []) errors.set(row, e.line !== undefined ? `${e.message} (line ${e.line})` : e.message);
+  for (const [row, e] of run?.result.errors ?? []) errors.set(row, errorText(e));
   const input: ExportInput = {
     order,
     groupOf: ds.groupOf,

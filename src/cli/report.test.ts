@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostics } from '../core/stats/diagnose';
 import type { DatasetMeta } from '../core/dataset/meta';
-import { diagnosticsJson, errorText, issuesText, outLines } from './report';
+import { errorText } from '../core/reward/runRows';
+import { diagnosticsJson, issuesText, outLines } from './report';
 
 describe('diagnosticsJson', () => {
   it('keeps the binding keys in order, NaN and ±Infinity as null, and drops anything else', () => {

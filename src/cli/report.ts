@@ -1,6 +1,6 @@
 /** What the CLI prints and writes: the JSON diagnostics, the human report, the `--out` lines. Pure formatting. */
 import type { Diagnostics } from '../core/stats/diagnose';
-import type { RowError } from '../core/reward/runRows';
+import { errorText, type RowError } from '../core/reward/runRows';
 import type { RunSummary } from '../core/reward/summary';
 import type { FunctionSummary } from '../core/reward/weighted';
 import type { ParseIssue } from '../core/trajectory';
@@ -38,11 +38,6 @@ export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], g
   if (groupBy === null) return JSON.stringify(out);
   const values = groupBy.values.map((g) => ({ value: g.value, rows: g.rows, mean: num(g.mean), std: num(g.std) }));
   return JSON.stringify({ ...out, groupBy: { column: groupBy.column, values } });
-}
-
-/** A row error as the report and `--out` show it: the message, with ` (line N)` when the reward's line is known. */
-export function errorText(e: RowError): string {
-  return e.line !== undefined ? `${e.message} (line ${e.line})` : e.message;
 }
 
 /**

@@ -13,6 +13,11 @@ export interface RowError {
   line?: number;
 }
 
+/** A row error as the CLI's report, `--out` and Download rows write it: the message, with ` (line N)` when known. */
+export function errorText(e: RowError): string {
+  return e.line !== undefined ? `${e.message} (line ${e.line})` : e.message;
+}
+
 /** Results for a contiguous range of rows, as typed arrays (transferable). */
 export interface RangeResult {
   start: number;

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { Histogram } from '../../core/stats/histogram';
 import { countLabel, countTicks, rangeLabel, tickLabel } from './axis';
+import { useElementSize } from './useElementSize';
 
 export interface HistogramSeries {
   /** Legend text, e.g. "run #5 (current)". */
@@ -42,19 +43,10 @@ const thin = (slot: number, width: number) => Math.max(1, Math.ceil((width + LAB
  */
 export function HistogramChart({ label, valueName, histogram: h, series, onOpenBin }: Props) {
   const host = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ w: 0, h: 0 });
+  const size = useElementSize(host);
   const [hover, setHover] = useState<number | null>(null);
   const [focus, setFocus] = useState(0);
   const binRefs = useRef<(SVGRectElement | null)[]>([]);
-
-  useEffect(() => {
-    const el = host.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setSize({ w: el.clientWidth, h: el.clientHeight }));
-    ro.observe(el);
-    setSize({ w: el.clientWidth, h: el.clientHeight });
-    return () => ro.disconnect();
-  }, []);
 
   const n = h.bins.length;
   const focused = Math.min(focus, Math.max(0, n - 1));

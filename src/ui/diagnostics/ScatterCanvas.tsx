@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { fmtTick } from './format';
 import { niceTicks, tickLabel } from '../charts/axis';
+import { useElementSize } from '../charts/useElementSize';
 
 export interface ScatterPoint {
   x: number;
@@ -48,17 +49,8 @@ function extent(vals: number[]): [number, number] {
 export function ScatterCanvas({ label, points, line, xLabel, yLabel, onPoint, onLinePoint }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [size, setSize] = useState({ w: 0, h: 0 });
+  const size = useElementSize(host);
   const [hover, setHover] = useState<string | null>(null);
-
-  useEffect(() => {
-    const el = host.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setSize({ w: el.clientWidth, h: el.clientHeight }));
-    ro.observe(el);
-    setSize({ w: el.clientWidth, h: el.clientHeight });
-    return () => ro.disconnect();
-  }, []);
 
   const [x0, x1] = extent([...points.map((p) => p.x), ...(line ?? []).map((p) => p.x)]);
   const [y0, y1] = extent([...points.map((p) => p.y), ...(line ?? []).map((p) => p.y)]);
