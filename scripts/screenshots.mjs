@@ -4,7 +4,7 @@ import { launch, PORT, startPreview } from '../bench/browser.mjs';
 const server = await startPreview();
 const browser = await launch();
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1500, height: 940 } })).newPage();
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(`http://localhost:${PORT}/`);
   await page.getByTestId('run-summary').getByText('800 scored').waitFor();
   await page.locator('.rt-data').nth(2).click();
@@ -24,11 +24,11 @@ try {
   await page.getByRole('dialog').screenshot({ path: 'docs/share-dialog.png' });
   const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
   await page.getByRole('button', { name: 'Close', exact: true }).click();
-  const other = await (await browser.newContext({ viewport: { width: 1500, height: 940 } })).newPage();
+  const other = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await other.goto(link);
   await other.getByRole('note', { name: 'Code from elsewhere' }).waitFor();
   await other.waitForTimeout(1500);
-  await other.screenshot({ path: 'docs/shared-link-opened.png', clip: { x: 0, y: 0, width: 1500, height: 520 } });
+  await other.screenshot({ path: 'docs/shared-link-opened.png', clip: { x: 0, y: 0, width: 1440, height: 520 } });
   // A reward model: the folder picked, its card (provider, inputs, scores), and its score against length.
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Load reward model folder' }).click()]);
   await chooser.setFiles('public/models/tiny-reward');
