@@ -123,12 +123,17 @@ test('distribution tab: one histogram per reward component', async ({ page }) =>
 });
 
 test('length tab in tokens on a larger file: counting shows its progress, then the correlations', async ({ page }) => {
+  test.slow(); // 10,000 imported rows, each word tokenized afresh, on a shared two-core machine
   await openStudio(page);
-  const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda'.split(' ');
+  // Made-up words, nearly all different: the counter remembers words it has seen, so real prose counts too fast to
+  // need a progress line; these make it merge every word afresh (a fixed-seed generator keeps the file the same).
+  let seed = 12345;
+  const letter = () => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 26);
+  const word = () => Array.from({ length: 7 }, letter).join('');
   const rows = Array.from({ length: 10_000 }, (_, i) =>
     JSON.stringify({
       prompt: `q${i >> 2}`,
-      completion: `${Array.from({ length: 40 + (i % 37) }, (_, k) => words[(i * 7 + k) % words.length]).join(' ')}\nA: ${i % 3}`,
+      completion: `${Array.from({ length: 40 + (i % 37) }, word).join(' ')}\nA: ${i % 3}`,
       ground_truth: '1',
       uid: `g${i >> 2}`,
     }),
