@@ -128,7 +128,7 @@ test('length tab in tokens on a larger file: counting shows its progress, then t
   // Made-up words, nearly all different: the counter remembers words it has seen, so real prose counts too fast to
   // need a progress line; these make it merge every word afresh (a fixed-seed generator keeps the file the same).
   let seed = 12345;
-  const letter = () => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 26);
+  const letter = () => String.fromCharCode(97 + (((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 26));
   const word = () => Array.from({ length: 7 }, letter).join('');
   const rows = Array.from({ length: 10_000 }, (_, i) =>
     JSON.stringify({
