@@ -123,17 +123,18 @@ test('distribution tab: one histogram per reward component', async ({ page }) =>
 });
 
 test('length tab in tokens on a larger file: counting shows its progress, then the correlations', async ({ page }) => {
-  test.slow(); // 10,000 imported rows, each word tokenized afresh, on a shared two-core machine
+  test.slow(); // 10,000 imported rows, tokenized by the library's own encode, on a shared two-core machine
   await openStudio(page);
-  // Made-up words, nearly all different: the counter remembers words it has seen, so real prose counts too fast to
-  // need a progress line; these make it merge every word afresh (a fixed-seed generator keeps the file the same).
+  // Made-up words (a fixed-seed generator) ending in <|endoftext|>, as many dumps do. A text holding an added token is
+  // counted by the library's encode, thousands of rows a second; plain text is counted per remembered word, so fast
+  // that 10,000 rows finish before the first progress line (CI saw only "Counting GPT-2 tokens…").
   let seed = 12345;
   const letter = () => String.fromCharCode(97 + (((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 26));
   const word = () => Array.from({ length: 7 }, letter).join('');
   const rows = Array.from({ length: 10_000 }, (_, i) =>
     JSON.stringify({
       prompt: `q${i >> 2}`,
-      completion: `${Array.from({ length: 40 + (i % 37) }, word).join(' ')}\nA: ${i % 3}`,
+      completion: `${Array.from({ length: 40 + (i % 37) }, word).join(' ')}\nA: ${i % 3}<|endoftext|>`,
       ground_truth: '1',
       uid: `g${i >> 2}`,
     }),
