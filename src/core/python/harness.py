@@ -151,12 +151,10 @@ def find_candidates(source):
             if kind is not None:
                 found[node.name] = _candidate(node.name, kind, node.lineno, sig, isinstance(node, ast.AsyncFunctionDef))
             continue
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            target, value = node.targets[0].id, node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            target, value = node.target.id, node.value
-        else:
+        assigned = _assigned(node)
+        if assigned is None:
             continue
+        target, value = assigned
         callable_ = _callable_of(value, defs, classes, defs)
         if callable_ is None:
             # A value the parse cannot follow: a literal replaces the name; anything else (compute_score =
@@ -181,17 +179,24 @@ def find_candidates(source):
     return json.dumps({"ok": True, "candidates": out})
 
 
+def _assigned(node):
+    """(name, value) of a top-level `name = value` or `name: T = value`; None for any other statement."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id, node.value
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+        return node.target.id, node.value
+    return None
+
+
 def _reward_funcs(tree, found, defs, source):
     """A top-level `reward_funcs = [f, g]` (with `reward_weights = [1.0, 0.5]`, else 1 each), as handed to TRL's
     GRPOTrainer(reward_funcs=..., args=GRPOConfig(reward_weights=...)): a candidate that calls each, the TRL way."""
     funcs = weights = None
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            target, value = node.targets[0].id, node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            target, value = node.target.id, node.value
-        else:
+        assigned = _assigned(node)
+        if assigned is None:
             continue
+        target, value = assigned
         if target == "reward_funcs":
             funcs = (node, value)
         elif target == "reward_weights":
