@@ -62,3 +62,39 @@ test('a reward_funcs list with reward_weights: the weighted total, each function
     { timeout: 30_000 },
   );
 });
+
+/** The same two functions in TypeScript, listed as TRL lists them: the same figures as CPython gives for SCRIPT. */
+const TS_LIST = [
+  "import type { Trajectory } from 'reward-studio';",
+  '',
+  'function format_reward(t: Trajectory) {',
+  "  return t.completion.includes('A:') ? 1 : 0;",
+  '}',
+  '',
+  'function accuracy_reward(t: Trajectory) {',
+  "  const at = t.completion.lastIndexOf('A:');",
+  '  if (at < 0) return null;',
+  "  const answer = t.completion.slice(at + 2).trim().replace(/\\.+$/, '').replaceAll(',', '');",
+  "  return answer === String(t.groundTruth).replaceAll(',', '') ? 1 : 0;",
+  '}',
+  '',
+  'export const rewardFuncs = [format_reward, accuracy_reward];',
+  'export const rewardWeights = [0.5, 2.0];',
+  '',
+].join('\n');
+
+test('TypeScript: export const rewardFuncs with rewardWeights gives the same weighted total and per-function figures', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, TS_LIST);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 1.2344 · 800 scored');
+  const table = page.getByRole('table', { name: 'Reward functions' });
+  await expect(table.getByRole('row').filter({ hasText: 'format_reward' })).toHaveText(/format_reward\s*0\.5\s*0\.99\d+\s*0\.0789\s*0/);
+  await expect(table.getByRole('row').filter({ hasText: 'accuracy_reward' })).toHaveText(/accuracy_reward\s*2\s*0\.3711\s*0\.4834\s*0/);
+  await page.getByRole('button', { name: 'Histogram of format_reward' }).click();
+  await expect(page.getByLabel('Histogram shows')).toHaveText('format_reward (weight 0.5)');
+  // A weight list TRL would refuse stops the run with TRL's reason.
+  await typeReward(page, TS_LIST.replace('[0.5, 2.0]', '[0.5]'));
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'does not compile' })).toContainText('rewardWeights has 1 weights for 2 reward functions');
+});

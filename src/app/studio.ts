@@ -10,6 +10,7 @@ import { defaultPoolSize } from '../engine/browser';
 import type { RunHandle, RunProgress } from '../engine/engine';
 import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
 import type { PythonCall } from '../engine/protocol';
+import type { WeightedFunction } from '../core/reward/weighted';
 import type { RunRecord } from '../store/runsSlice';
 import { awaitsRun, releaseLanguage, type DataSource } from '../store/sessionSlice';
 import { sha256Hex } from '../runtime/hash';
@@ -244,6 +245,7 @@ export class Studio {
     const startedAt = Date.now();
     performance.mark('reward-run:start');
     let python: PythonCall | undefined;
+    let functions: WeightedFunction[] | undefined;
     if (language === 'py') {
       // Python: find the reward functions the code defines (parsed, not run), keep the user's pick or take the first.
       s.setRunError(null);
@@ -276,6 +278,17 @@ export class Studio {
       }
       python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
       if (pick.functions) python.functions = pick.functions.map(({ name, weight }) => ({ name, weight }));
+      functions = python.functions;
+    } else if (/\breward_?[fF]uncs\b/.test(code)) {
+      // TypeScript that may list several functions (`export const rewardFuncs`): the worker compiles it and says which.
+      const token = (this.runToken = {});
+      const scan = await this.rewardPool().check(code);
+      if (this.runToken !== token) return;
+      if (!scan.ok) {
+        this.store.getState().setRunError({ message: scan.message, line: scan.line, compile: true });
+        return;
+      }
+      functions = scan.functions;
     }
     let handle: RunHandle | null = null;
     let lastProgress = Number.NEGATIVE_INFINITY;
@@ -340,7 +353,7 @@ export class Studio {
       code,
       language,
       pyFunction: python?.name,
-      ...(python?.functions ? { functions: python.functions } : {}),
+      ...(functions ? { functions } : {}),
       datasetId: ds.id,
       startedAt,
       elapsedMs: outcome.elapsedMs,

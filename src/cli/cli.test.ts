@@ -213,6 +213,38 @@ describe('several reward functions (TRL reward_funcs + reward_weights)', () => {
     const human = cli(['score', data, '--reward', len, '--reward', ok, '--reward-weights', '1,0.5']);
     expect(human.stdout).toMatch(/^ {2}ok × 0\.5 {3}mean 1 {3}std 0 {3}errors 1$/m);
   }, 60_000);
+
+  it('one TypeScript file listing its functions (export const rewardFuncs + rewardWeights) gives the same figures', () => {
+    const data = file(
+      'four-list.jsonl',
+      ['a', 'bb', 'ccc', 'dddd'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n',
+    );
+    const list = file(
+      'list.ts',
+      [
+        'const len = (t) => t.completion.length;',
+        "function ok(t) {\n  if (t.completion === 'bb') return null;\n  if (t.completion === 'dddd') throw new Error('boom');\n  return 1;\n}",
+        'export const rewardFuncs = [len, ok];',
+        'export const rewardWeights = [1, 0.5];',
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'list-out.jsonl');
+    const r = cli(['score', data, '--reward', list, '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    // As above: totals 1.5, 2, 3.5 and a failing row 3; len mean 2.5, std sqrt(5/3); ok mean 1, std 0, 1 error.
+    expect(readOut(out).map((x) => [x.reward, x.error])).toEqual([
+      [1.5, null],
+      [2, null],
+      [3.5, null],
+      [null, 'ok(): Error: boom (line 4)'],
+    ]);
+    expect(d.reward.mean).toBeCloseTo(7 / 3, 12);
+    expect(d.functions[0]).toMatchObject({ name: 'len', weight: 1, mean: 2.5, errors: 0 });
+    expect(d.functions[0].std).toBeCloseTo(Math.sqrt(5 / 3), 12);
+    expect(d.functions[1]).toEqual({ name: 'ok', weight: 0.5, mean: 1, std: 0, errors: 1 });
+  }, 60_000);
 });
 
 describe('input problems', () => {

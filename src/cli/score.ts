@@ -10,7 +10,7 @@ import { chooseRewardFunction, defaultReason, describeChoice } from '../core/pyt
 import { FORMAT_LABELS } from '../core/formats/labels';
 import type { RangeResult } from '../core/reward/runRows';
 import { summarizeRun } from '../core/reward/summary';
-import { combineFunctions, summarizeFunctions, type WeightedFunction } from '../core/reward/weighted';
+import { combineFunctions, summarizeFunctions, uniqueNames, type WeightedFunction } from '../core/reward/weighted';
 import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
 import { groupByStats, type GroupByValue } from '../core/stats/groupBy';
@@ -177,16 +177,6 @@ function asRange(r: RunResult): RangeResult {
   };
 }
 
-/** Function names as given, a repeated one numbered (`reward`, `reward_2`). */
-function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((n) => {
-    const k = (seen.get(n) ?? 0) + 1;
-    seen.set(n, k);
-    return k === 1 ? n : `${n}_${k}`;
-  });
-}
-
 type Ran =
   | {
       ok: true;
@@ -226,6 +216,8 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
     const checked = await engine.check(code);
     if (!checked.ok) return notLoading(rewardPath, checked.message, checked.line);
     let call: PythonCall | undefined;
+    // A TypeScript module's `rewardFuncs` list is combined inside the run; its names and weights come from the check.
+    if (!python && checked.functions) functions = checked.functions;
     if (python) {
       const pick = chooseRewardFunction(checked.candidates, o.pythonFunction);
       if (!pick.ok) return notLoading(rewardPath, pick.message);

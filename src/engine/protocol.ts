@@ -68,7 +68,9 @@ export type ToWorker =
   /** Are you there? (a worker that holds tasks but shows no row for a while) */
   | { kind: 'ping'; id: number };
 
-export type CheckResult = { ok: true; candidates: RewardCandidate[] } | { ok: false; message: string; line?: number };
+export type CheckResult =
+  /** functions: a TypeScript module's `rewardFuncs` list (Python's reward_funcs lists are candidates). */
+  { ok: true; candidates: RewardCandidate[]; functions?: WeightedFunction[] } | { ok: false; message: string; line?: number };
 
 /** Worker → engine. */
 export type FromWorker =
@@ -166,25 +168,29 @@ function checkCandidates(v: unknown): RewardCandidate[] {
     const c = record(x, `result.candidates.${i}`);
     str(c.name, `result.candidates.${i}.name`);
     str(c.kind, `result.candidates.${i}.kind`);
-    if (c.functions !== undefined) {
-      if (!Array.isArray(c.functions)) bad(`result.candidates.${i}.functions`, 'an array');
-      (c.functions as unknown[]).forEach((x, j) => {
-        const f = record(x, `result.candidates.${i}.functions.${j}`);
-        str(f.name, `result.candidates.${i}.functions.${j}.name`);
-        if (typeof f.weight !== 'number' || !Number.isFinite(f.weight)) bad(`result.candidates.${i}.functions.${j}.weight`, 'a finite number');
-      });
-    }
+    if (c.functions !== undefined) checkFunctionList(c.functions, `result.candidates.${i}.functions`, 0);
     optional(c.problem, (x) => text(x, `result.candidates.${i}.problem`));
     return c as unknown as RewardCandidate;
+  });
+}
+
+/** Names and weights of several reward functions; `least` 0 for a list a candidate names with a problem. */
+function checkFunctionList(v: unknown, where: string, least = 1): WeightedFunction[] {
+  if (!Array.isArray(v) || v.length < least || v.length > COMPONENT_LIMIT) bad(where, `${least} to ${COMPONENT_LIMIT} functions`);
+  return (v as unknown[]).map((x, j) => {
+    const f = record(x, `${where}.${j}`);
+    const name = str(f.name, `${where}.${j}.name`);
+    if (typeof f.weight !== 'number' || !Number.isFinite(f.weight)) bad(`${where}.${j}.weight`, 'a finite number');
+    return { name, weight: f.weight as number };
   });
 }
 
 /** The answer to a `check`: the reward functions found, or why the code does not compile. */
 export function checkCheckResult(v: unknown): CheckResult {
   const r = record(v, 'result');
-  return r.ok === true
-    ? { ok: true, candidates: checkCandidates(r.candidates) }
-    : { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
+  if (r.ok !== true) return { ok: false, message: text(r.message, 'result.message'), line: optional(r.line, (x) => int(x, 'result.line', 1)) };
+  const candidates = checkCandidates(r.candidates);
+  return r.functions === undefined ? { ok: true, candidates } : { ok: true, candidates, functions: checkFunctionList(r.functions, 'result.functions') };
 }
 
 /**
@@ -242,13 +248,7 @@ export function checkPythonCall(v: unknown, where = 'python'): PythonCall {
     batchSize: int(p.batchSize, `${where}.batchSize`, 1),
   };
   if (p.functions === undefined) return call;
-  if (!Array.isArray(p.functions) || p.functions.length === 0 || p.functions.length > COMPONENT_LIMIT)
-    bad(`${where}.functions`, `1 to ${COMPONENT_LIMIT} functions`);
-  call.functions = (p.functions as unknown[]).map((x, i) => {
-    const f = record(x, `${where}.functions.${i}`);
-    const weight = typeof f.weight === 'number' && Number.isFinite(f.weight) ? f.weight : bad(`${where}.functions.${i}.weight`, 'a finite number');
-    return { name: str(f.name, `${where}.functions.${i}.name`), weight };
-  });
+  call.functions = checkFunctionList(p.functions, `${where}.functions`);
   return call;
 }
 

@@ -15,6 +15,16 @@ export interface WeightedFunction {
   weight: number;
 }
 
+/** Function names as given, a repeated one numbered (`reward`, `reward_2`). */
+export function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    const k = (seen.get(n) ?? 0) + 1;
+    seen.set(n, k);
+    return k === 1 ? n : `${n}_${k}`;
+  });
+}
+
 /** What the run of one function gave on a range of rows. */
 export interface FunctionPart extends WeightedFunction {
   result: RangeResult;

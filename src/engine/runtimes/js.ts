@@ -1,6 +1,7 @@
 /** TypeScript / JavaScript rewards in a worker: compiled once per code (watched like a row), scored with runRows. */
 import { compileReward, type CompileResult } from '../../core/reward/compile';
 import { runRows } from '../../core/reward/runRows';
+import { combineFunctions } from '../../core/reward/weighted';
 import type { TokenCounter, TokenizerId } from '../../core/tokenize/tokenizers';
 import type { Runtime } from '../serve';
 import { WATCH_COMPILING, WATCH_IDLE, type Watch } from '../watch';
@@ -20,7 +21,8 @@ export function jsRuntime(loadTokenizer: (id: TokenizerId) => Promise<TokenCount
     ready: Promise.resolve(),
     check(code, w) {
       const c = compile(code, w);
-      return c.ok ? { ok: true, candidates: [] } : { ok: false, message: c.message, line: c.line };
+      if (!c.ok) return { ok: false, message: c.message, line: c.line };
+      return c.functions ? { ok: true, candidates: [], functions: c.functions.map(({ name, weight }) => ({ name, weight })) } : { ok: true, candidates: [] };
     },
     async run(m, rows, w) {
       let tokenCount: TokenCounter | undefined;
@@ -34,7 +36,11 @@ export function jsRuntime(loadTokenizer: (id: TokenizerId) => Promise<TokenCount
       const models = m.models ? { columns: m.models, offset: m.start } : undefined;
       // A plain store per row: one aligned int32 cannot tear, and the watchdog only needs to see it change.
       const onRow = w ? (row: number) => void (w.row[0] = row) : undefined;
-      const result = runRows(c.fn, (i) => rows.rows[i], m.start, m.end, onRow, tokenCount, models);
+      const rowAt = (i: number) => rows.rows[i];
+      // A rewardFuncs list: each function over the range, then TRL's weighted nansum (as the CLI's repeated --reward).
+      const result = c.functions
+        ? combineFunctions(c.functions.map(({ name, weight, fn }) => ({ name, weight, result: runRows(fn, rowAt, m.start, m.end, onRow, tokenCount, models) })))
+        : runRows(c.fn, rowAt, m.start, m.end, onRow, tokenCount, models);
       return { kind: 'result', result };
     },
   };
