@@ -34,9 +34,9 @@ describe('compileReward', () => {
     expect(c.ok).toBe(false);
     if (!c.ok) expect(c.line).toBe(2);
   });
-  it('requires a default export', () => {
+  it('requires a default export (or a rewardFuncs list)', () => {
     const c = compileReward('export const x = 1;');
-    expect(c).toEqual({ ok: false, message: 'reward code must `export default function reward(t, ctx)`' });
+    expect(c).toEqual({ ok: false, message: 'reward code must `export default function reward(t, ctx)` or `export const rewardFuncs = [f, g]`' });
   });
 });
 
