@@ -4,6 +4,8 @@
  * Pure: no file access, so it is unit-tested directly.
  */
 import { FORMAT_IDS, type ColumnMapping, type FormatId } from '../core/formats/types';
+import { DEFAULT_MAX_RATE } from '../core/probe/figures';
+import { PROBE_NAMES } from '../core/probe/probes';
 import { parseWeights } from '../core/reward/weighted';
 import { isPresetId, PRESET_IDS, type PresetId } from '../core/stats/advantage';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
@@ -43,9 +45,27 @@ export const DEFAULT_BATCH_SIZE = 32;
 /** Whether the reward file is Python (by its extension). */
 export const isPythonReward = (path: string): boolean => /\.py$/i.test(path);
 
-export type ParsedArgs = { kind: 'help' } | { kind: 'score'; options: ScoreOptions } | { kind: 'usage-error'; message: string };
+/** `reward-studio probe`: the stress test's own options (the rest are score's). */
+export interface ProbeOptions {
+  /** `--pass x`: the pass threshold; null: from the labels or all rewards (core/probe/figures.ts). */
+  pass: number | null;
+  /** `--max-rate r`: a probe fools the reward when its pass (or win) rate is above this. */
+  maxRate: number;
+  /** `--sample N`: probe N rollouts drawn with `--seed` (default all). */
+  sample: number | null;
+  seed: number;
+  /** `--probe <name>`, repeated: only these probes (default all). */
+  probes: string[] | null;
+}
+
+export type ParsedArgs =
+  | { kind: 'help' }
+  | { kind: 'score'; options: ScoreOptions }
+  | { kind: 'probe'; options: ScoreOptions; probe: ProbeOptions }
+  | { kind: 'usage-error'; message: string };
 
 export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js|file.py> [options]
+       reward-studio probe <data file> --reward <file> [--label c] [--pass x] [--max-rate r] [--sample N] [--json]
 
 Scores every rollout of a dataset (JSONL, JSON, CSV, Parquet, optionally gzipped; TRL, verl, OpenAI or
 preference formats) with a reward function, in worker threads, and prints the diagnostics of the studio.
@@ -82,8 +102,18 @@ Options:
   --ground-truth <column>  (mapping) ground-truth column
   -h, --help             show this help
 
+probe (stress test): scores each rollout, then texts made to fool the reward (master keys such as ":" or
+"Thought process:", empty, echo of the prompt, another group's answer, repeats, half, padding) in place of
+its completion, and reports how often each passes the threshold or beats the rollout's own reward.
+  --pass <x>             pass threshold (default: median reward of rows whose --label is true, else of all rows)
+  --max-rate <r>         a probe fools the reward when its pass rate (replacements) or win rate (modifications)
+                         is above r (default ${DEFAULT_MAX_RATE})
+  --sample <N>           probe N rollouts drawn at random (seeded by --seed, default 1); default every rollout
+  --probe <name>         only this probe (repeat for several; default all): ${PROBE_NAMES.map((x) => JSON.stringify(x)).join(', ')}
+
 Exit status: 0 scored (rows whose reward threw or timed out are counted, not fatal); 1 the reward does not
-compile (Python: a syntax error, an error at import, no reward function) or a file cannot be read; 2 usage error.`;
+compile (Python: a syntax error, an error at import, no reward function) or a file cannot be read; 2 usage error;
+3 (probe) a probe fools the reward.`;
 
 const VALUE_OPTIONS = new Set([
   '--reward',
@@ -103,9 +133,14 @@ const VALUE_OPTIONS = new Set([
   '--batch-size',
   '--worker-memory',
   '--reward-weights',
+  '--pass',
+  '--max-rate',
+  '--sample',
+  '--seed',
+  '--probe',
 ]);
 /** Options that may be given more than once (their values kept in order). */
-const REPEATABLE = new Set(['--reward']);
+const REPEATABLE = new Set(['--reward', '--probe']);
 const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -144,9 +179,19 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (flags.has('--help')) return { kind: 'help' };
-  if (positional.length === 0) return err('missing command (score)');
+  if (positional.length === 0) return err('missing command (score or probe)');
   const [command, ...rest] = positional;
-  if (command !== 'score') return err(`unknown command "${command}" (the command is "score")`);
+  if (command !== 'score' && command !== 'probe') return err(`unknown command "${command}" (the commands are "score" and "probe")`);
+  let probe: ProbeOptions | null = null;
+  if (command === 'probe') {
+    const parsed = probeOptions(values, repeated.get('--probe') ?? null);
+    if (typeof parsed === 'string') return err(parsed);
+    probe = parsed;
+    if ((repeated.get('--reward') ?? []).length > 1) return err('probe takes one --reward file (a file may list several functions)');
+    for (const o of ['--out', '--reward-weights', '--group-by']) if (values.has(o)) return err(`${o} applies to score, not probe`);
+  } else {
+    for (const o of ['--pass', '--max-rate', '--sample', '--seed', '--probe']) if (values.has(o)) return err(`${o} applies to probe, not score`);
+  }
   if (rest.length === 0) return err('missing the data file');
   if (rest.length > 1) return err(`one data file expected, got ${rest.length} (${rest.join(' ')})`);
   const rewardPaths = repeated.get('--reward') ?? [];
@@ -232,26 +277,45 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out = values.get('--out');
   if (out === '') return err('--out needs a file name');
 
-  return {
-    kind: 'score',
-    options: {
-      dataPath: rest[0],
-      rewardPaths,
-      rewardWeights,
-      preset,
-      label: label ?? null,
-      groupBy: groupBy ?? null,
-      out: out ?? null,
-      json: flags.has('--json'),
-      allowAll: flags.has('--allow-all'),
-      workerMemoryMb,
-      timeLimitMs,
-      tokenizer,
-      workers,
-      format,
-      mapping,
-      pythonFunction: fn ?? null,
-      batchSize,
-    },
+  const options: ScoreOptions = {
+    dataPath: rest[0],
+    rewardPaths,
+    rewardWeights,
+    preset,
+    label: label ?? null,
+    groupBy: groupBy ?? null,
+    out: out ?? null,
+    json: flags.has('--json'),
+    allowAll: flags.has('--allow-all'),
+    workerMemoryMb,
+    timeLimitMs,
+    tokenizer,
+    workers,
+    format,
+    mapping,
+    pythonFunction: fn ?? null,
+    batchSize,
   };
+  return probe ? { kind: 'probe', options, probe } : { kind: 'score', options };
+}
+
+/** The probe command's options, or what is wrong with them. */
+function probeOptions(values: Map<string, string>, probes: string[] | null): ProbeOptions | string {
+  const num = (name: string, ok: (x: number) => boolean, what: string): number | null | string => {
+    const v = values.get(name);
+    if (v === undefined) return null;
+    const x = Number(v);
+    return v.trim() !== '' && ok(x) ? x : `${name} must be ${what}, got "${v}"`;
+  };
+  const pass = num('--pass', Number.isFinite, 'a number');
+  if (typeof pass === 'string') return pass;
+  const maxRate = num('--max-rate', (x) => x >= 0 && x <= 1, 'a rate from 0 to 1');
+  if (typeof maxRate === 'string') return maxRate;
+  const sample = num('--sample', (x) => Number.isInteger(x) && x >= 1, 'a whole number ≥ 1');
+  if (typeof sample === 'string') return sample;
+  const seed = num('--seed', (x) => Number.isInteger(x) && Math.abs(x) <= 2 ** 31, 'a whole number');
+  if (typeof seed === 'string') return seed;
+  const unknown = probes?.find((x) => !PROBE_NAMES.includes(x));
+  if (unknown !== undefined) return `unknown probe ${JSON.stringify(unknown)} (one of ${PROBE_NAMES.map((x) => JSON.stringify(x)).join(', ')})`;
+  return { pass, maxRate: maxRate ?? DEFAULT_MAX_RATE, sample, seed: seed ?? 1, probes };
 }

@@ -15,7 +15,7 @@ import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
 import { groupByStats, type GroupByValue } from '../core/stats/groupBy';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
-import { RewardEngine, type RunOutcome, type RunResult } from '../engine/engine';
+import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
@@ -46,6 +46,10 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
       return fail(io, e instanceof Error ? e.message : String(e));
     }
   }
+  if (parsed.kind === 'probe') {
+    const { probe } = await import('./probe');
+    return probe(parsed.options, parsed.probe, workerUrl, io);
+  }
   return score(parsed.options, workerUrl, io);
 }
 
@@ -60,26 +64,34 @@ function checkOut(out: string | null): string | null {
   return null;
 }
 
-const fail = (io: Io, message: string) => {
+export const fail = (io: Io, message: string) => {
   io.stderr(`reward-studio: ${message}\n`);
   return 1;
 };
 
-export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
+/** The reward files' code, or why a reward file or the data file cannot be read. */
+export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { ok: false; message: string } {
   const codes: string[] = [];
   for (const path of o.rewardPaths) {
     try {
       codes.push(readFileSync(path, 'utf8'));
     } catch (e) {
-      return fail(io, `cannot read the reward file ${path}: ${reason(e)}`);
+      return { ok: false, message: `cannot read the reward file ${path}: ${reason(e)}` };
     }
   }
   try {
     const st = statSync(o.dataPath);
-    if (!st.isFile()) return fail(io, `cannot read the data file ${o.dataPath}: not a file`);
+    if (!st.isFile()) return { ok: false, message: `cannot read the data file ${o.dataPath}: not a file` };
   } catch (e) {
-    return fail(io, `cannot read the data file ${o.dataPath}: ${reason(e)}`);
+    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };
   }
+  return { ok: true, codes };
+}
+
+export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
+  const inputs = readInputs(o);
+  if (!inputs.ok) return fail(io, inputs.message);
+  const { codes } = inputs;
   if (!sandboxed()) {
     const bad = checkOut(o.out);
     if (bad) return fail(io, bad);
@@ -177,7 +189,7 @@ function asRange(r: RunResult): RangeResult {
   };
 }
 
-type Ran =
+export type Ran =
   | {
       ok: true;
       outcome: Extract<RunOutcome, { kind: 'done' | 'cancelled' }>;
@@ -189,8 +201,26 @@ type Ran =
     }
   | { ok: false; message: string };
 
-/** Score the file with the engine on worker threads: staged start (each worker reads the whole file). */
-async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io): Promise<Ran> {
+/** An engine with the dataset set and the reward checked and chosen, ready to run (runOn); the caller disposes it. */
+export interface OpenedReward {
+  engine: RewardEngine;
+  /** The function's name among several: Python's function name (TRL's `__name__`), else the file's base name. */
+  name: string;
+  call?: PythonCall;
+  functions?: WeightedFunction[];
+  tokenizer?: ScoreOptions['tokenizer'];
+  python: boolean;
+}
+
+/** Start the engine on worker threads (staged: each worker reads the whole file), check the code, pick the function. */
+export async function openReward(
+  o: ScoreOptions,
+  rewardPath: string,
+  code: string,
+  size: number,
+  workerUrl: URL,
+  io: Io,
+): Promise<{ ok: true; opened: OpenedReward } | { ok: false; message: string }> {
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
   let functions: WeightedFunction[] | undefined;
@@ -203,10 +233,10 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
     outputLimit: Infinity,
     onProtocolError: (m) => io.stderr(`reward-studio: ${m}\n`),
   });
-  const notLoading = (where: string, message: string, line?: number) => ({
-    ok: false as const,
-    message: `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${line !== undefined ? `${where}, line ${line}` : where}): ${message}`,
-  });
+  const notLoading = (message: string, line?: number) => {
+    engine.dispose();
+    return { ok: false as const, message: loadMessage(python, rewardPath, message, line) };
+  };
   try {
     engine.setDataset({
       file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping },
@@ -214,13 +244,13 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
     });
     // Errors in the code are reported without waiting for the file.
     const checked = await engine.check(code);
-    if (!checked.ok) return notLoading(rewardPath, checked.message, checked.line);
+    if (!checked.ok) return notLoading(checked.message, checked.line);
     let call: PythonCall | undefined;
     // A TypeScript module's `rewardFuncs` list is combined inside the run; its names and weights come from the check.
     if (!python && checked.functions) functions = checked.functions;
     if (python) {
       const pick = chooseRewardFunction(checked.candidates, o.pythonFunction);
-      if (!pick.ok) return notLoading(rewardPath, pick.message);
+      if (!pick.ok) return notLoading(pick.message);
       const { chosen } = pick;
       const others = checked.candidates.filter((c) => c !== chosen);
       if (o.pythonFunction === null && others.length > 0) {
@@ -235,23 +265,45 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
     }
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
     const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
-    const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: call, tokenizer }).done;
-    if (outcome.kind === 'compile-error') return notLoading(rewardPath, outcome.message, outcome.line);
-    if (outcome.kind === 'load-failed') {
-      // The browser's mapping dialog is, here, a pair of options.
-      const message = outcome.message.replace(
-        / Choose which columns hold the prompt and the completion\.$/,
-        ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).',
-      );
-      return { ok: false, message: `cannot read the data file ${o.dataPath}: ${message}` };
-    }
-    if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
-    const info = await engine.loadInfo();
-    if (!info.ok || !info.meta)
-      return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
-    return { ok: true, outcome, meta: info.meta, name, ...(functions ? { functions } : {}) };
-  } finally {
+    return { ok: true, opened: { engine, name, call, functions, tokenizer, python } };
+  } catch (e) {
     engine.dispose();
+    throw e;
+  }
+}
+
+function loadMessage(python: boolean, where: string, message: string, line?: number): string {
+  return `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${line !== undefined ? `${where}, line ${line}` : where}): ${message}`;
+}
+
+/** One run of an opened reward over the dataset (or, with `probe`, over probed rows). */
+export async function runOn(r: OpenedReward, o: ScoreOptions, rewardPath: string, code: string, probe?: RunOptions['probe']): Promise<Ran> {
+  const { engine } = r;
+  const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: r.call, tokenizer: r.tokenizer, probe }).done;
+  if (outcome.kind === 'compile-error') return { ok: false, message: loadMessage(r.python, rewardPath, outcome.message, outcome.line) };
+  if (outcome.kind === 'load-failed') {
+    // The browser's mapping dialog is, here, a pair of options.
+    const message = outcome.message.replace(
+      / Choose which columns hold the prompt and the completion\.$/,
+      ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).',
+    );
+    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${message}` };
+  }
+  if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
+  const info = await engine.loadInfo();
+  if (!info.ok || !info.meta)
+    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
+  return { ok: true, outcome, meta: info.meta, name: r.name, ...(r.functions ? { functions: r.functions } : {}) };
+}
+
+/** Score the file with the engine on worker threads. */
+async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io): Promise<Ran> {
+  const opened = await openReward(o, rewardPath, code, size, workerUrl, io);
+  if (!opened.ok) return opened;
+  try {
+    return await runOn(opened.opened, o, rewardPath, code);
+  } finally {
+    opened.opened.engine.dispose();
   }
 }
 

@@ -89,6 +89,11 @@ export interface RunOptions {
   python?: PythonCall;
   /** Reward-model score columns (whole dataset) by model name, for `ctx.models`. */
   models?: Record<string, Float64Array>;
+  /**
+   * A stress test: score probe `name` applied to dataset rows `rows` (results by position in `rows`); `donors[j]` is
+   * the row whose completion `cross` gives position j. Reward-model scores are not sent: they are the real texts'.
+   */
+  probe?: { name: string; rows: Int32Array; donors?: Int32Array };
   onProgress?: (p: RunProgress) => void;
 }
 
@@ -413,7 +418,9 @@ class Run {
   private resolve!: (o: RunOutcome) => void;
   readonly limit: number;
   readonly align: number;
+  /** Positions the run scores: the dataset's rows, or a probe's. */
   rows = 0;
+  private datasetRows = 0;
   private queue: TaskQueue | null = null;
   private result: RunResult | null = null;
   private outputs: { start: number; text: string }[] = [];
@@ -452,6 +459,8 @@ class Run {
       if (!info.ok) return this.loadFailed(info.message);
       n = info.rows;
     }
+    this.datasetRows = n;
+    if (this.opts.probe) n = this.opts.probe.rows.length;
     this.rows = n;
     this.result = { scores: new Float64Array(n).fill(Number.NaN), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
     this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
@@ -498,8 +507,8 @@ class Run {
 
   slotReady(slot: Slot, rows: number): void {
     if (this.finished) return;
-    if (this.queue && rows !== this.rows)
-      return this.finish({ kind: 'failed', message: `a reward worker read ${rows} rows where the dataset has ${this.rows}` });
+    if (this.queue && rows !== this.datasetRows)
+      return this.finish({ kind: 'failed', message: `a reward worker read ${rows} rows where the dataset has ${this.datasetRows}` });
     if (slot === this.engine.workers[0] && !this.scoringSince) this.scoringSince = performance.now();
     this.dispatch();
   }
@@ -527,9 +536,10 @@ class Run {
   }
 
   private send(slot: Slot, task: Task): void {
-    const m = this.opts.models;
+    const { tokenizer, python, probe: p } = this.opts;
+    const m = p ? undefined : this.opts.models;
     const models = m && Object.keys(m).length ? Object.fromEntries(Object.entries(m).map(([k, col]) => [k, col.slice(task.start, task.end)])) : undefined;
-    const { tokenizer, python } = this.opts;
+    const probe = p && { name: p.name, rows: p.rows.slice(task.start, task.end), ...(p.donors ? { donors: p.donors.slice(task.start, task.end) } : {}) };
     const run = {
       kind: 'run',
       taskId: task.id,
@@ -539,7 +549,7 @@ class Run {
       end: task.end,
       timeLimitMs: this.limit,
     } as const;
-    slot.port.post({ ...run, tokenizer, python, models });
+    slot.port.post({ ...run, tokenizer, python, models, ...(probe ? { probe } : {}) });
   }
 
   reply(slot: Slot, m: Extract<FromWorker, { kind: 'result' | 'compile-error' | 'failed' }>): void {

@@ -6,6 +6,7 @@ import type { DatasetMeta } from '../core/dataset/meta';
 import { CATEGORY_TEXT_LIMIT, type Categories } from '../core/dataset/categories';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
+import { PROBE_NAMES } from '../core/probe/probes';
 import { REWARD_KINDS, type RewardCandidate, type RewardKind } from '../core/python/signatures';
 import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
@@ -54,6 +55,15 @@ export interface RunTask {
   python?: PythonCall;
   /** Reward-model scores of rows [start, end) by model name, for `ctx.models`. */
   models?: Record<string, Float64Array>;
+  /** A stress-test run: positions [start, end) are rows `rows` of the dataset with probe `name` applied. */
+  probe?: ProbeTask;
+}
+
+/** One task's share of a probe run: the dataset row of each position, and (for `cross`) the row lending its completion. */
+export interface ProbeTask {
+  name: string;
+  rows: Int32Array;
+  donors?: Int32Array;
 }
 
 /** Engine → worker. */
@@ -252,6 +262,18 @@ export function checkPythonCall(v: unknown, where = 'python'): PythonCall {
   return call;
 }
 
+/** A probe task: a known probe, and one non-negative row per position (the worker checks each is one of its rows). */
+function checkProbeTask(v: unknown, n: number): void {
+  const p = record(v, 'probe');
+  if (!PROBE_NAMES.includes(p.name as string)) bad('probe.name', 'a known probe');
+  for (const key of ['rows', 'donors'] as const) {
+    const a = p[key];
+    if (key === 'donors' && a === undefined) continue;
+    if (!(a instanceof Int32Array) || a.length !== n) bad(`probe.${key}`, `an Int32Array of ${n}`);
+    for (const r of a as Int32Array) if (r < 0) bad(`probe.${key}`, 'rows ≥ 0');
+  }
+}
+
 /** A message from the engine, checked by the worker before it acts on it. */
 export function checkToWorker(v: unknown): Check<ToWorker> {
   return checked((): ToWorker => {
@@ -275,6 +297,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         int(m.end, 'end', start);
         if (m.models !== undefined) for (const [k, col] of Object.entries(record(m.models, 'models'))) f64(col, (m.end as number) - start, `models.${k}`);
         if (m.python !== undefined) checkPythonCall(m.python);
+        if (m.probe !== undefined) checkProbeTask(m.probe, (m.end as number) - start);
         return m as ToWorker;
       }
       case 'idle': {

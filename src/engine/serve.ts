@@ -6,6 +6,7 @@ import { datasetMeta } from '../core/dataset/meta';
 import type { RangeResult } from '../core/reward/runRows';
 import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from './protocol';
 import { WATCH_IDLE, watchOf, type Watch } from './watch';
+import { probeRows, type RowSource } from './probeRows';
 import { WorkerRows } from './workerRows';
 
 /** What a language runtime answers for one task. */
@@ -19,7 +20,7 @@ export interface Runtime {
   /** Start-up work a load waits for (Python: the interpreter). */
   ready: Promise<unknown>;
   check(code: string, watch: Watch | null): Promise<CheckResult> | CheckResult;
-  run(task: RunTask, rows: WorkerRows, watch: Watch | null): Promise<TaskOutcome> | TaskOutcome;
+  run(task: RunTask, rows: RowSource, watch: Watch | null): Promise<TaskOutcome> | TaskOutcome;
   /** Between runs: get the next run's inputs ready. */
   idle?(): void;
   /** What to say when `ready` failed. */
@@ -44,9 +45,11 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
   const run = async (m: RunTask) => {
     let out: TaskOutcome;
     try {
-      // The task's rows, read from the file the first time a task needs them.
-      await rows.ensureFor(m.datasetId, m.start, m.end);
-      out = await runtime.run(m, rows, watch);
+      // The task's rows, read from the file the first time a task needs them (a probe task: its rows, probed).
+      let source: RowSource = rows;
+      if (m.probe) source = await probeRows(rows, m.datasetId, m.start, m.probe);
+      else await rows.ensureFor(m.datasetId, m.start, m.end);
+      out = await runtime.run(m, source, watch);
     } catch (e) {
       out = { kind: 'failed', message: messageOf(e) };
     }

@@ -19,7 +19,8 @@ export function wilsonInterval(k: number, n: number, z = Z95): [number, number] 
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // At k = 0 (k = n) the exact bound is 0 (1); the formula gives it only up to rounding (4e-19 at n = 800).
+  return [k === 0 ? 0 : Math.max(0, centre - half), k === n ? 1 : Math.min(1, centre + half)];
 }
 
 export interface KeyAccuracy {

@@ -66,7 +66,7 @@ export function pythonRuntime(host: PythonHost): Runtime {
           timeLimitMs: m.timeLimitMs,
           interrupt: w?.interrupt,
           // A new array on each load: the interpreter keeps the converted rows for the next runs on this dataset.
-          datasetKey: host.keepRows === false ? undefined : rows.rows,
+          datasetKey: host.keepRows === false || rows.keep === false ? undefined : rows.rows,
           models: m.models ? { columns: m.models, offset: m.start } : undefined,
           onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
           beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,

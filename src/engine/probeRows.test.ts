@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Trajectory } from '../core/trajectory';
+import { probeRows } from './probeRows';
+import type { WorkerRows } from './workerRows';
+
+const t = (i: number): Trajectory => ({
+  id: String(i),
+  index: i,
+  line: i + 1,
+  group: `g${i}`,
+  prompt: `p${i}`,
+  completion: `c${i}`,
+  messages: [
+    { role: 'user', content: `p${i}` },
+    { role: 'assistant', content: `c${i}` },
+  ],
+  fields: {},
+});
+
+function fakeRows(n: number) {
+  const asked: [number, number][] = [];
+  const data = { size: n, rows: Array.from({ length: n }, (_, i) => t(i)), ensureFor: async (_: string, a: number, b: number) => void asked.push([a, b]) };
+  return { data: data as unknown as WorkerRows, asked };
+}
+
+describe('probeRows', () => {
+  it('positions start + j hold row rows[j] probed; neighbouring rows are read in one go; nothing is kept', async () => {
+    const { data, asked } = fakeRows(10);
+    const src = await probeRows(data, 'd', 100, { name: 'cross', rows: Int32Array.from([2, 3, 7]), donors: Int32Array.from([4, 4, 0]) });
+    expect(src.keep).toBe(false);
+    expect([100, 101, 102].map((i) => [src.rows[i].index, src.rows[i].completion])).toEqual([
+      [2, 'c4'],
+      [3, 'c4'],
+      [7, 'c0'],
+    ]);
+    expect(asked).toEqual([
+      [0, 1],
+      [2, 5],
+      [7, 8],
+    ]);
+  });
+
+  it('a row outside the dataset (a forged task) fails the task with the reason', async () => {
+    const { data } = fakeRows(3);
+    await expect(probeRows(data, 'd', 0, { name: 'empty', rows: Int32Array.from([1, 3]) })).rejects.toThrow('probe row 3 is outside the dataset (3 rows)');
+  });
+});

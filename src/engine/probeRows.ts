@@ -1,0 +1,29 @@
+/** A probe task's rows as a runtime sees them: position start + j is dataset row rows[j] with the probe applied. */
+import { applyProbe, probeByName } from '../core/probe/probes';
+import type { Trajectory } from '../core/trajectory';
+import type { ProbeTask } from './protocol';
+import type { WorkerRows } from './workerRows';
+
+/** What a runtime reads rows from: the dataset's rows, or a probe task's made-up ones (never kept for a next run). */
+export interface RowSource {
+  rows: readonly Trajectory[];
+  /** false: rows made for one task; a runtime must not keep its conversion of them for later runs. */
+  keep?: false;
+}
+
+/** Read the task's rows and donors (the whole run's rows are rarely contiguous: each run of neighbours is one read). */
+export async function probeRows(data: WorkerRows, datasetId: string, start: number, p: ProbeTask): Promise<RowSource> {
+  const probe = probeByName(p.name);
+  if (!probe) throw new Error(`unknown probe ${p.name}`);
+  const wanted = Int32Array.from(new Set([...p.rows, ...(p.donors ?? [])])).sort();
+  for (const r of wanted) if (r >= data.size) throw new Error(`probe row ${r} is outside the dataset (${data.size} rows)`);
+  for (let i = 0; i < wanted.length; ) {
+    let j = i + 1;
+    while (j < wanted.length && wanted[j] === wanted[j - 1] + 1) j++;
+    await data.ensureFor(datasetId, wanted[i], wanted[j - 1] + 1);
+    i = j;
+  }
+  const rows: Trajectory[] = [];
+  p.rows.forEach((r, j) => (rows[start + j] = applyProbe(probe, data.rows[r], p.donors ? data.rows[p.donors[j]] : undefined)));
+  return { rows, keep: false };
+}
