@@ -17,7 +17,7 @@ export async function probeRows(data: WorkerRows, datasetId: string, start: numb
   if (!probe) throw new Error(`unknown probe ${p.name}`);
   const wanted = Int32Array.from(new Set([...p.rows, ...(p.donors ?? [])])).sort();
   for (const r of wanted) if (r >= data.size) throw new Error(`probe row ${r} is outside the dataset (${data.size} rows)`);
-  for (let i = 0; i < wanted.length; ) {
+  for (let i = 0; i < wanted.length;) {
     let j = i + 1;
     while (j < wanted.length && wanted[j] === wanted[j - 1] + 1) j++;
     await data.ensureFor(datasetId, wanted[i], wanted[j - 1] + 1);
