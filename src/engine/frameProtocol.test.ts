@@ -83,6 +83,13 @@ describe('requests from the page, checked in the sandbox', () => {
     ['a model column of another size', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { models: { rm: new Float64Array(3) } } }],
     ['an unknown tokenizer', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { tokenizer: 'constructor' } }],
     ['a zero time limit', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { timeLimitMs: 0 } }],
+    ['a probe row past the dataset', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'empty', rows: Int32Array.from([0, 4]) } } }],
+    ['a negative probe row', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'empty', rows: Int32Array.from([-1]) } } }],
+    ['an unknown probe', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'toString', rows: Int32Array.from([0]) } } }],
+    [
+      'probe donors of another length',
+      { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'cross', rows: Int32Array.from([0, 1]), donors: Int32Array.from([1]) } } },
+    ],
     ['a dataset without its file', { kind: 'dataset', pool: 'ts', ds: { file: { datasetId: 'd', name: 'a.jsonl' } }, load: true }],
     ['an unknown Python kind', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { python: { name: 'f', kind: 'torch', batchSize: 8 } } }],
     [
@@ -104,6 +111,13 @@ describe('requests from the page, checked in the sandbox', () => {
     const c = checkToFrame({ kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { python } }, rows);
     if (!c.ok || c.value.kind !== 'run') throw new Error('expected a run');
     expect(c.value.opts.python).toEqual({ name: 'reward_funcs', kind: 'trl', batchSize: 8, functions: [{ name: 'f', weight: 0.5 }] });
+  });
+
+  it('a probe run keeps its probe, rows and donors', () => {
+    const probe = { name: 'cross', rows: Int32Array.from([3, 0]), donors: Int32Array.from([1, 2]), evil: 1 };
+    const c = checkToFrame({ kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe } }, rows);
+    if (!c.ok || c.value.kind !== 'run') throw new Error('expected a run');
+    expect(c.value.opts.probe).toEqual({ name: 'cross', rows: Int32Array.from([3, 0]), donors: Int32Array.from([1, 2]) });
   });
 
   it('a dataset with its file passes', () => {

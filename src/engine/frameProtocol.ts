@@ -4,6 +4,7 @@
  * run it asked for, so nothing the sandbox says is rendered unchecked.
  */
 import { NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
+import { PROBE_NAMES } from '../core/probe/probes';
 import type { RowError } from '../core/reward/runRows';
 import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
@@ -49,7 +50,21 @@ function checkRunOptions(v: unknown, rows: number | undefined): FrameRunOptions 
       setOwn(models, k, col instanceof Float64Array && (rows === undefined || col.length === rows) ? col : bad(`opts.models.${k}`, 'a score column'));
     out.models = models;
   }
+  if (o.probe !== undefined) out.probe = checkProbeRun(o.probe, rows);
   return out;
+}
+
+/** A stress-test run: a known probe, dataset rows (each below the dataset's size, when known) and as many donors. */
+function checkProbeRun(v: unknown, rows: number | undefined): NonNullable<FrameRunOptions['probe']> {
+  const p = record(v, 'opts.probe');
+  const name = PROBE_NAMES.includes(p.name as string) ? (p.name as string) : bad('opts.probe.name', 'a known probe');
+  const list = (x: unknown, where: string, n?: number) => {
+    if (!(x instanceof Int32Array) || (n !== undefined && x.length !== n)) return bad(where, n === undefined ? 'an Int32Array' : `an Int32Array of ${n}`);
+    for (const r of x) if (r < 0 || (rows !== undefined && r >= rows)) bad(where, `rows of the dataset (0 to ${rows === undefined ? 'its size' : rows - 1})`);
+    return x;
+  };
+  const picked = list(p.rows, 'opts.probe.rows');
+  return p.donors === undefined ? { name, rows: picked } : { name, rows: picked, donors: list(p.donors, 'opts.probe.donors', picked.length) };
 }
 
 function checkDataset(v: unknown): EngineDataset {
