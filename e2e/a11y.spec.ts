@@ -131,3 +131,18 @@ test('keyboard: histogram bars have names and Enter chooses one', async ({ page 
   await page.keyboard.press('Space');
   await expect(page.getByTestId('shown-count')).toHaveText('505 shown');
 });
+
+test('axe finds no violations on the Stress test tab, with results and a probe’s fooled rollouts open', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openStudio(page);
+  await typeReward(page, LONGER_THAN_250);
+  await runAndWait(page, 'mean 0.5012 · 800 scored');
+  await page.getByRole('tab', { name: 'Stress test' }).click();
+  expect(await violations(page, 'section[aria-label="Diagnostics"]')).toEqual([]);
+  await page.getByLabel('Rollouts to probe').fill('200');
+  await page.getByRole('button', { name: 'Run stress test' }).click();
+  await expect(page.getByRole('status', { name: 'Stress test verdict' })).toContainText('fooled by', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Rollouts fooled by repeat-2' }).click();
+  await expect(page.getByRole('region', { name: 'Rollouts fooled by repeat-2' })).toBeVisible();
+  expect(await violations(page, 'section[aria-label="Diagnostics"]')).toEqual([]);
+});

@@ -7,7 +7,7 @@ import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
 import { startImport, type ImportJob } from '../runtime/importClient';
 import { defaultPoolSize } from '../engine/browser';
-import type { RunHandle, RunProgress } from '../engine/engine';
+import type { RunHandle, RunOptions, RunProgress } from '../engine/engine';
 import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
 import type { PythonCall } from '../engine/protocol';
 import type { WeightedFunction } from '../core/reward/weighted';
@@ -112,6 +112,25 @@ export class Studio {
     const ds = getDataset(this.store.getState().datasetId);
     const p = this.poolFor(language);
     if (ds) p.setDataset(engineDataset(ds));
+  };
+
+  /** How a stress test calls `run`'s Python function (found again in its code, as Run found it), or why it cannot. */
+  probeCall = async (run: RunRecord): Promise<{ ok: true; python?: PythonCall } | { ok: false; message: string }> => {
+    if (run.language !== 'py') return { ok: true };
+    const scan = await this.pythonPool().check(run.code);
+    if (!scan.ok) return { ok: false, message: scan.message };
+    const pick = pickRewardFunction(scan.candidates, run.pyFunction ?? null);
+    if (!pick || pick.problem !== undefined) return { ok: false, message: pick?.problem ?? 'no reward function found' };
+    const python: PythonCall = { name: pick.name, kind: pick.kind, batchSize: this.store.getState().pyBatchSize };
+    if (pick.functions) python.functions = pick.functions.map(({ name, weight }) => ({ name, weight }));
+    return { ok: true, python };
+  };
+
+  /** One probe of a stress test (src/app/stressTest.ts) with `run`'s code, in the run's pool: a Run meanwhile cancels it. */
+  probeRun = (run: RunRecord, python: PythonCall | undefined, probe: NonNullable<RunOptions['probe']>, onProgress: (p: RunProgress) => void): RunHandle => {
+    const s = this.store.getState();
+    const tokenizer = /\btokenCount\b/.test(run.code) ? s.tokenizer : undefined;
+    return this.poolFor(run.language).run(run.code, { python, timeLimitMs: s.timeLimitMs, tokenizer, probe, onProgress });
   };
 
   lastImportedSource = (): { blob: Blob; name: string } | null => {
@@ -430,4 +449,6 @@ export const {
   adoptRuns,
   resetRuns,
   loadDemo,
+  probeCall,
+  probeRun,
 } = studio;

@@ -4,10 +4,11 @@ import { createEditorSlice, type EditorSlice } from './editorSlice';
 import { createModelsSlice, type ModelsSlice } from './modelsSlice';
 import { createRunsSlice, type RunsSlice } from './runsSlice';
 import { createSessionSlice, type SessionSlice } from './sessionSlice';
+import { createStressSlice, type StressSlice } from './stressSlice';
 import { createTableSlice, type TableSlice } from './tableSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 
-export type StudioState = DatasetSlice & EditorSlice & RunsSlice & ModelsSlice & UiSlice & SessionSlice & TableSlice;
+export type StudioState = DatasetSlice & EditorSlice & RunsSlice & ModelsSlice & UiSlice & SessionSlice & TableSlice & StressSlice;
 
 /** Slices are creator functions combined once here (zustand slices pattern). */
 export const createStudioStore = () =>
@@ -19,6 +20,7 @@ export const createStudioStore = () =>
     ...createUiSlice(...a),
     ...createSessionSlice(...a),
     ...createTableSlice(...a),
+    ...createStressSlice(...a),
   }));
 
 export const useStudio = createStudioStore();

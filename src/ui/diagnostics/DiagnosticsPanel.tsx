@@ -13,6 +13,7 @@ import { LengthTab } from './LengthTab';
 import { PreferenceTab } from './PreferenceTab';
 import { RunContext } from './RunContext';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
+import { StressTestTab } from './StressTestTab';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
 import { useDataset, useRunningLong } from './useRuns';
@@ -26,6 +27,7 @@ const TABS: { id: DiagTab; label: string }[] = [
   { id: 'preference', label: 'Preference' },
   { id: 'bestofn', label: 'Best-of-N' },
   { id: 'groupby', label: 'Group by' },
+  { id: 'stress', label: 'Stress test' },
 ];
 
 /** Whether a tab has something to show for this data; the others are listed always. */
@@ -73,6 +75,7 @@ export function DiagnosticsPanel() {
   else if (tab === 'collapse') body = <CollapseTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'label') body = <LabelTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'groupby') body = <GroupByTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'stress') body = <StressTestTab run={shown.run} ds={shown.ds} />;
   else body = <CompareTab runs={sameData} />;
   return (
     <section className="panel diag-panel" aria-label="Diagnostics">
