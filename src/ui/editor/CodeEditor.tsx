@@ -33,6 +33,10 @@ export default function CodeEditor({ value, language, onChange, onRun }: Props) 
         minimap: { enabled: false },
         fontSize: 13,
         scrollBeyondLastLine: false,
+        // Room for code rather than margins: a line fits without a horizontal scrollbar as soon as its text does
+        // (Monaco's defaults add 5 columns past the longest line and keep 5 digits of line numbers).
+        scrollBeyondLastColumn: 1,
+        lineNumbersMinChars: 3,
         automaticLayout: true,
         tabSize: language === 'py' ? 4 : 2,
         ariaLabel: 'Reward code',
