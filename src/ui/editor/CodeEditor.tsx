@@ -34,9 +34,11 @@ export default function CodeEditor({ value, language, onChange, onRun }: Props) 
         fontSize: 13,
         scrollBeyondLastLine: false,
         // Room for code rather than margins: a line fits without a horizontal scrollbar as soon as its text does
-        // (Monaco's defaults add 5 columns past the longest line and keep 5 digits of line numbers).
-        scrollBeyondLastColumn: 1,
+        // (Monaco's defaults scroll 5 columns past the longest line, keep 5 digits of line numbers and wider bars).
+        scrollBeyondLastColumn: 0,
         lineNumbersMinChars: 3,
+        lineDecorationsWidth: 6,
+        scrollbar: { verticalScrollbarSize: 10 },
         automaticLayout: true,
         tabSize: language === 'py' ? 4 : 2,
         ariaLabel: 'Reward code',
