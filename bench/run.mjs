@@ -11,6 +11,7 @@ const benches = [
   'bench/python-browser.bench.mjs',
   'bench/model.bench.mjs',
   'bench/tokenCount.bench.mjs',
+  'bench/download.bench.mjs',
 ];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {

@@ -19,9 +19,36 @@ async function fitsWindow(page: Page, width: number, height: number) {
   }
 }
 
+/**
+ * Where the demo reward's longest line ends, against the right edge of the code Monaco shows (its vertical scrollbar's
+ * left), and the horizontal scrollbar's slider against its track: a slider as wide as the track scrolls nothing.
+ */
+async function longestLine(page: Page) {
+  const code = page.locator('.monaco-editor').first();
+  await expect(code.locator('.view-line').first()).toBeVisible();
+  return code.evaluate((ed) => {
+    const lines = [...ed.querySelectorAll('.view-line')];
+    // Monaco writes spaces as no-break spaces.
+    const ends = lines.map((l) => ({ text: (l.textContent ?? '').replace(/\u00a0/g, ' '), right: l.firstElementChild!.getBoundingClientRect().right }));
+    const longest = ends.reduce((a, b) => (b.text.length > a.text.length ? b : a));
+    const bar = ed.querySelector('.scrollbar.horizontal')!;
+    return {
+      text: longest.text.trim(),
+      right: Math.max(...ends.map((e) => e.right)),
+      visibleRight: ed.querySelector('.scrollbar.vertical')!.getBoundingClientRect().left,
+      track: bar.getBoundingClientRect().width,
+      slider: bar.querySelector('.slider')?.getBoundingClientRect().width ?? 0,
+    };
+  });
+}
+
 test('at 1440×900 the editor, the diagnostics and the compare scatter use the room', async ({ page }) => {
   await openStudio(page);
-  // The demo's longest code line is 78 characters; at 13 px Monaco needs about 560 px with its gutter.
+  // The demo's longest code line (78 characters) is shown whole: its end inside the editor, nothing to scroll.
+  const line = await longestLine(page);
+  expect(line.text).toBe('return answer !== null && ctx.numbersEqual(answer, t.groundTruth) ? 1 : 0;');
+  expect(line.right).toBeLessThanOrEqual(line.visibleRight);
+  expect(line.slider).toBeGreaterThanOrEqual(line.track - 1);
   expect((await box(editor(page))).width).toBeGreaterThanOrEqual(560);
   expect((await box(diagnostics(page))).height).toBeGreaterThanOrEqual(400);
   expect((await box(rollouts(page))).height).toBeGreaterThanOrEqual(200);

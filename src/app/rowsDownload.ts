@@ -5,8 +5,9 @@
  */
 import type { ColumnValues } from '../core/table/columns';
 import { errorText } from '../core/reward/runRows';
-import { toCsv, toJsonl, toParquet, type ExportFormat, type ExportInput } from '../core/table/rowExport';
+import { exportBytes, type ExportFormat, type ExportInput } from '../core/table/rowExport';
 import { getDataset } from '../runtime/datasetRegistry';
+import { buildRowsFile } from '../runtime/importClient';
 import { useStudio } from '../store';
 import { columnNow, fieldColumnOf, FIELD_PREFIX } from './tableColumns';
 
@@ -22,7 +23,12 @@ export function rowsFileName(datasetName: string, format: ExportFormat): string 
  * The file for `order` (the table's rows as filtered and sorted). `shown`: the values of the extra columns the
  * table has now; a field not read yet is read first, token counts must already be there.
  */
-export async function rowsFile(format: ExportFormat, order: Int32Array, shown: ReadonlyMap<string, ColumnValues>): Promise<{ name: string; blob: Blob }> {
+export async function rowsFile(
+  format: ExportFormat,
+  order: Int32Array,
+  shown: ReadonlyMap<string, ColumnValues>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ name: string; blob: Blob }> {
   const s = useStudio.getState();
   const ds = getDataset(s.datasetId);
   if (!ds) throw new Error('no data loaded');
@@ -54,6 +60,12 @@ export async function rowsFile(format: ExportFormat, order: Int32Array, shown: R
     components: run?.result.components ?? {},
     extra,
   };
-  const body = format === 'jsonl' ? toJsonl(input) : format === 'csv' ? toCsv(input) : toParquet(input);
+  // Built in the data worker: the page stays responsive while 100,000 rows are written.
+  const body = onPageAsked() ? exportBytes(format, input) : await buildRowsFile(format, input, onProgress);
   return { name: rowsFileName(ds.name, format), blob: new Blob([body], { type: TYPES[format] }) };
+}
+
+/** `?rowsOnPage` in the page address: the file is built on the page's thread, as before: bench/download.bench.mjs's baseline. */
+function onPageAsked(): boolean {
+  return typeof location !== 'undefined' && new URLSearchParams(location.search).has('rowsOnPage');
 }

@@ -6,6 +6,7 @@ import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
 import type { Detection, ImportOptions } from '../core/formats/types';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { ColumnValues } from '../core/table/columns';
+import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { Trajectory } from '../core/trajectory';
 import type { DataReply, DataRequest, ImportFailure } from './importProtocol';
 import type { Result } from './result';
@@ -25,7 +26,7 @@ export interface ImportJob {
 let worker: Worker | null = null;
 const jobs = new Map<number, (m: DataReply) => void>();
 const requests = new Map<number, (m: DataReply) => void>();
-/** Progress callbacks of long requests (token counting), by request id. */
+/** Progress callbacks of long requests (token counting, Download rows), by request id. */
 const progress = new Map<number, (done: number, total: number) => void>();
 let nextJob = 1;
 let nextRequest = 1;
@@ -36,7 +37,7 @@ function dataWorker(): Worker {
     worker.onmessage = (ev: MessageEvent<DataReply>) => {
       const m = ev.data;
       if ('jobId' in m) jobs.get(m.jobId)?.(m);
-      else if (m.kind === 'tokens-progress') progress.get(m.reqId)?.(m.done, m.total);
+      else if (m.kind === 'tokens-progress' || m.kind === 'export-progress') progress.get(m.reqId)?.(m.done, m.total);
       else {
         requests.get(m.reqId)?.(m);
         requests.delete(m.reqId);
@@ -197,4 +198,27 @@ export async function fetchPairColumns(ds: Dataset): Promise<PairColumn[]> {
   );
   if (!r?.columns) throw new Error(r?.error ?? 'the data worker no longer holds this dataset');
   return r.columns;
+}
+
+/**
+ * The bytes of a **Download rows** file, built in the data worker: 100,000 rows take seconds to write, which froze the
+ * page when built here. The columns are copied (they stay on screen); the bytes come back transferred.
+ */
+export async function buildRowsFile(
+  format: ExportFormat,
+  input: ExportInput,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Uint8Array<ArrayBuffer>> {
+  let id = -1;
+  const r = await request(
+    (reqId) => {
+      id = reqId;
+      if (onProgress) progress.set(reqId, onProgress);
+      return { kind: 'export', reqId, format, input };
+    },
+    (m) => (m.kind === 'export' ? m : null),
+  );
+  progress.delete(id);
+  if (!r?.bytes || !(r.bytes instanceof Uint8Array)) throw new Error(r?.error ?? 'the data worker did not answer');
+  return r.bytes;
 }

@@ -3,6 +3,7 @@ import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PairColumn } from '../core/dataset/pairColumns';
 import type { PackedBatch } from '../core/dataset/packed';
 import type { ColumnValues } from '../core/table/columns';
+import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
@@ -45,7 +46,9 @@ export type DataRequest =
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
   | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs }
   /** Categorical columns of the pairs' records (core/dataset/pairColumns), for accuracy by column. */
-  | { kind: 'pair-columns'; reqId: number; key: number; pairOf: Int32Array; pairCount: number };
+  | { kind: 'pair-columns'; reqId: number; key: number; pairOf: Int32Array; pairCount: number }
+  /** The bytes of **Download rows** (core/table/rowExport): seconds of work for 100k rows, kept off the page's thread. */
+  | { kind: 'export'; reqId: number; format: ExportFormat; input: ExportInput };
 
 /** Data worker → main thread, in order on one port. Nothing throws across: failures are tagged. */
 export type DataReply =
@@ -60,6 +63,9 @@ export type DataReply =
   | { kind: 'labels'; reqId: number; columns: LabelColumn[] | null }
   | { kind: 'tokens'; reqId: number; counts: Int32Array | null; error?: string }
   | { kind: 'tokens-progress'; reqId: number; done: number; total: number }
+  /** Rows of a **Download rows** file written so far. */
+  | { kind: 'export-progress'; reqId: number; done: number; total: number }
+  | { kind: 'export'; reqId: number; bytes: Uint8Array<ArrayBuffer> | null; error?: string }
   | { kind: 'field'; reqId: number; column: ColumnValues | null; error?: string }
   | { kind: 'categories'; reqId: number; categories: Categories | null; error?: string }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string }

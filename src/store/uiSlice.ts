@@ -35,6 +35,9 @@ export interface UiSlice {
    * or null to follow the first source, the current run.
    */
   scoreSource: string | null;
+  /** The Group by tab's column: null for its default (a usual column such as `model`), '' for none picked. */
+  groupByColumn: string | null;
+  setGroupByColumn(c: string | null): void;
   setDiagTab(t: DiagTab): void;
   setLengthUnit(u: 'chars' | 'tokens'): void;
   setPreset(p: PresetId): void;
@@ -66,6 +69,8 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) =
   labelColumn: null,
   compare: { a: null, b: null },
   scoreSource: null,
+  groupByColumn: null,
+  setGroupByColumn: (groupByColumn) => set({ groupByColumn }),
   setDiagTab: (diagTab) => set({ diagTab }),
   setLengthUnit: (lengthUnit) => set({ lengthUnit }),
   setPreset: (preset) => set({ preset }),

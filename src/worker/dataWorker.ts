@@ -7,6 +7,7 @@ import { batchTransfer } from '../core/dataset/packed';
 import { RowStoreBuilder, type RowStore } from '../core/dataset/rowStore';
 import { searchTrajectories } from '../core/dataset/search';
 import { fieldColumn } from '../core/table/columns';
+import { exportBytes } from '../core/table/rowExport';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
 import { importFailure, type DataReply, type DataRequest } from '../runtime/importProtocol';
@@ -81,6 +82,20 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         return post({ kind: 'field', reqId: m.reqId, column }, column.kind === 'number' ? [column.values.buffer] : [column.ranks.buffer]);
       } catch (e) {
         return post({ kind: 'field', reqId: m.reqId, column: null, error: messageOf(e) });
+      }
+    }
+    if (m.kind === 'export') {
+      try {
+        let last = performance.now();
+        const bytes = exportBytes(m.format, m.input, (done, total) => {
+          // At most five progress messages a second: each one is a task on the page.
+          if (performance.now() - last < 200) return;
+          last = performance.now();
+          post({ kind: 'export-progress', reqId: m.reqId, done, total });
+        });
+        return post({ kind: 'export', reqId: m.reqId, bytes }, [bytes.buffer]);
+      } catch (e) {
+        return post({ kind: 'export', reqId: m.reqId, bytes: null, error: messageOf(e) });
       }
     }
     if (m.kind === 'tokens') {

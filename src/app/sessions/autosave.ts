@@ -194,6 +194,9 @@ export function installAutosave(): void {
       s.sortKey !== prev.sortKey ||
       s.sortDesc !== prev.sortDesc ||
       s.selectedRow !== prev.selectedRow ||
+      s.overlayRuns !== prev.overlayRuns ||
+      s.groupByColumn !== prev.groupByColumn ||
+      s.linkModels !== prev.linkModels ||
       s.runs !== prev.runs ||
       s.currentRunId !== prev.currentRunId ||
       s.dataVersion !== prev.dataVersion ||

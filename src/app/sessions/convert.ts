@@ -70,6 +70,8 @@ export function uiState(s: StudioState): UiState {
     labelColumn: s.labelColumn,
     selectedRow: s.selectedRow,
     table: { columns: s.tableColumns, filters: s.columnFilters, sortKey: s.sortKey, sortDesc: s.sortDesc },
+    overlayRuns: s.overlayRuns,
+    groupBy: s.groupByColumn,
   };
 }
 
@@ -117,5 +119,6 @@ export function currentDoc(createdAt?: number): SessionDoc {
     runs: [],
     currentRunId: s.currentRunId,
     origin: s.origin,
+    ...(s.linkModels.length ? { linkModels: s.linkModels } : {}),
   };
 }

@@ -30,6 +30,18 @@ export function applyUi(ui: UiState, rows: number): void {
   s.setLabelColumn(ui.labelColumn);
   s.setTable(ui.table ?? { columns: [], filters: [], sortKey: 'index', sortDesc: false });
   s.selectRow(ui.selectedRow !== null && ui.selectedRow < rows ? ui.selectedRow : null);
+  // A column this data does not have is not kept (the tab would fall back to its default anyway).
+  const columns = getDataset(s.datasetId)?.detection.columns ?? [];
+  s.setGroupByColumn(ui.groupBy === '' || (ui.groupBy && columns.includes(ui.groupBy)) ? ui.groupBy : null);
+}
+
+/** The runs overlaid in the Distribution tab, once the session's runs are in place: ids of runs not there are dropped. */
+export function applyOverlay(ui: UiState): void {
+  const s = useStudio.getState();
+  if (failedBeforeThisStart() || !ui.overlayRuns) return;
+  const kept = ui.overlayRuns.filter((id) => id !== s.currentRunId && s.runs.some((r) => r.id === id));
+  // Every id gone: the default (the previous run) rather than a histogram with nothing beside the current run.
+  s.setOverlayRuns(ui.overlayRuns.length > 0 && kept.length === 0 ? null : kept);
 }
 
 /**
@@ -91,6 +103,8 @@ export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boo
     s.loadEditor({ ...doc.editor, language: local?.language ?? doc.editor.language, codes, tokenizer: doc.editor.tokenizer as TokenizerId });
     s.setDataVersion(doc.dataVersion);
     s.setOrigin(mergeOrigins(doc.origin, localOrigin));
+    // The models a link's reward needs are still asked for when the session that came from it is opened again.
+    s.setLinkModels(doc.linkModels ?? []);
     const loaded = await loadSessionData(doc);
     const ds = getDataset(useStudio.getState().datasetId);
     if (loaded && ds) {
@@ -100,6 +114,7 @@ export async function openSession(doc: SessionDoc, opts: { preferLocalCode?: boo
       for (const r of runs) session.savedRuns.add(`${doc.id}/${r.id}`);
       const current = runs.find((r) => r.id === doc.currentRunId) ?? runs.at(-1) ?? null;
       adoptRuns(runs, current?.id ?? null);
+      applyOverlay(doc.ui);
     }
   } finally {
     session.restoring = false;

@@ -28,7 +28,8 @@ export async function makeShareLink(): Promise<ShareLink> {
     v: 2,
     name: s.sessionName || 'Shared session',
     editor: { language: s.language, code: s.code, tokenizer: s.tokenizer, timeLimitMs: s.timeLimitMs, pyFunction: s.pyFunction, pyBatchSize: s.pyBatchSize },
-    ui: uiState(s),
+    // The overlaid runs stay home: a link carries no run's scores, so their ids would name nothing there.
+    ui: { ...uiState(s), overlayRuns: undefined },
     run: run ? runMeta(run) : null,
   };
   const models = usedModelRefs(s.code, s.language);

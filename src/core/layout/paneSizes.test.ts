@@ -9,10 +9,10 @@ describe('pane sizes', () => {
     expect(clampSize(500, 100, 80)).toBe(100);
   });
 
-  it('defaults: 42% of the width within 360–640, 55% of the height leaving 140 px to the table', () => {
-    // 1412 px workspace (1440 viewport less 2 × 14 px padding): 0.42 × 1412 = 593.04.
-    expect(defaultEditorWidth(1412)).toBe(593);
-    expect(defaultEditorWidth(2000)).toBe(640);
+  it('defaults: 47.5% of the width within 360–700, 55% of the height leaving 140 px to the table', () => {
+    // 1412 px workspace (1440 viewport less 2 × 14 px padding): 0.475 × 1412 = 670.7.
+    expect(defaultEditorWidth(1412)).toBe(671);
+    expect(defaultEditorWidth(2000)).toBe(700);
     expect(defaultEditorWidth(700)).toBe(360);
     // 0.55 × 600 = 330; 0.55 × 250 = 137.5 → at least 160.
     expect(defaultDiagHeight(600)).toBe(330);

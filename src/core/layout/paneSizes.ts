@@ -16,9 +16,12 @@ export function clampSize(v: number, min: number, max: number): number {
   return Math.round(Math.max(min, Math.min(v, max)));
 }
 
-/** Default editor width for a workspace `width` wide: 42%, between 360 and 640 px (80 columns of 13 px code). */
+/**
+ * Default editor width for a workspace `width` wide: 47.5%, between 360 and 700 px (80 columns of 13 px code with
+ * Monaco's gutter). At 1440 px (671) the demo's 78-column line needs no scrolling and the diagnostics tabs one row.
+ */
 export function defaultEditorWidth(width: number): number {
-  return clampSize(width * 0.42, 360, 640);
+  return clampSize(width * 0.475, 360, 700);
 }
 
 /** Default diagnostics height in a results column `height` tall: 55%, at least PANE_MIN.diag. */

@@ -62,6 +62,16 @@ const editorSettings = {
 /** A table column id: built-in (`reward`), or `field:<name>` / `component:<name>` / `advantage` / `tokens`. */
 const columnId = z.string().min(1).max(300);
 const MAX_TABLE_COLUMNS = 200;
+/** Runs drawn beside the current one in the Distribution histogram (store/runsSlice MAX_OVERLAID − 1). */
+export const MAX_OVERLAY_RUNS = 3;
+/** Reward models a link names (as `sharedV2Schema.models`). */
+export const MAX_LINK_MODELS = 8;
+
+/**
+ * Optional view state added after v1: a value that does not fit is dropped (`undefined`, the default view), a list
+ * too long is cut, so that a stored session or a link edited by hand still opens.
+ */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const uiSchema = z.object({
   diagTab: z.enum(DIAG_TABS),
   lengthUnit: z.enum(['chars', 'tokens']),
@@ -85,6 +95,19 @@ export const uiSchema = z.object({
       sortDesc: z.boolean(),
     })
     .optional(),
+  /**
+   * Run ids overlaid in the Distribution histogram (null: the previous run, the default). Ids of runs not in the
+   * session are dropped when it opens (app/sessions/open.ts).
+   */
+  overlayRuns: lenient(
+    z
+      .array(z.number().int().min(1))
+      .max(1000)
+      .transform((ids) => [...new Set(ids)].slice(0, MAX_OVERLAY_RUNS))
+      .nullable(),
+  ),
+  /** The Group by tab's column (null: its default; '' none picked); a column the data lacks falls back to the default. */
+  groupBy: lenient(z.string().max(500).nullable()),
 });
 export type UiState = z.infer<typeof uiSchema>;
 
@@ -227,6 +250,13 @@ export const sessionDocSchema = z.object({
   currentRunId: z.number().int().nullable(),
   /** Code that came from a link or a file and has not been run here yet: shown with a notice, never auto-run. */
   origin: originSchema.nullable(),
+  /** The reward models the link this session came from names (still asked for after a reload); absent: none. */
+  linkModels: lenient(
+    z
+      .array(modelRefSchema)
+      .max(1000)
+      .transform((ms) => ms.slice(0, MAX_LINK_MODELS)),
+  ),
 });
 export type SessionDoc = z.infer<typeof sessionDocSchema>;
 

@@ -2,7 +2,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import { textColumn } from './columns';
-import { csvCell, toCsv, toJsonl, toParquet, type ExportInput } from './rowExport';
+import { csvCell, exportBytes, toCsv, toJsonl, toParquet, type ExportInput } from './rowExport';
 
 const NaN_ = Number.NaN;
 /**
@@ -117,5 +117,32 @@ describe('toParquet', () => {
         'components.format': e.format,
       })),
     );
+  });
+});
+
+describe('exportBytes', () => {
+  it("holds the bytes a Blob of today's text or Parquet holds (the data worker builds the file, the page only wraps it)", async () => {
+    // A lone surrogate: a Blob of a string and TextEncoder both write it as U+FFFD.
+    const odd: ExportInput = { ...input, errors: new Map([[1, 'bad \ud800 half']]) };
+    for (const [format, body] of [
+      ['jsonl', toJsonl(odd)],
+      ['csv', toCsv(odd)],
+      ['parquet', toParquet(odd)],
+    ] as const) {
+      const blob = new Uint8Array(await new Blob([body]).arrayBuffer());
+      expect(exportBytes(format, odd)).toEqual(blob);
+    }
+  });
+  it('tells how many rows are written, up to all of them', () => {
+    const many: ExportInput = { ...input, order: Int32Array.from({ length: 10_000 }, (_, k) => k % 4) };
+    const heard: number[] = [];
+    exportBytes('jsonl', many, (done, total) => {
+      expect(total).toBe(10_000);
+      heard.push(done);
+    });
+    expect(heard).toEqual([4096, 8192]);
+    const cols: number[] = [];
+    exportBytes('parquet', many, (done) => cols.push(done));
+    expect(cols.at(-1)).toBe(10_000);
   });
 });

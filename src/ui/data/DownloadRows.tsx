@@ -9,12 +9,15 @@ const FORMAT_LABELS: Record<ExportFormat, string> = { jsonl: 'JSONL', csv: 'CSV'
 export function DownloadRows({ view, columns }: { view: Int32Array; columns: Map<string, ColumnValues> }) {
   const [format, setFormat] = useState<ExportFormat>('jsonl');
   const [busy, setBusy] = useState(false);
+  /** Rows written so far while the data worker builds the file (null before its first word). */
+  const [done, setDone] = useState<{ done: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const download = async () => {
     setBusy(true);
+    setDone(null);
     setError(null);
     try {
-      const { name, blob } = await rowsFile(format, view, columns);
+      const { name, blob } = await rowsFile(format, view, columns, (d, total) => setDone({ done: d, total }));
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
@@ -25,6 +28,7 @@ export function DownloadRows({ view, columns }: { view: Int32Array; columns: Map
       setError(`Download failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       setBusy(false);
+      setDone(null);
     }
   };
   return (
@@ -44,6 +48,11 @@ export function DownloadRows({ view, columns }: { view: Int32Array; columns: Map
       >
         Download rows
       </button>
+      {busy ? (
+        <span role="status" className="muted">
+          Preparing the file…{done ? ` ${done.done.toLocaleString('en-US')} of ${done.total.toLocaleString('en-US')} rows` : ''}
+        </span>
+      ) : null}
       {error ? (
         <span role="alert" className="error-text">
           {error}

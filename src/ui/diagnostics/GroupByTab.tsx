@@ -4,6 +4,7 @@ import type { Categories } from '../../core/dataset/categories';
 import type { Dataset } from '../../core/dataset/dataset';
 import { groupByStats } from '../../core/stats/groupBy';
 import { fetchCategories } from '../../runtime/importClient';
+import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
 import { useRunningLong } from './useRuns';
@@ -42,8 +43,10 @@ function useCategories(ds: Dataset, column: string | null): { column: string; c:
 /** The reward per value of a column (e.g. `model`): rows, mean and population std, as a table and a bar chart. */
 export function GroupByTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const columns = ds.detection.columns;
-  const [picked, setPicked] = useState<string | null>(() => USUAL.find((c) => columns.includes(c)) ?? null);
-  const column = picked !== null && columns.includes(picked) ? picked : null;
+  // Kept in the store (saved with the session): a column this data lacks falls back to the default.
+  const picked = useStudio((s) => s.groupByColumn);
+  const setPicked = useStudio((s) => s.setGroupByColumn);
+  const column = picked === '' ? null : picked !== null && columns.includes(picked) ? picked : (USUAL.find((c) => columns.includes(c)) ?? null);
   const running = useRunningLong();
   const got = useCategories(ds, column);
   const cats = got && 'c' in got ? got.c : null;
@@ -53,7 +56,7 @@ export function GroupByTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const picker = (
     <label>
       Group by{' '}
-      <select aria-label="Group by column" value={column ?? ''} onChange={(e) => setPicked(e.target.value || null)}>
+      <select aria-label="Group by column" value={column ?? ''} onChange={(e) => setPicked(e.target.value)}>
         <option value="">(pick a column)</option>
         {columns.map((c) => (
           <option key={c} value={c}>

@@ -33,6 +33,12 @@ export default function CodeEditor({ value, language, onChange, onRun }: Props) 
         minimap: { enabled: false },
         fontSize: 13,
         scrollBeyondLastLine: false,
+        // Room for code rather than margins: a line fits without a horizontal scrollbar as soon as its text does
+        // (Monaco's defaults scroll 5 columns past the longest line, keep 5 digits of line numbers and wider bars).
+        scrollBeyondLastColumn: 0,
+        lineNumbersMinChars: 3,
+        lineDecorationsWidth: 6,
+        scrollbar: { verticalScrollbarSize: 10 },
         automaticLayout: true,
         tabSize: language === 'py' ? 4 : 2,
         ariaLabel: 'Reward code',
