@@ -14,8 +14,9 @@ import { MergeTable } from './bpeMerges';
  * their byte-level tokens and are merged by `MergeTable` (the same merges in the same order, on ids); a long one, or
  * one whose merge result is not in the vocabulary, goes through the library's byte-level mapping and model.
  *
- * Texts holding an added token (`<|endoftext|>`, `<think>`…) and tokenizers of any other shape are counted by
- * `encode` itself: their rules (lstrip, rstrip, normalized added tokens) stay the library's.
+ * Texts holding added tokens (`<|endoftext|>`, `<think>`…) are cut around them by the library's own splitters and
+ * lstrip / rstrip / normalized rules, as its `encode_text` does; each added token counts 1, as in `encode`. Tokenizers
+ * of any other shape are counted by `encode` itself.
  */
 
 /** The parts of tokenizers.js's Tokenizer this counter uses (not in its published types; checked at construction). */
@@ -23,9 +24,9 @@ interface Internals {
   normalizer: ((text: string) => string) | null;
   pre_tokenizer: unknown;
   model: (tokens: string[]) => string[];
-  splitter_unnormalized: { split(text: string): string[] };
-  splitter_normalized: { split(text: string): string[] };
-  added_tokens_map: Map<string, unknown>;
+  splitter_unnormalized: Splitter;
+  splitter_normalized: Splitter;
+  added_tokens_map: Map<string, AddedTokenFlags>;
 }
 
 /** The BPE model's parts read here: its vocabulary and its merges in rank order. */
@@ -103,23 +104,46 @@ function rawSplitter(config: unknown, pre: unknown): { split: (text: string) => 
   return null;
 }
 
+/** An added token as the library keeps it (`AddedToken`): what its `encode` reads of one. */
+interface AddedTokenFlags {
+  lstrip: boolean;
+  rstrip: boolean;
+}
+
+/** The library's added-token splitter (`DictionarySplitter`): a trie whose top-level keys are first characters. */
+interface Splitter {
+  split(text: string): string[];
+  trie?: unknown;
+}
+
 /**
- * Whether `splitter` (the library's added-token splitter) would cut `text`. Its trie's top-level keys are the first
- * characters of the added tokens: a text holding none of them cannot contain one, and the trie walk is skipped.
+ * `splitter.split(text)`, skipped when the text holds no first character of an added token (most texts: the library
+ * walks its trie from every character).
  */
-function mayHoldAddedToken(text: string, splitter: { split(text: string): string[]; trie?: unknown }): boolean {
+function splitAdded(text: string, splitter: Splitter, firsts: readonly string[]): string[] {
+  for (const first of firsts) if (text.includes(first)) return splitter.split(text);
+  return [text];
+}
+
+/** The first characters of the splitter's tokens, or null when its trie is not the shape this reads. */
+function firstChars(splitter: Splitter): string[] | null {
   const trie = splitter.trie;
-  if (isObject(trie)) {
-    let any = false;
-    for (const first in trie) {
-      if (first.length === 1 && text.includes(first)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return false;
+  if (!isObject(trie)) return null;
+  const firsts = Object.keys(trie);
+  return firsts.every((f) => f.length === 1) ? firsts : null;
+}
+
+/**
+ * The library's lstrip / rstrip: whitespace beside an added token that asks for it is dropped from the neighbouring
+ * sections (`encode_text`, applied in the same order, in place).
+ */
+function stripAround(sections: string[], added: Map<string, AddedTokenFlags>): void {
+  for (let i = 0; i < sections.length; i++) {
+    const token = added.get(sections[i]);
+    if (!token) continue;
+    if (token.lstrip && i > 0) sections[i - 1] = sections[i - 1].trimEnd();
+    if (token.rstrip && i < sections.length - 1) sections[i + 1] = sections[i + 1].trimStart();
   }
-  return splitter.split(text).length !== 1;
 }
 
 /**
@@ -141,7 +165,6 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
   const { split, byteLevel } = raw;
   const encoder = new TextEncoder();
   const byteChars = byteLevel.byte_encoder;
-  const encode = (text: string) => tok.encode(text, { add_special_tokens: false }).ids.length;
   const memo = new Map<string, number>();
   const bpe = t.model as unknown as Partial<BpeParts>;
   const vocab = bpe.tokens_to_ids;
@@ -178,13 +201,8 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
     return t.model([mappedOf(bytes)]).length;
   };
 
-  return (text: string): number => {
-    if (text.length === 0) return 0;
-    // Sections around added tokens follow the library's rules: let it count those texts.
-    if (mayHoldAddedToken(text, t.splitter_unnormalized) || t.added_tokens_map.has(text)) return encode(text);
-    const normalized = t.normalizer ? t.normalizer(text) : text;
-    if (normalized.length === 0) return 0;
-    if (mayHoldAddedToken(normalized, t.splitter_normalized) || t.added_tokens_map.has(normalized)) return encode(text);
+  /** The count of normalized text that holds no added token: the sum of its pre-tokens' counts, from the memo. */
+  const countPlain = (normalized: string): number => {
     let n = 0;
     for (const piece of split(normalized)) {
       let c = memo.get(piece);
@@ -196,6 +214,38 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
         }
       }
       n += c;
+    }
+    return n;
+  };
+
+  const added = t.added_tokens_map;
+  const rawFirsts = firstChars(t.splitter_unnormalized);
+  const normalizedFirsts = firstChars(t.splitter_normalized);
+  if (!rawFirsts || !normalizedFirsts) return null;
+
+  // The library's encode_text, step by step, with its model replaced by countPlain: sections around added tokens
+  // (lstrip / rstrip applied), each normalized and split again around normalized added tokens. An added token is one
+  // token, special or not: add_special_tokens: false only leaves out what the post-processor adds (BOS and the like).
+  return (text: string): number => {
+    if (text.length === 0) return 0;
+    const sections = splitAdded(text, t.splitter_unnormalized, rawFirsts);
+    if (sections.length > 1) stripAround(sections, added);
+    let n = 0;
+    for (const section of sections) {
+      if (section.length === 0) continue;
+      if (added.has(section)) {
+        n++;
+        continue;
+      }
+      const normalized = t.normalizer ? t.normalizer(section) : section;
+      if (normalized.length === 0) continue;
+      const subsections = splitAdded(normalized, t.splitter_normalized, normalizedFirsts);
+      if (subsections.length > 1) stripAround(subsections, added);
+      for (const sub of subsections) {
+        if (sub.length === 0) continue;
+        if (added.has(sub)) n++;
+        else n += countPlain(sub);
+      }
     }
     return n;
   };
