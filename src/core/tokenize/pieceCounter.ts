@@ -1,5 +1,7 @@
 import type { Tokenizer } from '@huggingface/tokenizers';
+import { preTokenEnd } from './asciiPreTokens';
 import { MergeTable } from './bpeMerges';
+import { PieceMemo } from './pieceMemo';
 
 /**
  * A token counter that gives exactly the count of `tokenizer.encode(text, { add_special_tokens: false }).ids.length`
@@ -10,9 +12,11 @@ import { MergeTable } from './bpeMerges';
  * delete + set on every hit), BPE merges keyed by `JSON.stringify`, and the garbage those make. A text's count is the
  * sum of its pre-tokens' counts, and a pre-token's count depends on the pre-token alone (BPE runs per pre-token; a
  * byte-level BPE model without `fuse_unk` never joins them), so this counter splits the text with the tokenizer's own
- * pre-tokenizer regex and remembers each raw pre-token's count. An unseen pre-token's UTF-8 bytes become the ids of
- * their byte-level tokens and are merged by `MergeTable` (the same merges in the same order, on ids); a long one, or
- * one whose merge result is not in the vocabulary, goes through the library's byte-level mapping and model.
+ * pre-tokenizer regex and remembers each raw pre-token's count. For the shipped tokenizers' regexes the pre-tokens are
+ * found in place (`preTokenEnd`) and looked up by their characters (`PieceMemo`): no substrings, no string hashing. An
+ * unseen pre-token's UTF-8 bytes become the ids of their byte-level tokens and are merged by `MergeTable` (the same
+ * merges in the same order, on ids); a long one, or one whose merge result is not in the vocabulary, goes through the
+ * library's byte-level mapping and model.
  *
  * Texts holding added tokens (`<|endoftext|>`, `<think>`…) are cut around them by the library's own splitters and
  * lstrip / rstrip / normalized rules, as its `encode_text` does; each added token counts 1, as in `encode`. Tokenizers
@@ -54,14 +58,21 @@ const isObject = (x: unknown): x is Record<string, unknown> => (typeof x === 'ob
  * How to cut normalized text into the raw pre-tokens that the tokenizer's byte-level step maps one by one, read from
  * `tokenizer.json`'s `pre_tokenizer` and the built tokenizer; null for any other shape.
  */
-function rawSplitter(config: unknown, pre: unknown): { split: (text: string) => string[]; byteLevel: ByteLevelParts } | null {
+interface RawSplit {
+  split: (text: string) => string[];
+  byteLevel: ByteLevelParts;
+  /** The regex whose `match` is the split, when it is: an ASCII scanner may stand in for it. */
+  pattern?: RegExp;
+}
+
+function rawSplitter(config: unknown, pre: unknown): RawSplit | null {
   if (!isObject(config) || !isObject(pre)) return null;
   const isByteLevel = (c: unknown, p: unknown): p is ByteLevelParts & { pattern: RegExp } =>
     isObject(c) && c.type === 'ByteLevel' && isObject(p) && isObject(p.byte_encoder);
   // GPT-2: ByteLevel with its own regex. add_prefix_space is not handled here (none of the shipped tokenizers sets it).
   if (isByteLevel(config, pre) && config.use_regex !== false && config.add_prefix_space !== true && pre.pattern instanceof RegExp) {
     const pattern = pre.pattern;
-    return { split: (text) => text.match(pattern) ?? [], byteLevel: pre };
+    return { split: (text) => text.match(pattern) ?? [], byteLevel: pre, pattern };
   }
   // Qwen3, Llama-3: Sequence[Split(regex, Isolated), ByteLevel(no regex, no prefix space)].
   if (config.type === 'Sequence' && Array.isArray(config.pretokenizers) && Array.isArray(pre.tokenizers) && config.pretokenizers.length === 2) {
@@ -98,6 +109,7 @@ function rawSplitter(config: unknown, pre: unknown): { split: (text: string) => 
           return covered === text.length && pieces ? pieces : cut.call(splitter, text);
         },
         byteLevel,
+        pattern,
       };
     }
   }
@@ -147,6 +159,31 @@ function stripAround(sections: string[], added: Map<string, AddedTokenFlags>): v
 }
 
 /**
+ * The vocabulary's tokens whose bytes are all ASCII, as text (byte-level characters mapped back to bytes), each with
+ * count 1: a table that answers "is this ASCII pre-token a token" for a range of a text.
+ */
+function asciiVocabulary(vocab: Map<string, number>, byteChars: Record<number, string>): PieceMemo {
+  const byteOf = new Map<string, number>();
+  for (let b = 0; b < 256; b++) byteOf.set(byteChars[b], b);
+  const tokens = new PieceMemo(Infinity);
+  for (const token of vocab.keys()) {
+    let text = '';
+    for (const ch of token) {
+      const b = byteOf.get(ch);
+      // Not a byte-level string (an added token's raw content), or a byte past ASCII: no ASCII pre-token maps to it.
+      if (b === undefined || b >= 128) {
+        text = '';
+        break;
+      }
+      text += String.fromCharCode(b);
+    }
+    const h = PieceMemo.hash(text, 0, text.length);
+    if (text.length > 0 && tokens.get(text, 0, text.length, h) < 0) tokens.set(text, 0, text.length, h, 1);
+  }
+  return tokens;
+}
+
+/**
  * A counter for `tok` built from `tokenizerJson`, or null when the tokenizer is not one this counter reproduces
  * exactly (the caller then counts with `encode`).
  */
@@ -165,7 +202,7 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
   const { split, byteLevel } = raw;
   const encoder = new TextEncoder();
   const byteChars = byteLevel.byte_encoder;
-  const memo = new Map<string, number>();
+  const memo = new PieceMemo(MAX_CACHE_ENTRIES);
   const bpe = t.model as unknown as Partial<BpeParts>;
   const vocab = bpe.tokens_to_ids;
   // Suffixes change what merges see: such models keep the library's BPE for every pre-token.
@@ -201,22 +238,60 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
     return t.model([mappedOf(bytes)]).length;
   };
 
-  /** The count of normalized text that holds no added token: the sum of its pre-tokens' counts, from the memo. */
-  const countPlain = (normalized: string): number => {
+  // Llama-3's ignore_merges makes a pre-token that is a token one token. For ASCII pre-tokens (bytes = code units) that
+  // check reads the text in place: the vocabulary's ASCII tokens, as text, in a table like the memo.
+  const asciiTokens = ignoreMerges && table && allBytes && vocab ? asciiVocabulary(vocab, byteChars) : null;
+
+  /** The count of the ASCII pre-token `text[start … end)` (hash `h`): its code units are its bytes. */
+  const countAscii = (text: string, start: number, end: number, h: number): number => {
+    if (asciiTokens) return asciiTokens.get(text, start, end, h) >= 0 ? 1 : countIds(text, start, end);
+    return table && allBytes ? countIds(text, start, end) : countPiece(text.slice(start, end));
+  };
+
+  /** BPE on the ASCII pre-token `text[start … end)` by merge table, else by the library. */
+  const countIds = (text: string, start: number, end: number): number => {
+    const n = end - start;
+    if (n <= MAX_OWN_BPE) {
+      for (let i = 0; i < n; i++) ids[i] = byteIds[text.charCodeAt(start + i)];
+      const c = table!.count(ids, n, ranks);
+      if (c >= 0) return c;
+    }
+    return countPiece(text.slice(start, end));
+  };
+
+  /** The count of `text[start … end)`, a pre-token: from the memo, else counted and remembered. */
+  const countAt = (text: string, start: number, end: number): number => {
+    const h = PieceMemo.hash(text, start, end);
+    let c = memo.get(text, start, end, h);
+    if (c < 0) {
+      let ascii = true;
+      for (let i = start; i < end && ascii; i++) ascii = text.charCodeAt(i) < 128;
+      c = ascii ? countAscii(text, start, end, h) : countPiece(text.slice(start, end));
+      if (end - start < MAX_CACHED_PIECE) memo.set(text, start, end, h, c);
+    }
+    return c;
+  };
+
+  /** The count of normalized text that holds no added token: the sum of its pre-tokens' counts. */
+  const countSplit = (normalized: string): number => {
     let n = 0;
-    for (const piece of split(normalized)) {
-      let c = memo.get(piece);
-      if (c === undefined) {
-        c = countPiece(piece);
-        if (piece.length < MAX_CACHED_PIECE) {
-          if (memo.size >= MAX_CACHE_ENTRIES) memo.clear();
-          memo.set(piece, c);
-        }
-      }
-      n += c;
+    for (const piece of split(normalized)) n += countAt(piece, 0, piece.length);
+    return n;
+  };
+
+  // The same, with the pre-tokens' ends found by reading the text in place (preTokenEnd), no array of substrings.
+  const nextEnd = raw.pattern ? preTokenEnd(raw.pattern) : null;
+  const countScanned = (text: string): number => {
+    let n = 0;
+    for (let i = 0; i < text.length;) {
+      const end = nextEnd!(text, i);
+      if (end <= i) return countSplit(text);
+      n += countAt(text, i, end);
+      i = end;
     }
     return n;
   };
+  const countPlain = nextEnd ? countScanned : countSplit;
 
   const added = t.added_tokens_map;
   const rawFirsts = firstChars(t.splitter_unnormalized);
