@@ -162,23 +162,27 @@ function stripAround(sections: string[], added: Map<string, AddedTokenFlags>): v
  * The vocabulary's tokens whose bytes are all ASCII, as text (byte-level characters mapped back to bytes), each with
  * count 1: a table that answers "is this ASCII pre-token a token" for a range of a text.
  */
-function asciiVocabulary(vocab: Map<string, number>, byteChars: Record<number, string>): PieceMemo {
-  const byteOf = new Map<string, number>();
-  for (let b = 0; b < 256; b++) byteOf.set(byteChars[b], b);
+function asciiVocabulary(vocab: Map<string, number>, byteChars: Record<number, string>): PieceMemo | null {
+  // Byte-level characters are single UTF-16 code units below U+0200 (GPT-2's table): index them by code.
+  const byteOf = new Int16Array(0x200).fill(-1);
+  for (let b = 0; b < 256; b++) {
+    const c = byteChars[b].length === 1 ? byteChars[b].charCodeAt(0) : 0x200;
+    if (c < 0x200) byteOf[c] = b;
+    else if (b < 128) return null;
+  }
   const tokens = new PieceMemo(Infinity);
   for (const token of vocab.keys()) {
-    let text = '';
-    for (const ch of token) {
-      const b = byteOf.get(ch);
+    let ascii = true;
+    for (let i = 0; i < token.length && ascii; i++) {
+      const c = token.charCodeAt(i);
       // Not a byte-level string (an added token's raw content), or a byte past ASCII: no ASCII pre-token maps to it.
-      if (b === undefined || b >= 128) {
-        text = '';
-        break;
-      }
-      text += String.fromCharCode(b);
+      ascii = c < 0x200 && byteOf[c] >= 0 && byteOf[c] < 128;
     }
+    if (!ascii || token.length === 0) continue;
+    let text = '';
+    for (let i = 0; i < token.length; i++) text += String.fromCharCode(byteOf[token.charCodeAt(i)]);
     const h = PieceMemo.hash(text, 0, text.length);
-    if (text.length > 0 && tokens.get(text, 0, text.length, h) < 0) tokens.set(text, 0, text.length, h, 1);
+    if (tokens.get(text, 0, text.length, h) < 0) tokens.set(text, 0, text.length, h, 1);
   }
   return tokens;
 }
@@ -245,7 +249,7 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
   /** The count of the ASCII pre-token `text[start … end)` (hash `h`): its code units are its bytes. */
   const countAscii = (text: string, start: number, end: number, h: number): number => {
     if (asciiTokens) return asciiTokens.get(text, start, end, h) >= 0 ? 1 : countIds(text, start, end);
-    return table && allBytes ? countIds(text, start, end) : countPiece(text.slice(start, end));
+    return table && allBytes && !ignoreMerges ? countIds(text, start, end) : countPiece(text.slice(start, end));
   };
 
   /** BPE on the ASCII pre-token `text[start … end)` by merge table, else by the library. */
