@@ -128,21 +128,54 @@ interface Splitter {
   trie?: unknown;
 }
 
-/**
- * `splitter.split(text)`, skipped when the text holds no first character of an added token (most texts: the library
- * walks its trie from every character).
- */
-function splitAdded(text: string, splitter: Splitter, firsts: readonly string[]): string[] {
-  for (const first of firsts) if (text.includes(first)) return splitter.split(text);
-  return [text];
+/** The library's added-token trie (`DictionarySplitter.trie`): one level per character, `end` where a token ends. */
+interface Trie {
+  [ch: string]: Trie | string | undefined;
 }
 
-/** The first characters of the splitter's tokens, or null when its trie is not the shape this reads. */
-function firstChars(splitter: Splitter): string[] | null {
-  const trie = splitter.trie;
-  if (!isObject(trie)) return null;
-  const firsts = Object.keys(trie);
-  return firsts.every((f) => f.length === 1) ? firsts : null;
+/** Where the next character of `firsts` is in `text` from `from`, or −1. */
+function nextFirst(text: string, from: number, firsts: readonly string[]): number {
+  let at = -1;
+  for (const f of firsts) {
+    const k = text.indexOf(f, from);
+    if (k >= 0 && (at < 0 || k < at)) at = k;
+  }
+  return at;
+}
+
+/**
+ * `DictionarySplitter.split(text)` of the library: the longest added token at each position, leftmost first, and the
+ * text between. Its trie walk starts only where an added token's first character is (the library starts one at every
+ * character, 4 % of the count of texts that hold a `<`).
+ */
+function splitAdded(text: string, trie: Trie, firsts: readonly string[]): string[] {
+  let i = nextFirst(text, 0, firsts);
+  if (i < 0) return [text];
+  const out: string[] = [];
+  let start = 0;
+  while (i >= 0) {
+    let node: Trie | undefined = trie;
+    let match: string | undefined;
+    for (let j = i; j < text.length; j++) {
+      node = node[text[j]] as Trie | undefined;
+      if (!node) break;
+      if (typeof node.end === 'string') match = node.end;
+    }
+    if (match) {
+      if (i > start) out.push(text.slice(start, i));
+      out.push(match);
+      i += match.length;
+      start = i;
+    } else i++;
+    i = nextFirst(text, i, firsts);
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/** Whether `trie` is the shape splitAdded reads: an object whose top-level keys are single characters. */
+function isTrie(trie: unknown): trie is Trie {
+  return isObject(trie) && Object.keys(trie).every((f) => f.length === 1);
 }
 
 /**
@@ -298,16 +331,18 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
   const countPlain = nextEnd ? countScanned : countSplit;
 
   const added = t.added_tokens_map;
-  const rawFirsts = firstChars(t.splitter_unnormalized);
-  const normalizedFirsts = firstChars(t.splitter_normalized);
-  if (!rawFirsts || !normalizedFirsts) return null;
+  const rawTrie = t.splitter_unnormalized.trie;
+  const normalizedTrie = t.splitter_normalized.trie;
+  if (!isTrie(rawTrie) || !isTrie(normalizedTrie)) return null;
+  const rawFirsts = Object.keys(rawTrie);
+  const normalizedFirsts = Object.keys(normalizedTrie);
 
   // The library's encode_text, step by step, with its model replaced by countPlain: sections around added tokens
   // (lstrip / rstrip applied), each normalized and split again around normalized added tokens. An added token is one
   // token, special or not: add_special_tokens: false only leaves out what the post-processor adds (BOS and the like).
   return (text: string): number => {
     if (text.length === 0) return 0;
-    const sections = splitAdded(text, t.splitter_unnormalized, rawFirsts);
+    const sections = splitAdded(text, rawTrie, rawFirsts);
     if (sections.length > 1) stripAround(sections, added);
     let n = 0;
     for (const section of sections) {
@@ -318,7 +353,7 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
       }
       const normalized = t.normalizer ? t.normalizer(section) : section;
       if (normalized.length === 0) continue;
-      const subsections = splitAdded(normalized, t.splitter_normalized, normalizedFirsts);
+      const subsections = splitAdded(normalized, normalizedTrie, normalizedFirsts);
       if (subsections.length > 1) stripAround(subsections, added);
       for (const sub of subsections) {
         if (sub.length === 0) continue;
