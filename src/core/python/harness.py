@@ -16,6 +16,11 @@ import types
 USER_FILE = "reward.py"
 MODULE_NAME = "reward"
 OUTPUT_LIMIT = 20000
+# A dict result's string values (verl's math_dapo "pred"): the first STRING_COLUMNS names of a range, each value cut
+# at STRING_CHARS characters (contract.ts, STRING_COLUMN_LIMIT and STRING_VALUE_LIMIT); longer names are left out.
+STRING_COLUMNS = 16
+STRING_CHARS = 200
+NAME_CHARS = 100
 OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
 _NAN = float("nan")
 TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
@@ -377,6 +382,7 @@ class _Results:
         self.errors = {}
         self.components = {}
         self.notes = {}
+        self.strings = {}
         self.output = []
         self.metrics = []
 
@@ -395,6 +401,8 @@ class _Results:
         self.notes.pop(i, None)
         for values in self.components.values():
             values[i] = None
+        for values in self.strings.values():
+            values[i] = None
 
     def component(self, i, name, value):
         name = str(name)
@@ -402,6 +410,15 @@ class _Results:
         if values is None:
             values = self.components[name] = [None] * self.n
         values[i] = value
+
+    def string(self, i, name, text):
+        name = str(name)
+        values = self.strings.get(name)
+        if values is None:
+            if len(self.strings) >= STRING_COLUMNS or len(name) > NAME_CHARS:
+                return
+            values = self.strings[name] = [None] * self.n
+        values[i] = text if len(text) <= STRING_CHARS else text[:STRING_CHARS] + "\u2026"
 
     def note(self, i, text):
         old = self.notes.get(i)
@@ -416,6 +433,7 @@ class _Results:
             "errors": list(self.errors.values()),
             "components": self.components,
             "notes": [[i, t] for i, t in self.notes.items()],
+            "strings": self.strings,
             "output": self.output,
             "metrics": self.metrics,
         }, allow_nan=False), scores, bytes(self.status)
@@ -545,7 +563,7 @@ def _verl_one(res, i, v, what):
             if f is not None:
                 res.component(i, k, f)
             elif isinstance(x, str):
-                res.note(i, "%s=%s" % (k, x))
+                res.string(i, k, x)
     elif v is None:
         res.fail(i, ERROR, "%s returned None, expected a number or a dict with 'score'" % what)
     else:

@@ -20,7 +20,7 @@ export interface Harness {
   missing(key: number, kind: string, start: number, end: number): string;
   /**
    * The per-row results of rows [start, end): scores (NaN where there is none) and status codes as typed arrays,
-   * the rest (errors, components, notes, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
+   * the rest (errors, components, notes, strings, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
    * (see runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
    * `tick` is called before each call into the user's function.
    */
@@ -46,7 +46,7 @@ export interface Harness {
 
 /** What `Harness.run` returns. */
 export interface HarnessResult {
-  /** JSON: `{errors, components, notes, output, metrics}`. */
+  /** JSON: `{errors, components, notes, strings, output, metrics}`. */
   json: string;
   scores: Float64Array;
   status: Uint8Array;

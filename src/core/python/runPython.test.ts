@@ -164,7 +164,7 @@ describe('TRL rewards: one call per batch, keyword arguments, dataset columns as
 });
 
 describe('verl rewards: compute_score per row, keyword arguments', () => {
-  it('passes data_source, solution_str, ground_truth and extra_info; dict results give components and notes', () => {
+  it('passes data_source, solution_str, ground_truth and extra_info; dict results give components and text columns', () => {
     const code = lines(
       'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
       '    if data_source == "dict":',
@@ -183,13 +183,35 @@ describe('verl rewards: compute_score per row, keyword arguments', () => {
     // Row 2: extra_info = {split, num_turns: None, rollout_reward_scores: {}} → 3 keys + 10.
     expect(Array.from(r.scores)).toEqual([0.5, 0, 13]);
     expect(Array.from(r.components.acc)).toEqual([1, Number.NaN, Number.NaN]);
-    expect(r.notes).toEqual([{ row: 0, note: 'pred=18; split=train' }]);
+    expect(r.strings).toEqual({ pred: ['18', null, null], split: ['train', null, null] });
+    expect(r.notes).toEqual([]);
     expect(rowPayload('verl', rows[2])).toEqual({
       data_source: '',
       solution_str: 'A: 17',
       ground_truth: '18',
       extra_info: { split: 'test', num_turns: null, rollout_reward_scores: {} },
     });
+  });
+
+  it('keeps the first 16 string keys of a range, each cut at 200 characters; a failed row keeps none', () => {
+    // Row 0 returns k0..k19: the first 16 names (dict order) are the range's columns, k16..k19 are left out.
+    // Row 1's k0 is 250 "é", cut to 200 and an ellipsis. Row 2 raises: null in every column.
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    if solution_str == "many":',
+      '        d = {"k%d" % j: str(j) for j in range(20)}',
+      '        d["score"] = 1.0',
+      '        return d',
+      '    if solution_str == "long":',
+      '        return {"score": 0.0, "k0": "é" * 250}',
+      '    raise ValueError("no")',
+    );
+    const r = run(code, 'compute_score', 'verl', [row(0, 'many'), row(1, 'long'), row(2, 'boom')]);
+    expect(Object.keys(r.strings!)).toEqual(Array.from({ length: 16 }, (_, j) => `k${j}`));
+    expect(r.strings!.k3).toEqual(['3', null, null]);
+    // 200 of the 250 "é" and one ellipsis.
+    expect(r.strings!.k0).toEqual(['0', 'é'.repeat(200) + '…', null]);
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Error]);
   });
 
   it('fails only the row that raises, with its line; a non-number is an error with a reason', () => {

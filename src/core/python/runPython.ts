@@ -225,6 +225,8 @@ interface RawResult {
   errors: [number, string, number | null][];
   components: Record<string, (number | null)[]>;
   notes: [number, string][];
+  /** A dict result's string values by name, one per row (harness.py caps names and lengths). */
+  strings?: Record<string, (string | null)[]>;
   output: [number, number, string][];
   metrics: [string, number | null][];
 }
@@ -369,6 +371,7 @@ function toRangeResult(out: HarnessResult, start: number, timeLimitMs: number | 
     errors,
     components,
     notes,
+    ...(raw.strings && Object.keys(raw.strings).length ? { strings: raw.strings } : {}),
     stdout: texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join(''),
     output,
     metrics: raw.metrics.map(([name, value]) => ({ name, value })),

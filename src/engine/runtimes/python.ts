@@ -71,9 +71,10 @@ export function pythonRuntime(host: PythonHost): Runtime {
           onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
           beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,
         });
-        const { start, scores, status, errors, components, notes } = r;
+        const { start, scores, status, errors, components, notes, strings } = r;
         for (const e of errors) e.message = rewrite(e.message);
-        return { kind: 'result', result: { start, scores, status, errors, components, notes }, stdout: r.stdout, moduleStdout };
+        const result = { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
+        return { kind: 'result', result, stdout: r.stdout, moduleStdout };
       } catch (e) {
         if (e instanceof PythonLoadError) {
           loaded = null;
