@@ -207,16 +207,18 @@ describe('the GSM8K demo reward in Python gives the TypeScript default reward’
 });
 
 describe('the frameworks’ own reward files (issue 22)', () => {
-  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred does not fail the row', async () => {
+  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred is the line’s strings.pred', async () => {
     const r = await runs.dapo;
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `reward-studio: ${join(dir, 'math_dapo.py')} has 2 reward functions; using compute_score: verl per-source signature (line 40; compute_score is the entry point verl calls). Others: is_correct_minerva (verl-source, line 30). Choose one with --function <name>.\n`,
     );
-    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null });
-    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number }[];
+    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null; strings?: Record<string, string | null> });
+    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number; pred: string }[];
     expect(rows.map((x) => x.reward)).toEqual(want.map((w) => w.score));
     expect(rows.map((x) => x.error)).toEqual(want.map(() => null));
+    // The string value CPython returned under "pred", on each line (issue 22: strings are their own column).
+    expect(rows.map((x) => x.strings)).toEqual(want.map((w) => ({ pred: w.pred })));
   }, 120_000);
 });
 

@@ -133,7 +133,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
     try {
       const labels = groupLabels(meta.groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
-      writeLines(o.out, outLines(meta, scores, adv, errors, labels));
+      writeLines(o.out, outLines(meta, scores, adv, errors, labels, result.strings));
     } catch (e) {
       return fail(io, `cannot write ${o.out}: ${reason(e)}`);
     }
