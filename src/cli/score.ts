@@ -242,7 +242,8 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
       name = chosen.name;
     }
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
-    const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
+    // Python: the worker loads it only for a TRL function that reads completion_ids.
+    const tokenizer = python || /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
     const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: call, tokenizer }).done;
     if (outcome.kind === 'compile-error') return notLoading(rewardPath, outcome.message, outcome.line);
     if (outcome.kind === 'load-failed') {

@@ -527,12 +527,63 @@ def _call_trl(fn, rows, res, s):
     kwargs.update(
         prompts=[r[0] for r in rows],
         completions=[r[1] for r in rows],
-        completion_ids=[None] * n,
+        completion_ids=_ids_of(s, n),
         trainer_state=TrainerState(global_step=int(step) if step is not None else 0, max_steps=0, epoch=0.0),
         log_extra=log_extra,
         log_metric=log_metric,
     )
     return fn(**kwargs)
+
+
+# TRL's completion_ids of the run's rows, as runPython sends them (int32 offsets, n + 1, and the ids); None when the
+# function cannot read them (wants_ids said no): TRL always passes them, the studio only computes them when read. A
+# string: why there are none (no tokenizer), said by _MissingIds when the function reads them.
+_completion_ids = None
+
+
+class _MissingIds:
+    """completion_ids when the run has no tokenizer: a function that only takes **kwargs runs as before; one that
+    reads the ids fails its rows with the reason instead of seeing None."""
+
+    def __init__(self, why):
+        self._why = why
+
+    def _fail(self, *args):
+        raise RuntimeError(self._why)
+
+    __iter__ = __len__ = __getitem__ = __bool__ = _fail
+
+    def __repr__(self):
+        return "<completion_ids: no tokenizer>"
+
+
+def _ids_of(s, n):
+    """completion_ids of rows s..s+n of the range: fresh lists each call (user code may mutate them)."""
+    if _completion_ids is None:
+        return [None] * n
+    if isinstance(_completion_ids, str):
+        return _MissingIds(_completion_ids)
+    offsets, ids = _completion_ids
+    return [ids[offsets[j]:offsets[j + 1]].tolist() for j in range(s, s + n)]
+
+
+def wants_ids(name):
+    """Whether reward.<name> can read completion_ids (a parameter of that name, or **kwargs): only then does the
+    studio tokenize the completions. A callable whose signature cannot be read gets them."""
+    fn = getattr(_module, name, None) if _module is not None else None
+    if fn is None or not callable(fn):
+        return False
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "completion_ids" or p.kind == p.VAR_KEYWORD for p in params)
+
+
+def _int32s(payload):
+    a = array.array("i")
+    a.frombytes(payload if isinstance(payload, bytes) else payload.to_bytes())
+    return a
 
 
 def _collect_trl(res, s, e, out, what):
@@ -854,10 +905,20 @@ def _with_models(kind, rows, models):
     return rows
 
 
-def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None):
+def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None, ids=None):
     """Call reward.<name> on rows [start, end) (the payload's, and those held for key); per-row results as JSON.
     tick() is called before each call (runPython publishes the call's rows to the watchdog). models: JSON of
-    {model name: [score or null for each row of the range]}, given to the function as _with_models says."""
+    {model name: [score or null for each row of the range]}, given to the function as _with_models says. ids: TRL's
+    completion_ids of the range, (int32 offsets, int32 ids) as bytes, or why there are none."""
+    global _completion_ids
+    _completion_ids = ids if ids is None or isinstance(ids, str) else (_int32s(ids[0]), _int32s(ids[1]))
+    try:
+        return _run(kind, name, payload, tick, key, start, end, batch, models)
+    finally:
+        _completion_ids = None
+
+
+def _run(kind, name, payload, tick, key, start, end, batch, models):
     if _module is None:
         raise RuntimeError("no reward code is loaded")
     if kind not in _KINDS:

@@ -1,9 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
 import { harnessFor } from './harness';
-import { loadRewardModule, missingModuleMessage, preparePython, PythonLoadError, rowPayload, runPython, type PythonRunOptions } from './runPython';
+import { loadTokenEncoderNode } from '../../engine/nodeTokenizer';
+import {
+  loadRewardModule,
+  missingModuleMessage,
+  NO_TOKENIZER_MESSAGE,
+  preparePython,
+  PythonLoadError,
+  rowPayload,
+  runPython,
+  type PythonRunOptions,
+} from './runPython';
 import type { RewardKind } from './signatures';
 
 let py: PyodideAPI;
@@ -588,5 +599,73 @@ describe('an interrupt that lands in the harness’s own code, between calls', (
       ),
     ).toThrow(/^the Python harness failed: KeyboardInterrupt/);
     expect(calls).toBe(4); // 2 calls, then again 2 calls
+  });
+});
+
+describe('TRL completion_ids: the chosen tokenizer’s ids, only for functions that read them (issue 22)', () => {
+  // Figures from scripts/completion-ids-expected.py: CPython on ids from a GPT-2 BPE written in Python.
+  const expected = JSON.parse(readFileSync(new URL('../tokenize/testing/gpt2-demo-ids.json', import.meta.url), 'utf8')) as { checksums: number[] };
+  const demo = readFileSync(new URL('../../../public/demo/gsm8k-rollouts.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .slice(0, 8)
+    .map((l, i) => row(i, (JSON.parse(l) as { completion: string }).completion));
+  const gpt2 = loadTokenEncoderNode('gpt2');
+  const soft = readFileSync(new URL('../../../e2e/fixtures/trl_soft_overlong.py', import.meta.url), 'utf8');
+  const checksum = lines(
+    'def checksum(completion_ids, **kwargs):',
+    '    return [float(sum((k + 1) * i for k, i in enumerate(ids)) % 1000003) for ids in completion_ids]',
+  );
+
+  it('TRL’s soft overlong punishment on the demo’s first 8 completions scores as CPython does on the same ids', () => {
+    const r = runPython(py, soft, { name: 'soft', kind: 'trl' }, (i) => demo[i], 0, 8, { completionIds: gpt2, batchSize: 3 });
+    expect(r.errors).toEqual([]);
+    // GPT-2 lengths 65, 106, 120, 99, 50, 57, 132, 71 against max 100, cache 20: 99 gives (80 − 99) / 20 = −0.95.
+    expect(Array.from(r.scores)).toEqual([0, -1, -1, -0.95, 0, 0, -1, 0]);
+  });
+
+  it('the ids themselves: each list’s checksum is the Python BPE’s; a chat’s ids are its last assistant message’s', () => {
+    const r = runPython(py, checksum, { name: 'checksum', kind: 'trl' }, (i) => demo[i], 0, 8, { completionIds: gpt2 });
+    expect(Array.from(r.scores)).toEqual(expected.checksums.slice(0, 8));
+    const chat: Trajectory = {
+      ...row(0, 'not this'),
+      messages: [
+        { role: 'user', content: 'Q?' },
+        { role: 'assistant', content: 'Hello world' },
+        { role: 'user', content: 'again' },
+        { role: 'assistant', content: 'A: 18' },
+      ],
+    };
+    // "A: 18" is GPT-2 [32, 25, 1248]: 1·32 + 2·25 + 3·1248 = 3826.
+    const c = runPython(py, checksum, { name: 'checksum', kind: 'trl' }, () => chat, 0, 1, { completionIds: gpt2 });
+    expect(Array.from(c.scores)).toEqual([3826]);
+  });
+
+  it('other conventions are not tokenized for; a TRL function that reads ids without a tokenizer fails, saying how to choose one', () => {
+    // TRL passes every argument by keyword, so a TRL reward names completion_ids or takes **kwargs: only the other
+    // conventions (verl, OpenRLHF) can go without, and they get no ids.
+    let calls = 0;
+    const counting = (t: string) => (calls++, gpt2(t));
+    const verl = lines('def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    return float(len(solution_str) < 100)');
+    const r = runPython(py, verl, { name: 'compute_score', kind: 'verl' }, (i) => demo[i], 0, 8, { completionIds: counting });
+    expect(r.errors).toEqual([]);
+    expect(calls).toBe(0);
+    const named = lines(
+      'def short(prompts, completions, completion_ids, trainer_state, log_extra, log_metric):',
+      '    return [float(len(ids)) for ids in completion_ids]',
+    );
+    const n = runPython(py, named, { name: 'short', kind: 'trl' }, (i) => demo[i], 0, 2, { completionIds: counting });
+    expect(calls).toBe(2);
+    expect(Array.from(n.scores)).toEqual([65, 106]);
+    // Without a tokenizer: a function that reads the ids fails with the reason (at its line); one that only takes
+    // **kwargs and never reads them runs as before.
+    const none = runPython(py, soft, { name: 'soft', kind: 'trl' }, (i) => demo[i], 0, 2);
+    expect(Array.from(none.status)).toEqual([RowStatus.Error, RowStatus.Error]);
+    expect(none.errors.map((e) => [e.message, e.line])).toEqual([
+      [`RuntimeError: ${NO_TOKENIZER_MESSAGE}`, 21],
+      [`RuntimeError: ${NO_TOKENIZER_MESSAGE}`, 21],
+    ]);
+    const kw = runPython(py, lines('def f(completions, **kwargs):', '    return [1.0 for c in completions]'), { name: 'f', kind: 'trl' }, (i) => demo[i], 0, 2);
+    expect(Array.from(kw.scores)).toEqual([1, 1]);
+    expect(NO_TOKENIZER_MESSAGE).toMatch(/pick one under Tokenizer \(the CLI: --tokenizer gpt2, qwen3 or llama3\)/);
   });
 });
