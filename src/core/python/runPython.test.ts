@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
 import { harnessFor } from './harness';
-import { loadTokenEncoderNode } from '../../engine/nodeTokenizer';
+import { gpt2Files } from '../tokenize/testing/gpt2Files';
+import { makeTokenEncoder } from '../tokenize/tokenIds';
 import {
   loadRewardModule,
   missingModuleMessage,
@@ -609,7 +610,7 @@ describe('TRL completion_ids: the chosen tokenizer’s ids, only for functions t
     .split('\n')
     .slice(0, 8)
     .map((l, i) => row(i, (JSON.parse(l) as { completion: string }).completion));
-  const gpt2 = loadTokenEncoderNode('gpt2');
+  const gpt2 = makeTokenEncoder(...gpt2Files());
   const soft = readFileSync(new URL('../../../e2e/fixtures/trl_soft_overlong.py', import.meta.url), 'utf8');
   const checksum = lines(
     'def checksum(completion_ids, **kwargs):',
