@@ -5,8 +5,11 @@ import { browserChannel, forbidClose } from '../src/engine/browser';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
+import { loadTokenEncoder } from '../src/worker/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
+// Kept before the lock-down, out of reward code's reach: it fetches only the app's own tokenizer files.
+const ownFetch = self.fetch.bind(self);
 // The module's own URL: the worker's location is a blob: URL of the sandbox's opaque origin.
 const base = new URL(`${import.meta.env.BASE_URL}pyodide/`, import.meta.url).href;
 // Pyodide fetches its wasm, standard library and lock file with the global fetch: the lock-down comes after.
@@ -18,4 +21,4 @@ const channel = browserChannel(self);
 forbidClose(self);
 const lock = () => lockDownNetwork(self);
 void pyodide.then(lock, lock);
-serve(channel, pythonRuntime({ pyodide }));
+serve(channel, pythonRuntime({ pyodide, tokenIds: (id) => loadTokenEncoder(id, ownFetch) }));

@@ -329,8 +329,9 @@ export class Studio {
     handle = this.poolFor(language).run(code, {
       python,
       timeLimitMs: s.timeLimitMs,
-      // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
-      tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
+      // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens, or (Python) for a TRL
+      // function that reads completion_ids, which the Python worker finds out itself.
+      tokenizer: language === 'py' || /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
       // Reward-model scores travel only to code that reads them (ctx.models; Python: model_scores, rollout_reward_scores).
       models: /\bmodels\b|model_scores|rollout_reward_scores/.test(code) ? modelColumns(ds.id) : undefined,
       // The first progress report arrives before run() returns; only the latest run may report. At most ten

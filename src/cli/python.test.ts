@@ -178,6 +178,9 @@ beforeAll(async () => {
   const dapoData = file('dapo-rows.jsonl', expected.rows.map((r) => JSON.stringify({ prompt: 'Q?', ...r })).join('\n') + '\n');
   const dapo = file('math_dapo.py', readFileSync(join(ROOT, 'src/core/python/testing/frameworks/per_source_dapo.py'), 'utf8'));
   start('dapo', ['score', dapoData, '--reward', dapo, '--workers', '1', '--out', outs.dapo, '--json']);
+  // TRL's soft overlong punishment reads completion_ids: the CLI's --tokenizer (GPT-2 unless told) gives them.
+  outs.soft = join(dir, 'soft.jsonl');
+  start('soft', ['score', DEMO, '--reward', join(ROOT, 'e2e/fixtures/trl_soft_overlong.py'), '--workers', '1', '--out', outs.soft, '--json']);
   start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
 
   const r = await tsRun;
@@ -207,16 +210,31 @@ describe('the GSM8K demo reward in Python gives the TypeScript default reward’
 });
 
 describe('the frameworks’ own reward files (issue 22)', () => {
-  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred does not fail the row', async () => {
+  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred is the line’s strings.pred', async () => {
     const r = await runs.dapo;
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `reward-studio: ${join(dir, 'math_dapo.py')} has 2 reward functions; using compute_score: verl per-source signature (line 40; compute_score is the entry point verl calls). Others: is_correct_minerva (verl-source, line 30). Choose one with --function <name>.\n`,
     );
-    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null });
-    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number }[];
+    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null; strings?: Record<string, string | null> });
+    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number; pred: string }[];
     expect(rows.map((x) => x.reward)).toEqual(want.map((w) => w.score));
     expect(rows.map((x) => x.error)).toEqual(want.map(() => null));
+    // The string value CPython returned under "pred", on each line (issue 22: strings are their own column).
+    expect(rows.map((x) => x.strings)).toEqual(want.map((w) => ({ pred: w.pred })));
+  }, 120_000);
+});
+
+describe('TRL completion_ids (issue 22)', () => {
+  it('get_soft_overlong_punishment on the 800 demo completions scores as CPython does on GPT-2 ids', async () => {
+    const r = await runs.soft;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // scripts/completion-ids-expected.py: ids from a GPT-2 BPE written in Python, the fixture run by CPython on them.
+    const want = (JSON.parse(readFileSync(join(ROOT, 'src/core/tokenize/testing/gpt2-demo-ids.json'), 'utf8')) as { soft: number[] }).soft;
+    expect(outLines(outs.soft).map((l) => (JSON.parse(l) as { reward: number }).reward)).toEqual(want);
+    // Its mean, -0.501125, as the script prints it.
+    expect(JSON.parse(r.stdout).reward.mean).toBeCloseTo(-0.501125, 12);
   }, 120_000);
 });
 

@@ -145,7 +145,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
     try {
       const labels = groupLabels(meta.groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
-      writeLines(o.out, outLines(meta, scores, adv, errors, labels));
+      writeLines(o.out, outLines(meta, scores, adv, errors, labels, result.strings));
     } catch (e) {
       return fail(io, `cannot write ${o.out}: ${reason(e)}`);
     }
@@ -264,7 +264,8 @@ export async function openReward(
       name = chosen.name;
     }
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
-    const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
+    // Python: the worker loads it only for a TRL function that reads completion_ids.
+    const tokenizer = python || /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
     return { ok: true, opened: { engine, name, call, functions, tokenizer, python } };
   } catch (e) {
     engine.dispose();

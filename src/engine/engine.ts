@@ -3,7 +3,7 @@
  * queue, time limits (terminate, or interrupt a Python call first), cancellation, and the checks on every reply.
  * Scheduling and time limits are explained in docs/engine.md.
  */
-import { COMPONENT_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
+import { COMPONENT_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
 import { isPerRow } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -66,6 +66,8 @@ export interface RunResult {
   errors: Map<number, RowError>;
   components: Record<string, Float64Array>;
   notes: Map<number, string>;
+  /** Text values by name (a dict result's strings, e.g. verl's `pred`), one per row, null where none; absent when none. */
+  strings?: Record<string, (string | null)[]>;
   /** Python `print()` output: the module's top level, then the calls in row order. */
   stdout: string;
 }
@@ -600,6 +602,16 @@ class Run {
     res.status.set(r.status, r.start);
     for (const e of r.errors) res.errors.set(e.row, e);
     for (const note of r.notes) res.notes.set(note.row, note.note);
+    for (const [k, arr] of Object.entries(r.strings ?? {})) {
+      const strings = (res.strings ??= {});
+      let col = Object.hasOwn(strings, k) ? strings[k] : undefined;
+      if (!col) {
+        // As components: the run keeps the first STRING_COLUMN_LIMIT names its tasks sent.
+        if (Object.keys(strings).length >= STRING_COLUMN_LIMIT) continue;
+        setOwn(strings, k, (col = new Array<string | null>(this.rows).fill(null)));
+      }
+      for (let i = 0; i < arr.length; i++) col[r.start + i] = arr[i];
+    }
     for (const [k, arr] of Object.entries(r.components)) {
       let col = Object.hasOwn(res.components, k) ? res.components[k] : undefined;
       if (!col) {

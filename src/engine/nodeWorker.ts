@@ -1,6 +1,7 @@
 /** A reward worker thread of the CLI: the same serve loop as the browser's workers, reading the file by path. */
 import { constants as fsConstants, openAsBlob } from 'node:fs';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { lockDownNetwork } from './lockDown';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
@@ -35,7 +36,9 @@ export function serveNodeWorker(): void {
     const lock = () => lockDownNetwork(globalThis);
     void pyodide.then(lock, lock);
     const rewrite = (m: string) => m.replace('(Python runs in the browser with Pyodide, ', '(Python runs in Pyodide, ');
-    serve(channel, pythonRuntime({ pyodide, rewrite, keepRows: false }), (p) => open(p));
+    // TRL's completion_ids: imported only for a function that reads them.
+    const tokenIds = async (id: TokenizerId) => (await import('./nodeTokenizer')).loadTokenEncoderNode(id);
+    serve(channel, pythonRuntime({ pyodide, rewrite, keepRows: false, tokenIds }), (p) => open(p));
     return;
   }
   lockDownNetwork(globalThis);

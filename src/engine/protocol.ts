@@ -8,7 +8,7 @@ import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
 import { PROBE_NAMES } from '../core/probe/probes';
 import { REWARD_KINDS, type RewardCandidate, type RewardKind } from '../core/python/signatures';
-import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
+import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, STRING_VALUE_LIMIT } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { WeightedFunction } from '../core/reward/weighted';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -108,6 +108,32 @@ export function checkComponents(v: unknown, n: number, where: string): Record<st
   return components;
 }
 
+/**
+ * Text columns (a dict result's strings): at most STRING_COLUMN_LIMIT names of bounded length, each an array of `n`
+ * strings or nulls, each string at most STRING_VALUE_LIMIT characters and its ellipsis (Python counts code points,
+ * so twice that in UTF-16 units is accepted). Absent is none.
+ */
+export function checkStrings(v: unknown, n: number, where: string): Record<string, (string | null)[]> | undefined {
+  if (v === undefined) return undefined;
+  const cols = record(v, where);
+  const out: Record<string, (string | null)[]> = {};
+  const names = Object.keys(cols);
+  if (names.length > STRING_COLUMN_LIMIT) bad(where, `at most ${STRING_COLUMN_LIMIT} text columns`);
+  for (const k of names) {
+    if (k.length > COMPONENT_NAME_LIMIT) bad(where, `names of at most ${COMPONENT_NAME_LIMIT} characters`);
+    const col = cols[k];
+    if (!Array.isArray(col) || col.length !== n) bad(`${where}.${k}`, `an array of ${n}`);
+    const values = (col as unknown[]).map((x, i) => {
+      if (x === null) return null;
+      if (typeof x !== 'string' || x.length > 2 * STRING_VALUE_LIMIT + 2)
+        return bad(`${where}.${k}.${i}`, `null or a string of at most ${STRING_VALUE_LIMIT} characters`);
+      return x;
+    });
+    setOwn(out, k, values);
+  }
+  return out;
+}
+
 /** A task's result: sizes match the task, rows lie inside it, statuses are known codes. */
 export function checkRangeResult(v: unknown, start: number, end: number, where = 'result'): RangeResult {
   const r = record(v, where);
@@ -131,7 +157,8 @@ export function checkRangeResult(v: unknown, start: number, end: number, where =
     const o = record(x, `${where}.notes.${i}`);
     return { row: row(o.row, `${where}.notes.${i}.row`), note: text(o.note, `${where}.notes.${i}.note`, NOTE_LIMIT + 100) };
   });
-  return { start, scores, status, errors, components, notes };
+  const strings = checkStrings(r.strings, n, `${where}.strings`);
+  return { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
 }
 
 function checkMeta(v: unknown): DatasetMeta {

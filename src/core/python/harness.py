@@ -16,6 +16,11 @@ import types
 USER_FILE = "reward.py"
 MODULE_NAME = "reward"
 OUTPUT_LIMIT = 20000
+# A dict result's string values (verl's math_dapo "pred"): the first STRING_COLUMNS names of a range, each value cut
+# at STRING_CHARS characters (contract.ts, STRING_COLUMN_LIMIT and STRING_VALUE_LIMIT); longer names are left out.
+STRING_COLUMNS = 16
+STRING_CHARS = 200
+NAME_CHARS = 100
 OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
 _NAN = float("nan")
 TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
@@ -377,6 +382,7 @@ class _Results:
         self.errors = {}
         self.components = {}
         self.notes = {}
+        self.strings = {}
         self.output = []
         self.metrics = []
 
@@ -395,6 +401,8 @@ class _Results:
         self.notes.pop(i, None)
         for values in self.components.values():
             values[i] = None
+        for values in self.strings.values():
+            values[i] = None
 
     def component(self, i, name, value):
         name = str(name)
@@ -402,6 +410,15 @@ class _Results:
         if values is None:
             values = self.components[name] = [None] * self.n
         values[i] = value
+
+    def string(self, i, name, text):
+        name = str(name)
+        values = self.strings.get(name)
+        if values is None:
+            if len(self.strings) >= STRING_COLUMNS or len(name) > NAME_CHARS:
+                return
+            values = self.strings[name] = [None] * self.n
+        values[i] = text if len(text) <= STRING_CHARS else text[:STRING_CHARS] + "\u2026"
 
     def note(self, i, text):
         old = self.notes.get(i)
@@ -416,6 +433,7 @@ class _Results:
             "errors": list(self.errors.values()),
             "components": self.components,
             "notes": [[i, t] for i, t in self.notes.items()],
+            "strings": self.strings,
             "output": self.output,
             "metrics": self.metrics,
         }, allow_nan=False), scores, bytes(self.status)
@@ -509,12 +527,68 @@ def _call_trl(fn, rows, res, s):
     kwargs.update(
         prompts=[r[0] for r in rows],
         completions=[r[1] for r in rows],
-        completion_ids=[None] * n,
+        completion_ids=_ids_of(s, n),
         trainer_state=TrainerState(global_step=int(step) if step is not None else 0, max_steps=0, epoch=0.0),
         log_extra=log_extra,
         log_metric=log_metric,
     )
     return fn(**kwargs)
+
+
+# TRL's completion_ids of the run's rows, as runPython sends them (int32 offsets, n + 1, and the ids); None when the
+# function cannot read them (wants_ids said no): TRL always passes them, the studio only computes them when read. A
+# string: why there are none (no tokenizer), said by _MissingIds when the function reads them.
+_completion_ids = None
+
+
+class _MissingIds:
+    """completion_ids when the run has no tokenizer: a function that only takes **kwargs runs as before; one that
+    reads the ids fails its rows with the reason instead of seeing None."""
+
+    def __init__(self, why):
+        self._why = why
+
+    def _fail(self, *args):
+        raise RuntimeError(self._why)
+
+    __iter__ = __len__ = __getitem__ = __bool__ = _fail
+
+    def __repr__(self):
+        return "<completion_ids: no tokenizer>"
+
+
+def _ids_of(s, n):
+    """completion_ids of rows s..s+n of the range: fresh lists each call (user code may mutate them)."""
+    if _completion_ids is None:
+        return [None] * n
+    if isinstance(_completion_ids, str):
+        return _MissingIds(_completion_ids)
+    offsets, ids = _completion_ids
+    return [ids[offsets[j]:offsets[j + 1]].tolist() for j in range(s, s + n)]
+
+
+def wants_ids(name):
+    """Whether reward.<name> reads completion_ids: a parameter of that name, or **kwargs in a file that names
+    completion_ids (kwargs["completion_ids"]); only then does the studio load a tokenizer and tokenize the completions,
+    which costs every worker seconds. A callable whose signature cannot be read gets them."""
+    fn = getattr(_module, name, None) if _module is not None else None
+    if fn is None or not callable(fn):
+        return False
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    if any(p.name == "completion_ids" for p in params):
+        return True
+    entry = linecache.cache.get(USER_FILE)
+    named = entry is not None and any("completion_ids" in line for line in entry[2])
+    return named and any(p.kind == p.VAR_KEYWORD for p in params)
+
+
+def _int32s(payload):
+    a = array.array("i")
+    a.frombytes(payload if isinstance(payload, bytes) else payload.to_bytes())
+    return a
 
 
 def _collect_trl(res, s, e, out, what):
@@ -545,7 +619,7 @@ def _verl_one(res, i, v, what):
             if f is not None:
                 res.component(i, k, f)
             elif isinstance(x, str):
-                res.note(i, "%s=%s" % (k, x))
+                res.string(i, k, x)
     elif v is None:
         res.fail(i, ERROR, "%s returned None, expected a number or a dict with 'score'" % what)
     else:
@@ -836,10 +910,20 @@ def _with_models(kind, rows, models):
     return rows
 
 
-def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None):
+def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None, ids=None):
     """Call reward.<name> on rows [start, end) (the payload's, and those held for key); per-row results as JSON.
     tick() is called before each call (runPython publishes the call's rows to the watchdog). models: JSON of
-    {model name: [score or null for each row of the range]}, given to the function as _with_models says."""
+    {model name: [score or null for each row of the range]}, given to the function as _with_models says. ids: TRL's
+    completion_ids of the range, (int32 offsets, int32 ids) as bytes, or why there are none."""
+    global _completion_ids
+    _completion_ids = ids if ids is None or isinstance(ids, str) else (_int32s(ids[0]), _int32s(ids[1]))
+    try:
+        return _run(kind, name, payload, tick, key, start, end, batch, models)
+    finally:
+        _completion_ids = None
+
+
+def _run(kind, name, payload, tick, key, start, end, batch, models):
     if _module is None:
         raise RuntimeError("no reward code is loaded")
     if kind not in _KINDS:

@@ -20,7 +20,7 @@ export interface Harness {
   missing(key: number, kind: string, start: number, end: number): string;
   /**
    * The per-row results of rows [start, end): scores (NaN where there is none) and status codes as typed arrays,
-   * the rest (errors, components, notes, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
+   * the rest (errors, components, notes, strings, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
    * (see runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
    * `tick` is called before each call into the user's function.
    */
@@ -34,7 +34,10 @@ export interface Harness {
     end: number,
     batch: number,
     models?: string,
+    ids?: [Uint8Array, Uint8Array] | string,
   ): HarnessResult;
+  /** Whether the loaded module's `name` can read TRL's completion_ids (a parameter of that name, or **kwargs). */
+  wantsIds(name: string): boolean;
   /**
    * Make ahead, for the next run, the arguments of the held rows the last runs with a dataset key used (fresh copies
    * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.
@@ -46,7 +49,7 @@ export interface Harness {
 
 /** What `Harness.run` returns. */
 export interface HarnessResult {
-  /** JSON: `{errors, components, notes, output, metrics}`. */
+  /** JSON: `{errors, components, notes, strings, output, metrics}`. */
   json: string;
   scores: Float64Array;
   status: Uint8Array;
@@ -67,12 +70,13 @@ export function harnessFor(py: PyodideAPI): Harness {
   const missing = ns.get('missing');
   const run = ns.get('run');
   const prepare = ns.get('prepare');
+  const wantsIds = ns.get('wants_ids');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
     missing: (key, kind, start, end) => missing(key, kind, start, end) as string,
-    run: (kind, name, payload, tick, key, start, end, batch, models) => {
-      const out = run(kind, name, payload, tick, key, start, end, batch, models) as PyProxy;
+    run: (kind, name, payload, tick, key, start, end, batch, models, ids) => {
+      const out = run(kind, name, payload, tick, key, start, end, batch, models, ids) as PyProxy;
       try {
         // A tuple (str, bytes, bytes): each bytes object arrives as a Uint8Array copy of its own.
         const [json, scores, status] = out.toJs() as [string, Uint8Array, Uint8Array];
@@ -83,6 +87,7 @@ export function harnessFor(py: PyodideAPI): Harness {
       }
     },
     prepare: () => prepare() as number,
+    wantsIds: (name) => wantsIds(name) as boolean,
     loaded: null,
   };
   harnesses.set(py, h);

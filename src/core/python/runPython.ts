@@ -7,6 +7,7 @@ import { RowStatus } from '../reward/contract';
 import type { ModelColumns } from '../reward/context';
 import type { RangeResult, RowError } from '../reward/runRows';
 import { combineFunctions, type WeightedFunction } from '../reward/weighted';
+import type { TokenEncoder } from '../tokenize/tokenIds';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
@@ -63,7 +64,18 @@ export interface PythonRunOptions {
    * OpenRLHF's `reward_func(queries, prompts, labels)` has no place for them.
    */
   models?: ModelColumns;
+  /**
+   * TRL's `completion_ids`: the chosen tokenizer's encoder, used only for a function that can read them (see
+   * `wantsCompletionIds`). A string instead says why there are none (no tokenizer chosen, or it failed to load): a
+   * function that reads them then fails its rows with it rather than see None.
+   */
+  completionIds?: TokenEncoder | string;
 }
+
+/** What rows of a function that reads completion_ids say when the run has no tokenizer (the studio always has one). */
+export const NO_TOKENIZER_MESSAGE =
+  'completion_ids are the token ids of each completion, and no tokenizer was chosen: pick one under Tokenizer ' +
+  '(the CLI: --tokenizer gpt2, qwen3 or llama3)';
 
 /** The code does not load: a syntax error, an exception at import time, or the chosen function is missing. */
 export class PythonLoadError extends Error {
@@ -129,6 +141,15 @@ function trlMessage(m: Message): Record<string, unknown> {
   if (m.name !== undefined) out.name = m.name;
   if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
   return out;
+}
+
+/**
+ * The text whose token ids are TRL's `completion_ids`: the last assistant message's content in a chat, else the
+ * completion (docs/completion-ids.md).
+ */
+export function completionIdsText(t: Trajectory): string {
+  const k = lastAssistant(t.messages);
+  return k >= 0 ? t.messages[k].content : t.completion;
 }
 
 function lastAssistant(messages: Message[]): number {
@@ -225,6 +246,8 @@ interface RawResult {
   errors: [number, string, number | null][];
   components: Record<string, (number | null)[]>;
   notes: [number, string][];
+  /** A dict result's string values by name, one per row (harness.py caps names and lengths). */
+  strings?: Record<string, (string | null)[]>;
   output: [number, number, string][];
   metrics: [string, number | null][];
 }
@@ -257,6 +280,15 @@ export function runPython(
     if (key === undefined) datasetKeys.set(opts.datasetKey, (key = nextDatasetKey++));
     spans = JSON.parse(h.missing(key, choice.kind, start, end)) as [number, number][];
   }
+  // A reward_funcs list: every function runs on the range, each called as TRL calls a reward (the rows are held
+  // after the first, so the others only call their function).
+  const calls: { name: string; kind: RewardKind }[] = choice.functions?.map((f) => ({ name: f.name, kind: 'trl' })) ?? [choice];
+  // TRL's completion_ids, tokenized once for the range, only when one of the functions can read them; without a
+  // tokenizer, the reason, which a function that reads them fails with (one that only takes **kwargs runs).
+  let ids: [Uint8Array, Uint8Array] | string | undefined;
+  if (calls.some((c) => c.kind === 'trl' && h.wantsIds(c.name))) {
+    ids = typeof opts.completionIds === 'function' ? encodeRange(opts.completionIds, rowAt, start, end) : (opts.completionIds ?? NO_TOKENIZER_MESSAGE);
+  }
   const names = ROW_FIELDS[choice.kind];
   const count = spans.reduce((a, [from, to]) => a + to - from, 0);
   const w = new MarshalWriter(scratch);
@@ -287,11 +319,8 @@ export function runPython(
   const attempt = (name: string, kind: RewardKind) => {
     next = start;
     clear();
-    return h.run(kind, name, w.bytes(), tick, key, start, end, batch, models);
+    return h.run(kind, name, w.bytes(), tick, key, start, end, batch, models, ids);
   };
-  // A reward_funcs list: every function runs on the range, each called as TRL calls a reward (the rows are held
-  // after the first, so the others only call their function).
-  const calls: { name: string; kind: RewardKind }[] = choice.functions?.map((f) => ({ name: f.name, kind: 'trl' })) ?? [choice];
   const outs: HarnessResult[] = [];
   try {
     for (const c of calls) {
@@ -323,6 +352,30 @@ export function runPython(
     output: results.flatMap((r) => r.output),
     metrics: results.flatMap((r) => r.metrics),
   };
+}
+
+/** Token ids of rows [start, end) as (int32 offsets, n + 1, and int32 ids) bytes, the harness's `ids`. */
+function encodeRange(encode: TokenEncoder, rowAt: (i: number) => Trajectory, start: number, end: number): [Uint8Array, Uint8Array] {
+  const n = end - start;
+  const offsets = new Int32Array(n + 1);
+  const parts: number[][] = [];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const got = encode(completionIdsText(rowAt(start + i)));
+    parts.push(got);
+    total += got.length;
+    offsets[i + 1] = total;
+  }
+  const all = new Int32Array(total);
+  for (let i = 0; i < n; i++) all.set(parts[i], offsets[i]);
+  return [new Uint8Array(offsets.buffer), new Uint8Array(all.buffer)];
+}
+
+/** Whether `choice` (loaded in this interpreter) reads TRL's completion_ids: then the run needs a tokenizer. */
+export function wantsCompletionIds(py: PyodideAPI, choice: PythonRewardChoice): boolean {
+  const h = harnessFor(py);
+  const names = choice.functions?.map((f) => f.name) ?? (choice.kind === 'trl' ? [choice.name] : []);
+  return names.some((name) => h.wantsIds(name));
 }
 
 /**
@@ -369,6 +422,7 @@ function toRangeResult(out: HarnessResult, start: number, timeLimitMs: number | 
     errors,
     components,
     notes,
+    ...(raw.strings && Object.keys(raw.strings).length ? { strings: raw.strings } : {}),
     stdout: texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join(''),
     output,
     metrics: raw.metrics.map(([name, value]) => ({ name, value })),

@@ -1,9 +1,11 @@
 /** Python rewards in a worker: one Pyodide interpreter, the module loaded once per code, ranges scored with runPython. */
 import type { PyodideAPI } from 'pyodide';
-import { loadRewardModule, preparePython, PythonLoadError, runPython } from '../../core/python/runPython';
+import { loadRewardModule, preparePython, PythonLoadError, runPython, wantsCompletionIds } from '../../core/python/runPython';
 import { findRewardFunctions } from '../../core/python/signatures';
 import { RowStatus } from '../../core/reward/contract';
 import type { RangeResult } from '../../core/reward/runRows';
+import type { TokenEncoder } from '../../core/tokenize/tokenIds';
+import { TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import type { Runtime } from '../serve';
 import { publishCall, WATCH_COMPILING, WATCH_IDLE, type Watch } from '../watch';
 
@@ -17,6 +19,8 @@ export interface PythonHost {
    * run (the CLI) converts without keeping, which is faster once.
    */
   keepRows?: boolean;
+  /** The encoder of a tokenizer, for TRL's completion_ids (loaded only for a function that reads them). */
+  tokenIds?: (id: TokenizerId) => Promise<TokenEncoder>;
 }
 
 export function pythonRuntime(host: PythonHost): Runtime {
@@ -60,8 +64,18 @@ export function pythonRuntime(host: PythonHost): Runtime {
         loaded = m.code;
         moduleStdout = l.stdout;
       }
+      // TRL's completion_ids: the tokenizer the user chose (the task's), loaded only for a function that reads them.
+      let completionIds: TokenEncoder | string | undefined;
+      if (m.tokenizer && host.tokenIds && wantsCompletionIds(py, m.python)) {
+        try {
+          completionIds = await host.tokenIds(m.tokenizer);
+        } catch (e) {
+          completionIds = `completion_ids: the ${TOKENIZERS[m.tokenizer].label} tokenizer did not load (${e instanceof Error ? e.message : String(e)})`;
+        }
+      }
       try {
         const r = runPython(py, m.code, m.python, (i) => rows.rows[i], m.start, m.end, {
+          completionIds,
           batchSize: m.python.batchSize,
           timeLimitMs: m.timeLimitMs,
           interrupt: w?.interrupt,
@@ -71,9 +85,10 @@ export function pythonRuntime(host: PythonHost): Runtime {
           onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
           beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,
         });
-        const { start, scores, status, errors, components, notes } = r;
+        const { start, scores, status, errors, components, notes, strings } = r;
         for (const e of errors) e.message = rewrite(e.message);
-        return { kind: 'result', result: { start, scores, status, errors, components, notes }, stdout: r.stdout, moduleStdout };
+        const result = { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
+        return { kind: 'result', result, stdout: r.stdout, moduleStdout };
       } catch (e) {
         if (e instanceof PythonLoadError) {
           loaded = null;
