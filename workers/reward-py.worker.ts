@@ -14,8 +14,16 @@ const pyodide: Promise<PyodideAPI> = (async () => {
   const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');
   return loadPyodide({ indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} });
 })();
+// The shipped wheels (sympy, mpmath) are fetched when a reward first imports them, after the lock-down: this one
+// fetch, kept here out of Python's reach, can only read the app's own /pyodide/packages/ files by name.
+const ownFetch = self.fetch.bind(self);
+const wheel = async (file: string) => {
+  const r = await ownFetch(new URL(`packages/${encodeURIComponent(file)}`, base));
+  if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+  return new Uint8Array(await r.arrayBuffer());
+};
 const channel = browserChannel(self);
 forbidClose(self);
 const lock = () => lockDownNetwork(self);
 void pyodide.then(lock, lock);
-serve(channel, pythonRuntime({ pyodide }));
+serve(channel, pythonRuntime({ pyodide, wheel }));

@@ -291,7 +291,7 @@ describe('Python code that does not load: exit 1 with the message and line', () 
     const r = await runs.numpy;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy': only the Python standard library is available/,
+      /the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy' \(Python runs offline in Pyodide: the standard library, sympy and mpmath are available; no other packages\)\. Instead: /,
     );
     expect(r.stderr).not.toMatch(/in the browser/);
   }, 120_000);

@@ -304,14 +304,61 @@ def _user_line(tb):
     return line
 
 
+# The packages vendor/python ships (its manifest.json), unpacked when a file imports them (runtimes/python.ts).
+SHIPPED = ("sympy", "mpmath")
+_OFFER = "Python runs offline in the browser with Pyodide: the standard library, sympy and mpmath are available"
+_MATH = ("verl's own math_dapo / math_reward scorers (verl/utils/reward_score/math_dapo.py, math_reward.py) are "
+         "pure Python and run unchanged; sympy is shipped for symbolic checks (sympy.simplify(a - b) == 0)")
+# What the studio offers instead of a package reward files often import.
+_INSTEAD = {
+    "math_verify": _MATH,
+    "latex2sympy2_extended": _MATH + "; sympy.parsing.latex needs antlr4, which is not shipped",
+    "latex2sympy2": _MATH + "; sympy.parsing.latex needs antlr4, which is not shipped",
+    "antlr4": "sympy.sympify parses plain expressions; LaTeX parsing is not available",
+    "numpy": "the standard library's math and statistics modules, and mpmath (shipped) for arbitrary precision",
+    "torch": "rewards run on the rows' text: the standard library and the studio's reward models (Models tab)",
+    "transformers": "the studio's tokenizers (ctx.tokenCount in JavaScript rewards) and reward models (Models tab)",
+}
+
+
 def _missing_module(name):
     top = name.split(".")[0]
     if top in sys.stdlib_module_names:
         return ("ModuleNotFoundError: '%s' is part of the Python standard library but is not available in "
                 "Pyodide" % name)
-    return ("ModuleNotFoundError: No module named '%s': only the Python standard library is available offline "
-            "(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or "
-            "math_verify)" % name)
+    message = "ModuleNotFoundError: No module named '%s' (%s; no other packages)" % (name, _OFFER)
+    instead = _INSTEAD.get(top)
+    return message + ". Instead: " + instead if instead else message
+
+
+def imports(source):
+    """The top-level modules `source` imports anywhere (absolute imports only), as JSON; [] when it does not parse.
+    Only parsed: which shipped wheels to unpack before the module runs."""
+    try:
+        tree = ast.parse(source, USER_FILE)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return "[]"
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return json.dumps(sorted(names))
+
+
+def preimport(names):
+    """Import (names: JSON list) shipped packages just unpacked (the studio's own code, before the user's module runs under its time
+    limit: importing sympy takes seconds). A failure is left for the user's own import to report."""
+    import importlib
+    importlib.invalidate_caches()
+    with _Captured(_Sink()):
+        for name in json.loads(names):
+            if name in SHIPPED:
+                try:
+                    importlib.import_module(name)
+                except Exception:
+                    pass
 
 
 def _describe(e, fn_line=None):

@@ -40,6 +40,10 @@ export interface Harness {
    * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.
    */
   prepare(): number;
+  /** The top-level modules `source` imports (parsed, not run); [] when it does not parse. */
+  imports(source: string): string[];
+  /** Import shipped packages (harness.py `SHIPPED`) just unpacked into site-packages, before the user's module runs. */
+  preimport(names: readonly string[]): void;
   /** The source last loaded with `load` successfully, or null. */
   loaded: string | null;
 }
@@ -67,6 +71,8 @@ export function harnessFor(py: PyodideAPI): Harness {
   const missing = ns.get('missing');
   const run = ns.get('run');
   const prepare = ns.get('prepare');
+  const imports = ns.get('imports');
+  const preimport = ns.get('preimport');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
@@ -83,6 +89,8 @@ export function harnessFor(py: PyodideAPI): Harness {
       }
     },
     prepare: () => prepare() as number,
+    imports: (source) => JSON.parse(imports(source) as string) as string[],
+    preimport: (names) => void preimport(JSON.stringify(names)),
     loaded: null,
   };
   harnesses.set(py, h);

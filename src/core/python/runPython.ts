@@ -106,11 +106,14 @@ function modelsJson(m: ModelColumns | undefined, start: number, end: number): st
   return JSON.stringify(out);
 }
 
-/** The error message for an unavailable module (the same text the harness writes for rows). */
+/**
+ * The error message for a module that is not available, as harness.py's `_missing_module` writes it for rows; for
+ * packages reward files often import it adds what the studio offers instead (". Instead: ...").
+ */
 export function missingModuleMessage(name: string): string {
   return (
-    `ModuleNotFoundError: No module named '${name}': only the Python standard library is available offline ` +
-    `(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or math_verify)`
+    `ModuleNotFoundError: No module named '${name}' (Python runs offline in the browser with Pyodide: the standard ` +
+    `library, sympy and mpmath are available; no other packages)`
   );
 }
 

@@ -5,6 +5,7 @@ import { findRewardFunctions } from '../../core/python/signatures';
 import { RowStatus } from '../../core/reward/contract';
 import type { RangeResult } from '../../core/reward/runRows';
 import type { Runtime } from '../serve';
+import { installShippedPackages, type ReadWheel } from './pythonPackages';
 import { publishCall, WATCH_COMPILING, WATCH_IDLE, type Watch } from '../watch';
 
 export interface PythonHost {
@@ -17,6 +18,8 @@ export interface PythonHost {
    * run (the CLI) converts without keeping, which is faster once.
    */
   keepRows?: boolean;
+  /** Reads a shipped wheel (sympy, mpmath): without it, only the standard library can be imported. */
+  wheel?: ReadWheel;
 }
 
 export function pythonRuntime(host: PythonHost): Runtime {
@@ -45,6 +48,11 @@ export function pythonRuntime(host: PythonHost): Runtime {
       if (!m.python) return { kind: 'failed', message: 'no Python function chosen' };
       const py = await interpreter(w);
       let moduleStdout = '';
+      if (loaded !== m.code && host.wheel) {
+        // Before the module's time limit starts: unpacking and importing sympy take seconds, once per interpreter.
+        const problem = await installShippedPackages(py, m.code, host.wheel);
+        if (problem !== null) return { kind: 'compile-error', message: problem, stdout: '' };
+      }
       if (loaded !== m.code) {
         // The module's top-level code runs here: the engine times it.
         if (w) {
