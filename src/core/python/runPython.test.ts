@@ -273,8 +273,7 @@ describe('loading, imports, output', () => {
     expect(r.errors).toEqual([
       {
         row: 0,
-        message:
-          missingModuleMessage('torch') + ". Instead: rewards run on the rows' text: the standard library and the studio's reward models (Models tab)",
+        message: missingModuleMessage('torch') + ". Instead: rewards run on the rows' text: the standard library and the studio's reward models (Models tab)",
         line: 2,
       },
     ]);
