@@ -226,9 +226,17 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
     const checked = await engine.check(code);
     if (!checked.ok) return notLoading(rewardPath, checked.message, checked.line);
     let call: PythonCall | undefined;
-    if (python) {
-      const pick = chooseRewardFunction(checked.candidates, o.pythonFunction);
-      if (!pick.ok) return notLoading(rewardPath, pick.message);
+    // Set when the parse found no function of that name (or none): the message if the module's run finds none either.
+    let whenRun: { message: string } | null = null;
+    const pick = python ? chooseRewardFunction(checked.candidates, o.pythonFunction) : null;
+    if (pick && !pick.ok) {
+      const asked = o.pythonFunction;
+      // A reward object built by imported code (`soft = make_reward(...)`) is only seen once the module has run.
+      if (checked.candidates.length > 0 && (asked === null || checked.candidates.some((c) => c.name === asked))) return notLoading(rewardPath, pick.message);
+      whenRun = { message: pick.message };
+      call = { name: asked ?? '', kind: 'trl', batchSize: o.batchSize, whenRun: true };
+    }
+    if (pick?.ok) {
       const { chosen } = pick;
       const others = checked.candidates.filter((c) => c !== chosen);
       if (o.pythonFunction === null && others.length > 0) {
@@ -244,7 +252,23 @@ async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
     const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
     const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: call, tokenizer }).done;
-    if (outcome.kind === 'compile-error') return notLoading(rewardPath, outcome.message, outcome.line);
+    if (outcome.kind === 'compile-error') {
+      // The module ran but bound no reward object either: the parse's message lists what would have been one.
+      if (whenRun && /^no reward function (found|named)/.test(outcome.message)) {
+        const found = outcome.message.match(/; the module's run found (.*)$/);
+        return notLoading(rewardPath, whenRun.message + (found ? `; once the module ran: ${found[1]}` : ''));
+      }
+      return notLoading(rewardPath, outcome.message, outcome.line);
+    }
+    if (whenRun && (outcome.kind === 'done' || outcome.kind === 'cancelled')) {
+      const found = outcome.result.found ?? [];
+      const chosen = o.pythonFunction === null ? found[0] : found.find((c) => c.name === o.pythonFunction);
+      if (chosen) {
+        name = chosen.name;
+        if (o.pythonFunction === null)
+          io.stderr(`reward-studio: ${rewardPath}: using ${describeChoice(chosen)} (line ${chosen.line}; the file defines no reward function).\n`);
+      }
+    }
     if (outcome.kind === 'load-failed') {
       // The browser's mapping dialog is, here, a pair of options.
       const message = outcome.message.replace(

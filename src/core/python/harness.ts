@@ -14,7 +14,7 @@ export const USER_FILE = 'reward.py';
 export interface Harness {
   /** JSON `{ok, candidates}` or `{ok: false, message, line}`. */
   findCandidates(source: string): string;
-  /** JSON `{ok, stdout}` or `{ok: false, message, line, stdout, timedOut}`. */
+  /** JSON `{ok, stdout, found}` (found: the reward objects read when the module ran) or `{ok: false, message, line, stdout, timedOut}`. */
   load(source: string): string;
   /** JSON `[[from, to], ...]`: the rows of [start, end) this interpreter does not hold for the dataset `key`. */
   missing(key: number, kind: string, start: number, end: number): string;

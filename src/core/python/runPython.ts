@@ -10,7 +10,7 @@ import { combineFunctions, type WeightedFunction } from '../reward/weighted';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
-import { isPerRow, type RewardKind } from './signatures';
+import { isPerRow, type RewardCandidate, type RewardKind } from './signatures';
 
 /** The chosen function: its name in the user's code and how to call it. */
 export interface PythonRewardChoice {
@@ -77,7 +77,8 @@ export class PythonLoadError extends Error {
   }
 }
 
-export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: string; line?: number; stdout: string };
+/** `found`: names the parse could not follow (built by imported code) whose value is a reward, read once the module ran. */
+export type LoadOutcome = { ok: true; stdout: string; found: RewardCandidate[] } | { ok: false; message: string; line?: number; stdout: string };
 
 /**
  * Run the user's module (as `reward`, file `reward.py`) in this Pyodide instance, replacing any earlier one.
@@ -86,14 +87,14 @@ export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: s
 export function loadRewardModule(py: PyodideAPI, code: string): LoadOutcome {
   const h = harnessFor(py);
   h.loaded = null;
-  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string };
+  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string; found?: RewardCandidate[] };
   if (!r.ok) {
     const out: LoadOutcome = { ok: false, message: r.message ?? 'the code did not load', stdout: r.stdout };
     if (r.line != null) out.line = r.line;
     return out;
   }
   h.loaded = code;
-  return { ok: true, stdout: r.stdout };
+  return { ok: true, stdout: r.stdout, found: r.found ?? [] };
 }
 
 /** The scores of rows [start, end) per model as JSON, NaN (no score) as null; undefined without models. */

@@ -1,7 +1,7 @@
 /** Python rewards in a worker: one Pyodide interpreter, the module loaded once per code, ranges scored with runPython. */
 import type { PyodideAPI } from 'pyodide';
-import { loadRewardModule, preparePython, PythonLoadError, runPython } from '../../core/python/runPython';
-import { findRewardFunctions } from '../../core/python/signatures';
+import { loadRewardModule, preparePython, PythonLoadError, runPython, type PythonRewardChoice } from '../../core/python/runPython';
+import { findRewardFunctions, type RewardCandidate } from '../../core/python/signatures';
 import { RowStatus } from '../../core/reward/contract';
 import type { RangeResult } from '../../core/reward/runRows';
 import type { Runtime } from '../serve';
@@ -27,6 +27,8 @@ export function pythonRuntime(host: PythonHost): Runtime {
   let started = false;
   let bufferSet: Watch | null = null;
   let loaded: string | null = null;
+  // The reward objects the loaded module's run found (harness.py `_found_when_run`).
+  let found: RewardCandidate[] = [];
   void host.pyodide.then(() => (started = true)).catch(() => undefined);
 
   const interpreter = async (w: Watch | null) => {
@@ -66,10 +68,18 @@ export function pythonRuntime(host: PythonHost): Runtime {
         }
         if (!l.ok) return { kind: 'compile-error', message: rewrite(l.message), line: l.line, stdout: l.stdout };
         loaded = m.code;
+        found = l.found;
         moduleStdout = l.stdout;
       }
+      let call: PythonRewardChoice = m.python;
+      if (m.python.whenRun) {
+        const wanted = m.python.name;
+        const c = wanted === '' ? found[0] : found.find((x) => x.name === wanted);
+        if (!c) return { kind: 'compile-error', message: notFoundWhenRun(wanted, found), stdout: moduleStdout };
+        call = { name: c.name, kind: c.kind };
+      }
       try {
-        const r = runPython(py, m.code, m.python, (i) => rows.rows[i], m.start, m.end, {
+        const r = runPython(py, m.code, call, (i) => rows.rows[i], m.start, m.end, {
           batchSize: m.python.batchSize,
           timeLimitMs: m.timeLimitMs,
           interrupt: w?.interrupt,
@@ -81,7 +91,7 @@ export function pythonRuntime(host: PythonHost): Runtime {
         });
         const { start, scores, status, errors, components, notes } = r;
         for (const e of errors) e.message = rewrite(e.message);
-        return { kind: 'result', result: { start, scores, status, errors, components, notes }, stdout: r.stdout, moduleStdout };
+        return { kind: 'result', result: { start, scores, status, errors, components, notes }, stdout: r.stdout, moduleStdout, found };
       } catch (e) {
         if (e instanceof PythonLoadError) {
           loaded = null;
@@ -95,6 +105,13 @@ export function pythonRuntime(host: PythonHost): Runtime {
       if (started) void host.pyodide.then(preparePython);
     },
   };
+}
+
+/** Why a reward asked for by name among those found when the module ran cannot be called. */
+function notFoundWhenRun(wanted: string, found: readonly RewardCandidate[]): string {
+  const names = found.map((c) => c.name).join(', ');
+  if (wanted === '') return 'no reward function found: the file defines none, and no top-level name is bound to a reward object once the module has run';
+  return `no reward function named ${wanted}${names ? `; the module's run found ${names}` : ', also once the module has run'}`;
 }
 
 function failedRange(start: number, end: number, message: string): RangeResult {

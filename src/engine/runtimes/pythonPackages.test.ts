@@ -5,7 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runPython } from '../../core/python/runPython';
+import { loadRewardModule, runPython } from '../../core/python/runPython';
+import { findRewardFunctions } from '../../core/python/signatures';
+import IMPORTED_OBJECT from '../../core/python/testing/packages/imported_object.py?raw';
+import REWARD_HELPERS from '../../core/python/testing/packages/reward_helpers.py?raw';
 import expected from '../../core/python/testing/packages/expected.json';
 import SYMPY_EQUIV from '../../core/python/testing/packages/sympy_equiv.py?raw';
 import CACHED_EQUIV from '../../core/python/testing/packages/cached_equiv.py?raw';
@@ -66,4 +69,55 @@ describe('shipped packages', () => {
       'the shipped package mpmath-1.3.0-py3-none-any.whl does not match its SHA-256 in vendor/python/manifest.json: not used',
     );
   }, 60_000);
+});
+
+describe('reward objects built by imported code: found when the module runs', () => {
+  it('finds soft = make_length_penalty(...) from another module, and scores it as CPython does', () => {
+    // The parse (no code run) cannot see what the imported factory returns.
+    expect(findRewardFunctions(py, IMPORTED_OBJECT)).toEqual({ ok: true, candidates: [] });
+    // The factory's module, importable as an installed package would be.
+    py.FS.mkdirTree('/home/pyodide/helpers');
+    py.FS.writeFile('/home/pyodide/helpers/reward_helpers.py', REWARD_HELPERS);
+    py.runPython('import sys; sys.path.insert(0, "/home/pyodide/helpers")');
+    const l = loadRewardModule(py, IMPORTED_OBJECT);
+    expect(l).toEqual({
+      ok: true,
+      stdout: '',
+      found: [
+        {
+          name: 'soft',
+          kind: 'trl',
+          line: 4,
+          params: ['completions'],
+          required: ['completions'],
+          varPositional: false,
+          varKeyword: true,
+          async: false,
+          object: 'make_length_penalty(max_chars=30, cache=10)',
+          whenRun: true,
+        },
+      ],
+    });
+    const r = runPython(py, IMPORTED_OBJECT, { name: 'soft', kind: 'trl' }, (i) => rows[i], 0, rows.length);
+    expect(r.errors).toEqual([]);
+    expect(Array.from(r.scores)).toEqual(expected.imported_object);
+  });
+
+  it('finds compute_score = functools.lru_cache(...)(_equiv), a sympy scorer, and scores it as CPython does', async () => {
+    expect(findRewardFunctions(py, CACHED_EQUIV)).toEqual({ ok: true, candidates: [] });
+    expect(await installShippedPackages(py, CACHED_EQUIV, read)).toBeNull();
+    const l = loadRewardModule(py, CACHED_EQUIV);
+    expect(l.ok && l.found.map((c) => [c.name, c.kind, c.line, c.object])).toEqual([
+      ['compute_score', 'verl-source', 17, 'functools.lru_cache(maxsize=65536)(_equiv)'],
+    ]);
+    const r = runPython(py, CACHED_EQUIV, { name: 'compute_score', kind: 'verl-source' }, (i) => rows[i], 0, rows.length);
+    expect(r.errors).toEqual([]);
+    expect(Array.from(r.scores)).toEqual(expected.cached_equiv);
+  }, 60_000);
+
+  it('lists no helper: a name bound to a non-reward callable or a class is not a candidate', () => {
+    const code = ['import functools, re', 'find = functools.partial(re.findall, r"\\d+")', 'Box = type("Box", (), {})', ''].join('\n');
+    const l = loadRewardModule(py, code);
+    expect(l.ok && l.found).toEqual([]);
+  });
 });
