@@ -299,7 +299,7 @@ describe('loading, imports, output', () => {
       '    return [float(Fraction(re.findall(r"\\d+/\\d+", c)[0])) + math.floor(json.loads("0.4")) for c in completions]',
     );
     const l = loadRewardModule(py, code);
-    expect(l).toEqual({ ok: true, stdout: 'loaded\n' });
+    expect(l).toEqual({ ok: true, stdout: 'loaded\n', found: [] });
     const r = run(code, 'reward', 'trl', [row(0, 'x 3/4'), row(1, '1/8')]);
     expect(Array.from(r.scores)).toEqual([0.75, 0.125]);
     expect(r.stdout).toBe(''); // already loaded: top-level print ran once, at load
@@ -331,7 +331,7 @@ describe('loading, imports, output', () => {
       'if __name__ == "__main__":',
       '    raise SystemExit("training")',
     );
-    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '' });
+    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '', found: [] });
   });
 
   it('captures print() per call, capped, and works on a sub-range', () => {
