@@ -12,6 +12,7 @@ import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
 import { GSM8K_PY } from '../core/python/testing/gsm8k';
 import expected from '../core/python/testing/frameworks/expected.json';
 import LISTED_PY from '../core/python/testing/frameworks/trl_reward_funcs.py?raw';
+import packages from '../core/python/testing/packages/expected.json';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -179,6 +180,12 @@ beforeAll(async () => {
   const dapo = file('math_dapo.py', readFileSync(join(ROOT, 'src/core/python/testing/frameworks/per_source_dapo.py'), 'utf8'));
   start('dapo', ['score', dapoData, '--reward', dapo, '--workers', '1', '--out', outs.dapo, '--json']);
   start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
+  // A sympy scorer wrapped by functools.lru_cache (imported code builds compute_score): found when the module ran.
+  outs.cached = join(dir, 'cached.jsonl');
+  const packageRows = file('package-rows.jsonl', packages.rows.map((r) => JSON.stringify({ prompt: 'Q?', ...r })).join('\n') + '\n');
+  const cached = file('cached_equiv.py', readFileSync(join(ROOT, 'src/core/python/testing/packages/cached_equiv.py'), 'utf8'));
+  // sympy.simplify of a trigonometric identity takes over a second on a loaded machine.
+  runs.cached = cli(['score', packageRows, '--reward', cached, '--workers', '1', '--time-limit', '30000', '--out', outs.cached, '--json'], 240_000);
 
   const r = await tsRun;
   if (r.code !== 0) throw new Error(`the TypeScript run failed: ${r.stderr}`);
@@ -218,6 +225,19 @@ describe('the frameworks’ own reward files (issue 22)', () => {
     expect(rows.map((x) => x.reward)).toEqual(want.map((w) => w.score));
     expect(rows.map((x) => x.error)).toEqual(want.map(() => null));
   }, 120_000);
+});
+
+describe('shipped sympy, and a reward object built by imported code (issue 22)', () => {
+  it('compute_score = functools.lru_cache(...)(_equiv) with sympy: picked once the module ran, scored as CPython scored it', async () => {
+    const r = await runs.cached;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `reward-studio: ${join(dir, 'cached_equiv.py')}: using compute_score: verl per-source object, functools.lru_cache(maxsize=65536)(_equiv), found when the module ran (line 17; the file defines no reward function).\n`,
+    );
+    const rows = outLines(outs.cached).map((l) => JSON.parse(l) as { reward: number; error: string | null });
+    expect(rows.map((x) => x.reward)).toEqual(packages.cached_equiv);
+    expect(rows.map((x) => x.error)).toEqual(packages.cached_equiv.map(() => null));
+  }, 240_000);
 });
 
 describe('a reward_funcs list with reward_weights (issue 21, item 18)', () => {
