@@ -394,6 +394,13 @@ def imports(source):
     return json.dumps(sorted(names))
 
 
+def sha256(data):
+    """Lowercase hex SHA-256 of a JS Uint8Array (a shipped wheel): crypto.subtle does not exist in the sandbox's
+    workers (an opaque origin is not a secure context), hashlib does."""
+    import hashlib
+    return hashlib.sha256(data.to_bytes()).hexdigest()
+
+
 def preimport(names):
     """Import (names: JSON list) shipped packages just unpacked (the studio's own code, before the user's module runs under its time
     limit: importing sympy takes seconds). A failure is left for the user's own import to report."""

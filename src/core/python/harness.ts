@@ -42,6 +42,8 @@ export interface Harness {
   prepare(): number;
   /** The top-level modules `source` imports (parsed, not run); [] when it does not parse. */
   imports(source: string): string[];
+  /** Lowercase hex SHA-256 of `bytes`, computed by Python's hashlib. */
+  sha256(bytes: Uint8Array): string;
   /** Import shipped packages (harness.py `SHIPPED`) just unpacked into site-packages, before the user's module runs. */
   preimport(names: readonly string[]): void;
   /** The source last loaded with `load` successfully, or null. */
@@ -73,6 +75,7 @@ export function harnessFor(py: PyodideAPI): Harness {
   const prepare = ns.get('prepare');
   const imports = ns.get('imports');
   const preimport = ns.get('preimport');
+  const sha256 = ns.get('sha256');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
@@ -90,6 +93,7 @@ export function harnessFor(py: PyodideAPI): Harness {
     },
     prepare: () => prepare() as number,
     imports: (source) => JSON.parse(imports(source) as string) as string[],
+    sha256: (bytes) => sha256(bytes) as string,
     preimport: (names) => void preimport(JSON.stringify(names)),
     loaded: null,
   };

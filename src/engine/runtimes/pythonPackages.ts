@@ -11,11 +11,6 @@ export type ReadWheel = (file: string) => Promise<Uint8Array>;
 
 const installed = new WeakMap<PyodideAPI, Set<string>>();
 
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /**
  * Install what `code` imports of the shipped packages and import them (outside the module's time limit: sympy
  * takes seconds). Returns null, or why a wheel could not be used (the run then reports it instead of loading).
@@ -33,7 +28,7 @@ export async function installShippedPackages(py: PyodideAPI, code: string, read:
     } catch (e) {
       return `the shipped package ${w.file} could not be read: ${e instanceof Error ? e.message : String(e)}`;
     }
-    if ((await sha256(bytes)) !== w.sha256) return `the shipped package ${w.file} does not match its SHA-256 in vendor/python/manifest.json: not used`;
+    if (h.sha256(bytes) !== w.sha256) return `the shipped package ${w.file} does not match its SHA-256 in vendor/python/manifest.json: not used`;
     py.unpackArchive(bytes, 'wheel');
     done.add(w.file);
   }
