@@ -29,7 +29,7 @@ test('a reward that imports sympy runs offline, and compute_score built by funct
   await expect(page.getByTestId('run-summary')).toContainText('mean 0.3688 · 800 scored');
   const picker = page.getByRole('combobox', { name: 'Reward function' });
   await expect(picker).toHaveValue('compute_score');
-  await expect(picker.locator('option')).toHaveText(['compute_score · verl-source (line 14, found when the module ran)']);
+  await expect(picker.locator('option')).toHaveText(['compute_score · verl-source (line 16, found when the module ran)']);
   await expect(page.getByLabel('Reward function choice')).toContainText(
     'compute_score: verl per-source object, functools.lru_cache(maxsize=None)(_equiv), found when the module ran',
   );
