@@ -5,7 +5,7 @@
  */
 import { COMPONENT_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
-import { isPerRow } from '../core/python/signatures';
+import { isPerRow, type RewardCandidate } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { interruptOverrun, type InterruptState } from './interrupt';
 import {
@@ -70,6 +70,8 @@ export interface RunResult {
   strings?: Record<string, (string | null)[]>;
   /** Python `print()` output: the module's top level, then the calls in row order. */
   stdout: string;
+  /** Python: reward objects found when the module ran (built by imported code), which the parse could not see. */
+  found?: RewardCandidate[];
 }
 
 export type RunOutcome =
@@ -577,6 +579,7 @@ class Run {
     else this.noteTimeout(slot);
     if (m.stdout) this.outputs.push({ start: range.start, text: m.stdout });
     if (m.moduleStdout && !this.moduleOutput) this.moduleOutput = m.moduleStdout;
+    if (m.found && this.result && !this.result.found) this.result.found = m.found;
     this.next();
   }
 

@@ -39,6 +39,11 @@ export interface PythonCall {
   batchSize: number;
   /** A `reward_funcs` list: each function is called (TRL's way) and the run's score is their weighted total. */
   functions?: WeightedFunction[];
+  /**
+   * `name` (empty: the first) is among the reward objects found when the module ran (built by imported code, which
+   * the parse cannot follow); its kind is read there, `kind` only sizes the tasks.
+   */
+  whenRun?: boolean;
 }
 
 export interface RunTask {
@@ -88,7 +93,8 @@ export type FromWorker =
   | { kind: 'load-failed'; datasetId: string; message: string }
   | { kind: 'checked'; reqId: number; result: CheckResult }
   /** `stdout`: Python print() output of the task; `moduleStdout`: the module's top-level output when it was loaded for it. */
-  | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string; moduleStdout?: string }
+  /** `found`: the reward objects found when the module ran (harness.py `_found_when_run`). */
+  | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string; moduleStdout?: string; found?: RewardCandidate[] }
   | { kind: 'compile-error'; taskId: number; message: string; line?: number; stdout?: string }
   | { kind: 'failed'; taskId: number; message: string }
   | { kind: 'pong'; id: number };
@@ -199,7 +205,7 @@ function checkCategories(v: unknown, rows: number): Categories {
   return { codes, values, present: int(g.present, 'meta.groupBy.present', 0, rows) };
 }
 
-function checkCandidates(v: unknown): RewardCandidate[] {
+export function checkCandidates(v: unknown): RewardCandidate[] {
   if (!Array.isArray(v)) return bad('result.candidates', 'an array');
   return v.map((x, i) => {
     const c = record(x, `result.candidates.${i}`);
@@ -254,6 +260,7 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
           result: m.result as RangeResult,
           stdout: optional(m.stdout, (x) => text(x, 'stdout')),
           moduleStdout: optional(m.moduleStdout, (x) => text(x, 'moduleStdout')),
+          found: optional(m.found, checkCandidates),
         };
       case 'compile-error':
         return {
@@ -284,6 +291,7 @@ export function checkPythonCall(v: unknown, where = 'python'): PythonCall {
     kind: REWARD_KINDS.includes(p.kind as RewardKind) ? (p.kind as RewardKind) : bad(`${where}.kind`, REWARD_KINDS.join(', ')),
     batchSize: int(p.batchSize, `${where}.batchSize`, 1),
   };
+  if (p.whenRun === true) call.whenRun = true;
   if (p.functions === undefined) return call;
   call.functions = checkFunctionList(p.functions, `${where}.functions`);
   return call;

@@ -14,7 +14,7 @@ export const USER_FILE = 'reward.py';
 export interface Harness {
   /** JSON `{ok, candidates}` or `{ok: false, message, line}`. */
   findCandidates(source: string): string;
-  /** JSON `{ok, stdout}` or `{ok: false, message, line, stdout, timedOut}`. */
+  /** JSON `{ok, stdout, found}` (found: the reward objects read when the module ran) or `{ok: false, message, line, stdout, timedOut}`. */
   load(source: string): string;
   /** JSON `[[from, to], ...]`: the rows of [start, end) this interpreter does not hold for the dataset `key`. */
   missing(key: number, kind: string, start: number, end: number): string;
@@ -43,6 +43,12 @@ export interface Harness {
    * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.
    */
   prepare(): number;
+  /** The top-level modules `source` imports (parsed, not run); [] when it does not parse. */
+  imports(source: string): string[];
+  /** Lowercase hex SHA-256 of `bytes`, computed by Python's hashlib. */
+  sha256(bytes: Uint8Array): string;
+  /** Import shipped packages (harness.py `SHIPPED`) just unpacked into site-packages, before the user's module runs. */
+  preimport(names: readonly string[]): void;
   /** The source last loaded with `load` successfully, or null. */
   loaded: string | null;
 }
@@ -71,6 +77,9 @@ export function harnessFor(py: PyodideAPI): Harness {
   const run = ns.get('run');
   const prepare = ns.get('prepare');
   const wantsIds = ns.get('wants_ids');
+  const imports = ns.get('imports');
+  const preimport = ns.get('preimport');
+  const sha256 = ns.get('sha256');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
@@ -88,6 +97,9 @@ export function harnessFor(py: PyodideAPI): Harness {
     },
     prepare: () => prepare() as number,
     wantsIds: (name) => wantsIds(name) as boolean,
+    imports: (source) => JSON.parse(imports(source) as string) as string[],
+    sha256: (bytes) => sha256(bytes) as string,
+    preimport: (names) => void preimport(JSON.stringify(names)),
     loaded: null,
   };
   harnesses.set(py, h);

@@ -291,16 +291,37 @@ describe('OpenRLHF rewards: reward_func(queries, prompts, labels) per batch', ()
 });
 
 describe('loading, imports, output', () => {
-  it('says that only the standard library is available when the code imports numpy', () => {
+  it('names the missing package, what is available and what to use instead when the code imports numpy', () => {
     const code = lines('import re', 'import numpy as np', '', 'def reward(completions, **kw):', '    return [0.0] * len(completions)');
     const l = loadRewardModule(py, code);
-    expect(l).toEqual({ ok: false, message: missingModuleMessage('numpy'), line: 2, stdout: '' });
-    expect(l.ok ? '' : l.message).toContain('only the Python standard library is available offline');
+    const numpy =
+      "ModuleNotFoundError: No module named 'numpy' (Python runs offline in the browser with Pyodide: the standard library, " +
+      "sympy and mpmath are available; no other packages). Instead: the standard library's math and statistics modules, " +
+      'and mpmath (shipped) for arbitrary precision';
+    expect(l).toEqual({ ok: false, message: numpy, line: 2, stdout: '' });
+    expect(missingModuleMessage('numpy')).toBe(numpy.slice(0, numpy.indexOf('. Instead: ')));
     expect(() => run(code, 'reward', 'trl', [row(0, 'a')])).toThrow(PythonLoadError);
     // Imported inside the function: each call fails with the same message and the import's line.
     const inner = lines('def reward(completions, **kw):', '    import torch', '    return [0.0] * len(completions)');
     const r = run(inner, 'reward', 'trl', [row(0, 'a')]);
-    expect(r.errors).toEqual([{ row: 0, message: missingModuleMessage('torch'), line: 2 }]);
+    expect(r.errors).toEqual([
+      {
+        row: 0,
+        message: missingModuleMessage('torch') + ". Instead: rewards run on the rows' text: the standard library and the studio's reward models (Models tab)",
+        line: 2,
+      },
+    ]);
+  });
+
+  it("says what replaces math_verify, and only the package's name for others", () => {
+    const l = loadRewardModule(py, lines('from math_verify import parse, verify'));
+    expect(l.ok ? '' : l.message).toBe(
+      missingModuleMessage('math_verify') +
+        ". Instead: verl's own math_dapo / math_reward scorers (verl/utils/reward_score/math_dapo.py, math_reward.py) are pure " +
+        'Python and run unchanged; sympy is shipped for symbolic checks (sympy.simplify(a - b) == 0)',
+    );
+    const other = loadRewardModule(py, lines('import some_private_pkg.sub'));
+    expect(other.ok ? '' : other.message).toBe(missingModuleMessage('some_private_pkg'));
   });
 
   it('runs standard-library code (re, json, fractions, math) and keeps top-level print output', () => {
@@ -312,7 +333,7 @@ describe('loading, imports, output', () => {
       '    return [float(Fraction(re.findall(r"\\d+/\\d+", c)[0])) + math.floor(json.loads("0.4")) for c in completions]',
     );
     const l = loadRewardModule(py, code);
-    expect(l).toEqual({ ok: true, stdout: 'loaded\n' });
+    expect(l).toEqual({ ok: true, stdout: 'loaded\n', found: [] });
     const r = run(code, 'reward', 'trl', [row(0, 'x 3/4'), row(1, '1/8')]);
     expect(Array.from(r.scores)).toEqual([0.75, 0.125]);
     expect(r.stdout).toBe(''); // already loaded: top-level print ran once, at load
@@ -344,7 +365,7 @@ describe('loading, imports, output', () => {
       'if __name__ == "__main__":',
       '    raise SystemExit("training")',
     );
-    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '' });
+    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '', found: [] });
   });
 
   it('captures print() per call, capped, and works on a sub-range', () => {

@@ -11,7 +11,7 @@ import type { TokenEncoder } from '../tokenize/tokenIds';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
-import { isPerRow, type RewardKind } from './signatures';
+import { isPerRow, type RewardCandidate, type RewardKind } from './signatures';
 
 /** The chosen function: its name in the user's code and how to call it. */
 export interface PythonRewardChoice {
@@ -89,7 +89,8 @@ export class PythonLoadError extends Error {
   }
 }
 
-export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: string; line?: number; stdout: string };
+/** `found`: names the parse could not follow (built by imported code) whose value is a reward, read once the module ran. */
+export type LoadOutcome = { ok: true; stdout: string; found: RewardCandidate[] } | { ok: false; message: string; line?: number; stdout: string };
 
 /**
  * Run the user's module (as `reward`, file `reward.py`) in this Pyodide instance, replacing any earlier one.
@@ -98,14 +99,14 @@ export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: s
 export function loadRewardModule(py: PyodideAPI, code: string): LoadOutcome {
   const h = harnessFor(py);
   h.loaded = null;
-  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string };
+  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string; found?: RewardCandidate[] };
   if (!r.ok) {
     const out: LoadOutcome = { ok: false, message: r.message ?? 'the code did not load', stdout: r.stdout };
     if (r.line != null) out.line = r.line;
     return out;
   }
   h.loaded = code;
-  return { ok: true, stdout: r.stdout };
+  return { ok: true, stdout: r.stdout, found: r.found ?? [] };
 }
 
 /** The scores of rows [start, end) per model as JSON, NaN (no score) as null; undefined without models. */
@@ -118,11 +119,14 @@ function modelsJson(m: ModelColumns | undefined, start: number, end: number): st
   return JSON.stringify(out);
 }
 
-/** The error message for an unavailable module (the same text the harness writes for rows). */
+/**
+ * The error message for a module that is not available, as harness.py's `_missing_module` writes it for rows; for
+ * packages reward files often import it adds what the studio offers instead (". Instead: ...").
+ */
 export function missingModuleMessage(name: string): string {
   return (
-    `ModuleNotFoundError: No module named '${name}': only the Python standard library is available offline ` +
-    `(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or math_verify)`
+    `ModuleNotFoundError: No module named '${name}' (Python runs offline in the browser with Pyodide: the standard ` +
+    `library, sympy and mpmath are available; no other packages)`
   );
 }
 

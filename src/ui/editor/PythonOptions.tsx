@@ -26,7 +26,8 @@ export function PythonOptions() {
           <select aria-label="Reward function" value={chosen?.name ?? ''} onChange={(e) => setPicked(e.target.value)}>
             {candidates.map((c) => (
               <option key={c.name} value={c.name}>
-                {c.name} · {c.kind} (line {c.line})
+                {c.name} · {c.kind} (line {c.line}
+                {c.whenRun ? ', found when the module ran' : ''})
               </option>
             ))}
           </select>
