@@ -119,7 +119,9 @@ test('export the Python reward for TRL and for verl, and import numpy gets a cle
   await expect(page.getByRole('alert').filter({ hasText: 'does not compile' })).toContainText('standard library', { timeout: 60_000 });
 });
 
-test('a verl per-source scorer pasted unchanged: helpers above it, compute_score picked and said why, a string pred is a text value of the row', async ({ page }) => {
+test('a verl per-source scorer pasted unchanged: helpers above it, compute_score picked and said why, a string pred is a text value of the row', async ({
+  page,
+}) => {
   await openStudio(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
   await typeReward(
