@@ -683,8 +683,7 @@ def wants_ids(name):
         return True
     if any(p.name == "completion_ids" for p in params):
         return True
-    entry = linecache.cache.get(USER_FILE)
-    named = entry is not None and any("completion_ids" in line for line in entry[2])
+    named = any("completion_ids" in line for line in linecache.getlines(USER_FILE))
     return named and any(p.kind == p.VAR_KEYWORD for p in params)
 
 
