@@ -18,6 +18,21 @@ try {
     await page.waitForTimeout(800);
     await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: `docs/diagnostics-${file}.png` });
   }
+  // Stress test of a reward that also pays for the word "Solution": the probe table and what one probe fooled.
+  await page.getByRole('tab', { name: 'Stress test' }).click();
+  const hack =
+    "export default function reward(t, ctx) {\n  if (t.completion.includes('Solution')) return 1;\n  const a = ctx.numberAfter(t.completion, 'A:');\n  return a !== null && ctx.numbersEqual(a, t.groundTruth) ? 1 : 0;\n}\n";
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), hack);
+  await page.locator('.monaco-editor').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+V');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('button', { name: 'Run stress test' }).click({ timeout: 30_000 });
+  await page.getByRole('status', { name: 'Stress test verdict' }).getByText('fooled by').waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1000);
+  await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: 'docs/diagnostics-stress.png' });
+  await page.getByRole('tab', { name: 'Distribution' }).click();
   // A share link opened in a fresh browser: the code is shown with its notice and has not run.
   await page.getByRole('button', { name: 'Share' }).click();
   await page.getByRole('textbox', { name: 'Share link' }).waitFor();

@@ -175,18 +175,26 @@ function ProbeRow({ f, maxRate, open, onOpen }: { f: ProbeFigures; maxRate: numb
           {probeLabel(f.name)}
         </button>
       </th>
-      <td>{f.kind === 'replace' ? 'replace' : 'modify'}</td>
+      <td>{f.kind}</td>
       <td>{f.n.toLocaleString('en-US')}</td>
       <td>
         {f.kind === 'replace' ? 'passes' : 'wins'} {pct(rate)}
       </td>
       <td>
-        <svg className="ci-bar" width="100" height="10" role="img" aria-label={Number.isFinite(lo) ? `${pct(lo)} to ${pct(hi)}` : 'no interval'}>
+        <svg
+          className="ci-bar"
+          viewBox="0 0 100 10"
+          width="60"
+          height="10"
+          preserveAspectRatio="none"
+          role="img"
+          aria-label={Number.isFinite(lo) ? `${pct(lo)} to ${pct(hi)}` : 'no interval'}
+        >
           <rect x="0" y="4" width="100" height="2" className="ci-track" />
           {Number.isFinite(lo) ? <rect x={100 * lo} y="1" width={Math.max(1, 100 * (hi - lo))} height="8" className="ci-range" /> : null}
           <line x1={100 * maxRate} x2={100 * maxRate} y1="0" y2="10" className="ci-limit" />
         </svg>{' '}
-        <span className="small muted">{Number.isFinite(lo) ? `${pct(lo)}–${pct(hi)}` : ''}</span>
+        <span className="small muted">{Number.isFinite(lo) ? `${(100 * lo).toFixed(1)}–${(100 * hi).toFixed(1)} %` : ''}</span>
       </td>
       <td>{Number.isFinite(f.meanDelta) ? `${f.meanDelta >= 0 ? '+' : ''}${f.meanDelta.toPrecision(4)}` : '—'}</td>
       <td>{f.fooled ? <strong>fooled</strong> : 'ok'}</td>
