@@ -84,3 +84,16 @@ export async function measured(page, name) {
   await page.evaluate(() => window.__measured);
   return page.evaluate((n) => performance.getEntriesByName(n, 'measure')[0].duration, name);
 }
+
+/** Put `query` in the page's URL (flags such as ?pieces) and record every long task from now on in window.__long. */
+export async function watchLongTasks(page, query) {
+  await page.evaluate((q) => {
+    history.replaceState(null, '', `/${q}`);
+    window.__long = [];
+    window.__obs?.disconnect();
+    window.__obs = new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]);
+    });
+    window.__obs.observe({ type: 'longtask' });
+  }, query);
+}

@@ -5,7 +5,7 @@
 // Usage: npx vite build && node bench/download.bench.mjs [rows] [reps] [format: jsonl|csv|parquet]
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince, watchLongTasks } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -34,15 +34,7 @@ try {
 
   /** Click Download rows; the longest task from the click to the download, its wall time, and the file's hash. */
   const download = async (format, query) => {
-    await page.evaluate((q) => {
-      history.replaceState(null, '', `/${q}`);
-      window.__long = [];
-      window.__obs?.disconnect();
-      window.__obs = new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]);
-      });
-      window.__obs.observe({ type: 'longtask' });
-    }, query);
+    await watchLongTasks(page, query);
     await page.getByRole('combobox', { name: 'Download format' }).selectOption(LABELS[format]);
     const t0 = Date.now();
     const start = await page.evaluate(() => performance.now());

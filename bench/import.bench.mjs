@@ -5,7 +5,7 @@
 // piece on 2 cores).
 // Usage: npx vite build && node bench/import.bench.mjs [rows] [reps]
 import { mkdirSync, statSync } from 'node:fs';
-import { cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince, watchLongTasks } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -38,15 +38,7 @@ try {
   const baseWithRead = [];
   /** Upload through the UI; the studio measures 'import' from the click to the dataset being ready. */
   const upload = async (query) => {
-    await page.evaluate((q) => {
-      history.replaceState(null, '', `/${q}`);
-      window.__long = [];
-      window.__obs?.disconnect();
-      window.__obs = new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]);
-      });
-      window.__obs.observe({ type: 'longtask' });
-    }, query);
+    await watchLongTasks(page, query);
     await expectMeasure(page, 'import');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
     await chooser.setFiles(path);
