@@ -6,6 +6,7 @@
 import type { EncoderSpec, InputMode } from '../core/models/encode';
 import { inspectModelFolder, type ModelFolder, type OnnxVariant, type PickedFile } from '../core/models/modelFolder';
 import { labelColumn } from '../core/models/scoreRollouts';
+import { accessorName } from '../core/models/naming';
 import { RowStatus } from '../core/reward/contract';
 import { useStudio } from '../store';
 import type { ModelEntry, ModelScores } from '../store/modelsSlice';
@@ -22,15 +23,7 @@ interface Handle {
 }
 const handles = new Map<string, Handle>();
 
-/** `ctx.models.<id>`: a JS identifier from the model's name ("OpenAssistant/reward-model-deberta" → reward_model_deberta). */
-export function accessorName(name: string, taken: ReadonlySet<string>): string {
-  const last = name.split('/').filter(Boolean).pop() ?? 'model';
-  let id = last.replace(/[^A-Za-z0-9_$]+/g, '_').replace(/^_+|_+$/g, '') || 'model';
-  if (/^[0-9]/.test(id)) id = `m_${id}`;
-  let out = id;
-  for (let k = 2; taken.has(out); k++) out = `${id}_${k}`;
-  return out;
-}
+export { accessorName };
 
 const store = () => useStudio.getState();
 const patch = (id: string, p: Partial<ModelEntry>) => store().patchModel(id, p);
