@@ -183,6 +183,28 @@ export async function scoreModel(id: string): Promise<void> {
   patch(id, { status: 'ready', progress: null, scores });
 }
 
+/**
+ * The stress test's probed rollouts scored by model `id` (the probe's text in place of each completion), by position:
+ * the chosen label's raw logit, NaN where it has none. The cache answers texts scored before (an `empty` probe's).
+ */
+export function scoreProbed(
+  id: string,
+  datasetId: string,
+  probe: { name: string; rows: Int32Array; donors?: Int32Array },
+  onProgress: (p: { done: number; total: number }) => void,
+): { done: Promise<{ ok: true; column: Float64Array } | { ok: false; message: string }>; cancel(): void } {
+  const h = handles.get(id);
+  const m = store().models.find((x) => x.id === id);
+  if (!h || !m) return { done: Promise.resolve({ ok: false, message: `the model ${id} is no longer loaded` }), cancel: () => {} };
+  const job = h.client.score({ datasetId, mode: m.mode, numLabels: m.labels.length, useCache: true, probe }, onProgress);
+  const done = job.done.then((r) => {
+    if (!r.ok) return { ok: false as const, message: r.message };
+    if (r.cancelled) return { ok: false as const, message: 'cancelled' };
+    return { ok: true as const, column: labelColumn(r.logits, m.labels.length, m.label) };
+  });
+  return { done, cancel: job.cancel };
+}
+
 export function cancelModelScoring(id: string): void {
   handles.get(id)?.job?.cancel();
 }
