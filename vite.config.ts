@@ -63,6 +63,20 @@ function externalInlineScripts(): Plugin {
 
 /** Pyodide's runtime files, served by the app itself under /pyodide/ (no CDN): from node_modules in dev, copied into the build. */
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+/** The shipped wheels (vendor/python, README "Python packages"), served under /pyodide/packages/ once their SHA-256 matches. */
+function shippedWheel(file: string): Buffer {
+  const manifest = JSON.parse(readFileSync(new URL('./vendor/python/manifest.json', import.meta.url), 'utf8')) as {
+    wheels: { file: string; sha256: string }[];
+  };
+  const w = manifest.wheels.find((x) => x.file === file);
+  if (!w) throw new Error(`${file} is not in vendor/python/manifest.json`);
+  const bytes = readFileSync(new URL(`./vendor/python/${file}`, import.meta.url));
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  if (sha !== w.sha256) throw new Error(`vendor/python/${file}: SHA-256 ${sha}, the manifest says ${w.sha256}`);
+  return bytes;
+}
+const wheelFiles = (): string[] =>
+  (JSON.parse(readFileSync(new URL('./vendor/python/manifest.json', import.meta.url), 'utf8')) as { wheels: { file: string }[] }).wheels.map((w) => w.file);
 function pyodideAssets(): Plugin {
   const dir = fileURLToPath(new URL('./node_modules/pyodide/', import.meta.url));
   const types: Record<string, string> = { mjs: 'text/javascript', wasm: 'application/wasm', zip: 'application/zip', json: 'application/json' };
@@ -70,7 +84,14 @@ function pyodideAssets(): Plugin {
     name: 'reward-studio-pyodide-assets',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const m = /^\/pyodide\/([\w.-]+)$/.exec((req.url ?? '').split('?')[0]);
+        const url = (req.url ?? '').split('?')[0];
+        const pkg = /^\/pyodide\/packages\/([\w.-]+)$/.exec(url);
+        if (pkg && wheelFiles().includes(pkg[1])) {
+          res.setHeader('Content-Type', 'application/zip');
+          res.end(shippedWheel(pkg[1]));
+          return;
+        }
+        const m = /^\/pyodide\/([\w.-]+)$/.exec(url);
         if (!m || !PYODIDE_FILES.includes(m[1])) return next();
         res.setHeader('Content-Type', types[m[1].split('.').pop()!] ?? 'application/octet-stream');
         res.end(readFileSync(dir + m[1]));
@@ -78,6 +99,8 @@ function pyodideAssets(): Plugin {
     },
     generateBundle() {
       for (const f of PYODIDE_FILES) this.emitFile({ type: 'asset', fileName: `pyodide/${f}`, source: readFileSync(dir + f) });
+      // A wheel that does not match its manifest fails the build.
+      for (const f of wheelFiles()) this.emitFile({ type: 'asset', fileName: `pyodide/packages/${f}`, source: shippedWheel(f) });
     },
   };
 }

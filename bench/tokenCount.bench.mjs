@@ -2,6 +2,8 @@
 // tokenizers.js's `encode(text).ids.length`, on 6,440 distinct real texts, in the same process and rounds.
 // Each path has its own Tokenizer instance (so neither warms the other's BPE cache); the new path starts each round
 // with an empty memo (a fresh worker's first run) and is then timed again on the same texts (a run after an edit).
+// Then the same texts each ending in the tokenizer's end-of-text added token (`<|endoftext|>`, Llama-3's `<|eot_id|>`),
+// as completions often do: both paths, first pass only.
 // Usage: node bench/tokenCount.bench.mjs [--reps=N] [--tokenizer=gpt2|qwen3|llama3]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -118,5 +120,26 @@ for (const id of IDS) {
   console.log(
     `  CPU time, old / first pass: ${f(median(rounds.map((x) => x.oldCpu)))} / ${f(median(rounds.map((x) => x.coldCpu)))} ms, ` +
       `median of rounds ${median(cpuRatios).toFixed(1)}× (range ${Math.min(...cpuRatios).toFixed(1)}–${Math.max(...cpuRatios).toFixed(1)}×)`,
+  );
+
+  const end = id === 'llama3' ? '<|eot_id|>' : '<|endoftext|>';
+  const ended = texts.map((t) => t + end);
+  const endedRounds = [];
+  for (let r = 0; r < REPS; r++) {
+    const fresh = makeTokenCounter(json(), config);
+    const passOn = (count) => {
+      const t0 = performance.now();
+      let tokens = 0;
+      for (const t of ended) tokens += count(t);
+      return { ms: performance.now() - t0, tokens };
+    };
+    const [o, n] = r % 2 === 0 ? [passOn(old), passOn(fresh)] : [passOn(fresh), passOn(old)].reverse();
+    if (n.tokens !== o.tokens) throw new Error(`${id}: token totals with ${end} differ (${n.tokens} vs ${o.tokens})`);
+    endedRounds.push({ old: o.ms, cold: n.ms });
+  }
+  const endedRatios = endedRounds.map((x) => x.old / x.cold);
+  console.log(
+    `  texts ending in ${end}: old ${f(median(endedRounds.map((x) => x.old)))} ms, new first pass ${f(median(endedRounds.map((x) => x.cold)))} ms, ` +
+      `speed-up median of rounds ${median(endedRatios).toFixed(1)}× (range ${Math.min(...endedRatios).toFixed(1)}–${Math.max(...endedRatios).toFixed(1)}×)`,
   );
 }

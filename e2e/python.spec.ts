@@ -119,7 +119,9 @@ test('export the Python reward for TRL and for verl, and import numpy gets a cle
   await expect(page.getByRole('alert').filter({ hasText: 'does not compile' })).toContainText('standard library', { timeout: 60_000 });
 });
 
-test('a verl per-source scorer pasted unchanged: helpers above it, compute_score picked and said why, a string pred is the row’s note', async ({ page }) => {
+test('a verl per-source scorer pasted unchanged: helpers above it, compute_score picked and said why, a string pred is a text value of the row', async ({
+  page,
+}) => {
   await openStudio(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
   await typeReward(
@@ -147,5 +149,8 @@ test('a verl per-source scorer pasted unchanged: helpers above it, compute_score
     'compute_score: verl per-source signature (default: compute_score is the entry point verl calls)',
   );
   await page.locator('.rt-data[data-row="0"]').click();
-  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText(/pred=/);
+  // Row 0 ends "A: 26" (its ground truth is 18): pred is "26", beside acc 0.
+  const box = page.getByRole('complementary', { name: 'Rollout detail' }).getByLabel('Reward of this rollout');
+  await expect(box.locator('dt:text-is("pred") + dd')).toHaveText('26');
+  await expect(box.locator('dt:text-is("acc") + dd')).toHaveText('0');
 });

@@ -5,8 +5,11 @@ import { browserChannel, forbidClose } from '../src/engine/browser';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
+import { loadTokenEncoder } from '../src/worker/tokenizerLoader';
 
 declare const self: DedicatedWorkerGlobalScope;
+// Kept before the lock-down, out of reward code's reach: it fetches only the app's own tokenizer files and wheels.
+const ownFetch = self.fetch.bind(self);
 // The module's own URL: the worker's location is a blob: URL of the sandbox's opaque origin.
 const base = new URL(`${import.meta.env.BASE_URL}pyodide/`, import.meta.url).href;
 // Pyodide fetches its wasm, standard library and lock file with the global fetch: the lock-down comes after.
@@ -14,8 +17,15 @@ const pyodide: Promise<PyodideAPI> = (async () => {
   const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');
   return loadPyodide({ indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} });
 })();
+// The shipped wheels (sympy, mpmath) are fetched when a reward first imports them, after the lock-down: this one
+// fetch, kept here out of Python's reach, can only read the app's own /pyodide/packages/ files by name.
+const wheel = async (file: string) => {
+  const r = await ownFetch(new URL(`packages/${encodeURIComponent(file)}`, base));
+  if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+  return new Uint8Array(await r.arrayBuffer());
+};
 const channel = browserChannel(self);
 forbidClose(self);
 const lock = () => lockDownNetwork(self);
 void pyodide.then(lock, lock);
-serve(channel, pythonRuntime({ pyodide }));
+serve(channel, pythonRuntime({ pyodide, wheel, tokenIds: (id) => loadTokenEncoder(id, ownFetch) }));

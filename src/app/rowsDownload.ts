@@ -1,7 +1,7 @@
 /**
  * **Download rows** (issue 21, item 17): the rows the table shows, in its order, as JSONL, CSV or Parquet, with the
- * file's own group ids, reward, status, advantage (the chosen estimator), length, error, the reward components and
- * the extra columns shown (core/table/rowExport writes the bytes).
+ * file's own group ids, reward, status, advantage (the chosen estimator), length, error, the reward components, the
+ * result's text values and the extra columns shown (core/table/rowExport writes the bytes).
  */
 import type { ColumnValues } from '../core/table/columns';
 import { errorText } from '../core/reward/runRows';
@@ -58,6 +58,7 @@ export async function rowsFile(
     errors,
     advantage: adv?.kind === 'number' ? adv.values : null,
     components: run?.result.components ?? {},
+    ...(run?.result.strings ? { strings: run.result.strings } : {}),
     extra,
   };
   // Built in the data worker: the page stays responsive while 100,000 rows are written.

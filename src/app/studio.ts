@@ -11,6 +11,7 @@ import type { RunHandle, RunOptions, RunProgress } from '../engine/engine';
 import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
 import type { PythonCall } from '../engine/protocol';
 import type { WeightedFunction } from '../core/reward/weighted';
+import type { RewardCandidate } from '../core/python/signatures';
 import type { RunRecord } from '../store/runsSlice';
 import { awaitsRun, releaseLanguage, type DataSource } from '../store/sessionSlice';
 import { sha256Hex } from '../runtime/hash';
@@ -53,6 +54,8 @@ export class Studio {
   /** The Python run waiting for its scan: a newer run or Cancel replaces it. */
   private runToken: object | null = null;
   private nextRun = 1;
+  /** Reward objects a Python run found once the module ran (built by imported code), for that code. */
+  private foundWhenRun: { code: string; found: RewardCandidate[] } | null = null;
   /** The next runReward was started by the studio (autoRun), not by Run: the run says so. */
   private autoNext = false;
   /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
@@ -119,9 +122,13 @@ export class Studio {
     if (run.language !== 'py') return { ok: true };
     const scan = await this.pythonPool().check(run.code);
     if (!scan.ok) return { ok: false, message: scan.message };
-    const pick = pickRewardFunction(scan.candidates, run.pyFunction ?? null);
-    if (!pick || pick.problem !== undefined) return { ok: false, message: pick?.problem ?? 'no reward function found' };
-    const python: PythonCall = { name: pick.name, kind: pick.kind, batchSize: this.store.getState().pyBatchSize };
+    const batchSize = this.store.getState().pyBatchSize;
+    const candidates = withFound(scan.candidates, this.foundWhenRun?.code === run.code ? this.foundWhenRun.found : []);
+    const pick = pickRewardFunction(candidates, run.pyFunction ?? null);
+    // A reward object only the module's run shows: the worker finds it again, by the name the run used.
+    if (!pick) return { ok: true, python: { name: run.pyFunction ?? '', kind: 'trl', batchSize, whenRun: true } };
+    if (pick.problem !== undefined) return { ok: false, message: pick.problem };
+    const python: PythonCall = { name: pick.name, kind: pick.kind, batchSize };
     if (pick.functions) python.functions = pick.functions.map(({ name, weight }) => ({ name, weight }));
     return { ok: true, python };
   };
@@ -285,26 +292,24 @@ export class Studio {
         st.setRunError({ message: scan.message, line: scan.line, compile: true });
         return;
       }
-      st.setPyCandidates(scan.candidates);
-      const pick = pickRewardFunction(scan.candidates, st.pyFunction);
+      // With what the last run of this code found once the module ran (never the default while the parse finds one).
+      const candidates = withFound(scan.candidates, this.foundWhenRun?.code === code ? this.foundWhenRun.found : []);
+      st.setPyCandidates(candidates);
+      const pick = pickRewardFunction(candidates, st.pyFunction);
       if (!pick) {
-        st.setRunning(null);
-        st.setRunError({
-          message:
-            'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels)',
-          compile: true,
-        });
-        return;
-      }
-      if (pick.problem !== undefined) {
+        // Nothing the parse can see: a reward object built by imported code shows only once the module has run.
+        python = { name: '', kind: 'trl', batchSize: st.pyBatchSize, whenRun: true };
+      } else if (pick.problem !== undefined) {
         // A reward_funcs list TRL would refuse (GRPOTrainer raises ValueError): say why instead of running.
         st.setRunning(null);
         st.setRunError({ message: `${pick.name}: ${pick.problem}`, compile: true });
         return;
       }
-      python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
-      if (pick.functions) python.functions = pick.functions.map(({ name, weight }) => ({ name, weight }));
-      functions = python.functions;
+      if (pick) {
+        python = { name: pick.name, kind: pick.kind, batchSize: st.pyBatchSize };
+        if (pick.functions) python.functions = pick.functions.map(({ name, weight }) => ({ name, weight }));
+        functions = python.functions;
+      }
     } else if (/\breward_?[fF]uncs\b/.test(code)) {
       // TypeScript that may list several functions (`export const rewardFuncs`): the worker compiles it and says which.
       const token = (this.runToken = {});
@@ -336,8 +341,9 @@ export class Studio {
     handle = this.poolFor(language).run(code, {
       python,
       timeLimitMs: s.timeLimitMs,
-      // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens.
-      tokenizer: /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
+      // Tokenizer files are 2–11 MB: the workers load one only for code that counts tokens, or (Python) for a TRL
+      // function that reads completion_ids, which the Python worker finds out itself.
+      tokenizer: language === 'py' || /\btokenCount\b/.test(code) ? s.tokenizer : undefined,
       // Reward-model scores travel only to code that reads them (ctx.models; Python: model_scores, rollout_reward_scores).
       models: /\bmodels\b|model_scores|rollout_reward_scores/.test(code) ? modelColumns(ds.id) : undefined,
       // The first progress report arrives before run() returns; only the latest run may report. At most ten
@@ -364,14 +370,24 @@ export class Studio {
       return;
     }
     if (outcome.kind === 'compile-error' || outcome.kind === 'failed') {
+      const none = python?.whenRun && /^no reward function found/.test(outcome.message);
       st.setRunError({
-        message: outcome.message,
+        message: none
+          ? 'no reward function found: define a verl compute_score(data_source, solution_str, ground_truth, extra_info=None), a TRL reward f(completions, **kwargs), or an OpenRLHF reward_func(queries, prompts, labels), or bind a top-level name to such a reward object'
+          : outcome.message,
         line: outcome.kind === 'compile-error' ? outcome.line : undefined,
         compile: outcome.kind === 'compile-error',
       });
       return;
     }
     const { result } = outcome;
+    if (language === 'py' && result.found) {
+      this.foundWhenRun = { code, found: result.found };
+      st.setPyCandidates(withFound(st.pyCandidates ?? [], result.found));
+    }
+    // The run called the first object found: the record names it.
+    const first = python?.whenRun ? result.found?.[0] : undefined;
+    if (python && first) python = { name: first.name, kind: first.kind, batchSize: python.batchSize };
     // User Timing: the pool's time for the run, visible in DevTools and read by bench/reward.bench.mjs.
     performance.measure('reward-run', 'reward-run:start');
     st.addRun({
@@ -459,3 +475,9 @@ export const {
   probeCall,
   probeRun,
 } = studio;
+
+/** The parse's candidates, then those found once the module ran that the parse did not list. */
+function withFound(candidates: readonly RewardCandidate[], found: readonly RewardCandidate[]): RewardCandidate[] {
+  const listed = candidates.filter((c) => !c.whenRun);
+  return [...listed, ...found.filter((f) => !listed.some((c) => c.name === f.name))];
+}

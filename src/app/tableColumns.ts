@@ -6,12 +6,14 @@
 import type { Dataset } from '../core/dataset/dataset';
 import { advantages, type PresetId } from '../core/stats/advantage';
 import { scoredValues } from '../core/stats/scored';
-import type { ColumnValues } from '../core/table/columns';
+import { textColumn, type ColumnValues } from '../core/table/columns';
 import { fetchFieldColumn } from '../runtime/importClient';
 import type { RunRecord } from '../store/runsSlice';
 
 export const FIELD_PREFIX = 'field:';
 export const COMPONENT_PREFIX = 'component:';
+/** A text column of the run: a dict result's string values (verl's `pred`). */
+export const STRING_PREFIX = 'string:';
 
 /** What a column is computed from. `tokens`: the token count of each completion, when it has been counted. */
 export interface ColumnSources {
@@ -28,17 +30,19 @@ export function columnLabel(id: string): string {
   if (id === 'reward') return 'Reward';
   if (id === 'length') return 'Length';
   if (id.startsWith(COMPONENT_PREFIX)) return id.slice(COMPONENT_PREFIX.length);
+  if (id.startsWith(STRING_PREFIX)) return id.slice(STRING_PREFIX.length);
   if (id.startsWith(FIELD_PREFIX)) return id.slice(FIELD_PREFIX.length);
   return id;
 }
 
-/** Columns offered by the Columns menu: advantage, tokens, the run's components, then the file's fields. */
+/** Columns offered by the Columns menu: advantage, tokens, the run's components and text values, then the file's fields. */
 export function offeredColumns(ds: Dataset, run: RunRecord | null): { id: string; label: string; group: 'computed' | 'component' | 'field' }[] {
   const out: { id: string; label: string; group: 'computed' | 'component' | 'field' }[] = [
     { id: 'advantage', label: 'Advantage', group: 'computed' },
     { id: 'tokens', label: 'Tokens', group: 'computed' },
   ];
   for (const name of Object.keys(run?.result.components ?? {})) out.push({ id: COMPONENT_PREFIX + name, label: name, group: 'component' });
+  for (const name of Object.keys(run?.result.strings ?? {})) out.push({ id: STRING_PREFIX + name, label: name, group: 'component' });
   for (const name of ds.detection.columns) out.push({ id: FIELD_PREFIX + name, label: name, group: 'field' });
   return out;
 }
@@ -74,6 +78,13 @@ export function columnNow(id: string, src: ColumnSources): ColumnValues | null {
     const name = id.slice(COMPONENT_PREFIX.length);
     const values = Object.hasOwn(r.components, name) ? r.components[name] : undefined;
     return values ? { kind: 'number', values } : null;
+  }
+  if (id.startsWith(STRING_PREFIX)) {
+    const name = id.slice(STRING_PREFIX.length);
+    const strings = r.strings;
+    const values = strings && Object.hasOwn(strings, name) ? strings[name] : undefined;
+    // Sorted and filtered as text, like a field; the ranks are worked out once per run.
+    return values ? memo(r, id, () => textColumn(values)) : null;
   }
   return null;
 }

@@ -12,6 +12,7 @@ import { DEFAULT_REWARD_TS } from '../core/reward/defaultReward';
 import { GSM8K_PY } from '../core/python/testing/gsm8k';
 import expected from '../core/python/testing/frameworks/expected.json';
 import LISTED_PY from '../core/python/testing/frameworks/trl_reward_funcs.py?raw';
+import packages from '../core/python/testing/packages/expected.json';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -178,7 +179,16 @@ beforeAll(async () => {
   const dapoData = file('dapo-rows.jsonl', expected.rows.map((r) => JSON.stringify({ prompt: 'Q?', ...r })).join('\n') + '\n');
   const dapo = file('math_dapo.py', readFileSync(join(ROOT, 'src/core/python/testing/frameworks/per_source_dapo.py'), 'utf8'));
   start('dapo', ['score', dapoData, '--reward', dapo, '--workers', '1', '--out', outs.dapo, '--json']);
+  // TRL's soft overlong punishment reads completion_ids: the CLI's --tokenizer (GPT-2 unless told) gives them.
+  outs.soft = join(dir, 'soft.jsonl');
+  start('soft', ['score', DEMO, '--reward', join(ROOT, 'e2e/fixtures/trl_soft_overlong.py'), '--workers', '1', '--out', outs.soft, '--json']);
   start('wrongName', ['score', DEMO, '--reward', gsm8k, '--function', 'correct', '--json']);
+  // A sympy scorer wrapped by functools.lru_cache (imported code builds compute_score): found when the module ran.
+  outs.cached = join(dir, 'cached.jsonl');
+  const packageRows = file('package-rows.jsonl', packages.rows.map((r) => JSON.stringify({ prompt: 'Q?', ...r })).join('\n') + '\n');
+  const cached = file('cached_equiv.py', readFileSync(join(ROOT, 'src/core/python/testing/packages/cached_equiv.py'), 'utf8'));
+  // sympy.simplify of a trigonometric identity takes over a second on a loaded machine.
+  runs.cached = cli(['score', packageRows, '--reward', cached, '--workers', '1', '--time-limit', '30000', '--out', outs.cached, '--json'], 240_000);
 
   const r = await tsRun;
   if (r.code !== 0) throw new Error(`the TypeScript run failed: ${r.stderr}`);
@@ -207,17 +217,45 @@ describe('the GSM8K demo reward in Python gives the TypeScript default reward’
 });
 
 describe('the frameworks’ own reward files (issue 22)', () => {
-  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred does not fail the row', async () => {
+  it('math_dapo’s shape: compute_score is picked over its helpers, called positionally; a string pred is the line’s strings.pred', async () => {
     const r = await runs.dapo;
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `reward-studio: ${join(dir, 'math_dapo.py')} has 2 reward functions; using compute_score: verl per-source signature (line 40; compute_score is the entry point verl calls). Others: is_correct_minerva (verl-source, line 30). Choose one with --function <name>.\n`,
     );
-    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null });
-    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number }[];
+    const rows = outLines(outs.dapo).map((l) => JSON.parse(l) as { reward: number; error: string | null; strings?: Record<string, string | null> });
+    const want = expected.cases.find((c) => c.file === 'per_source_dapo.py')!.results as { score: number; pred: string }[];
     expect(rows.map((x) => x.reward)).toEqual(want.map((w) => w.score));
     expect(rows.map((x) => x.error)).toEqual(want.map(() => null));
+    // The string value CPython returned under "pred", on each line (issue 22: strings are their own column).
+    expect(rows.map((x) => x.strings)).toEqual(want.map((w) => ({ pred: w.pred })));
   }, 120_000);
+});
+
+describe('TRL completion_ids (issue 22)', () => {
+  it('get_soft_overlong_punishment on the 800 demo completions scores as CPython does on GPT-2 ids', async () => {
+    const r = await runs.soft;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // scripts/completion-ids-expected.py: ids from a GPT-2 BPE written in Python, the fixture run by CPython on them.
+    const want = (JSON.parse(readFileSync(join(ROOT, 'src/core/tokenize/testing/gpt2-demo-ids.json'), 'utf8')) as { soft: number[] }).soft;
+    expect(outLines(outs.soft).map((l) => (JSON.parse(l) as { reward: number }).reward)).toEqual(want);
+    // Its mean, -0.501125, as the script prints it.
+    expect(JSON.parse(r.stdout).reward.mean).toBeCloseTo(-0.501125, 12);
+  }, 120_000);
+});
+
+describe('shipped sympy, and a reward object built by imported code (issue 22)', () => {
+  it('compute_score = functools.lru_cache(...)(_equiv) with sympy: picked once the module ran, scored as CPython scored it', async () => {
+    const r = await runs.cached;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `reward-studio: ${join(dir, 'cached_equiv.py')}: using compute_score: verl per-source object, functools.lru_cache(maxsize=65536)(_equiv), found when the module ran (line 17; the file defines no reward function).\n`,
+    );
+    const rows = outLines(outs.cached).map((l) => JSON.parse(l) as { reward: number; error: string | null });
+    expect(rows.map((x) => x.reward)).toEqual(packages.cached_equiv);
+    expect(rows.map((x) => x.error)).toEqual(packages.cached_equiv.map(() => null));
+  }, 240_000);
 });
 
 describe('a reward_funcs list with reward_weights (issue 21, item 18)', () => {
@@ -291,7 +329,7 @@ describe('Python code that does not load: exit 1 with the message and line', () 
     const r = await runs.numpy;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy': only the Python standard library is available/,
+      /the Python reward does not load \(.*np\.py, line 2\): ModuleNotFoundError: No module named 'numpy' \(Python runs offline in Pyodide: the standard library, sympy and mpmath are available; no other packages\)\. Instead: /,
     );
     expect(r.stderr).not.toMatch(/in the browser/);
   }, 120_000);

@@ -41,7 +41,8 @@ export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], g
 }
 
 /**
- * One `--out` line per rollout: {index, group, reward, advantage, length, error}. `group` is the group's label
+ * One `--out` line per rollout: {index, group, reward, advantage, length, error}, then `strings` ({name: text or
+ * null}) when the run has text columns (a dict result's strings, e.g. verl's `pred`). `group` is the group's label
  * (dataset/groupLabels: the file's own group value, or "p-…" for prompt-text groups), as the studio shows it.
  */
 export function* outLines(
@@ -50,18 +51,27 @@ export function* outLines(
   advantages: Float64Array,
   errors: Map<number, RowError>,
   labels: readonly string[] = meta.groupKeys,
+  strings?: Readonly<Record<string, readonly (string | null)[]>>,
 ): Generator<string> {
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
+  const texts = strings && Object.keys(strings).length > 0 ? Object.entries(strings) : null;
   for (let i = 0; i < meta.rows; i++) {
     const e = errors.get(i);
-    yield JSON.stringify({
+    const line: Record<string, unknown> = {
       index: i,
       group: labels[meta.groupOf[i]],
       reward: finite(scores[i]),
       advantage: finite(advantages[i]),
       length: meta.lengths[i],
       error: e ? errorText(e) : null,
-    });
+    };
+    if (texts) {
+      // No prototype: a column named __proto__ stays a key.
+      const row = Object.create(null) as Record<string, string | null>;
+      for (const [k, col] of texts) row[k] = col[i];
+      line.strings = row;
+    }
+    yield JSON.stringify(line);
   }
 }
 

@@ -156,7 +156,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
     try {
       const labels = groupLabels(meta.groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
-      writeLines(o.out, outLines(meta, scores, adv, errors, labels));
+      writeLines(o.out, outLines(meta, scores, adv, errors, labels, result.strings));
     } catch (e) {
       return fail(io, `cannot write ${o.out}: ${reason(e)}`);
     }
@@ -221,6 +221,9 @@ export interface OpenedReward {
   functions?: WeightedFunction[];
   tokenizer?: ScoreOptions['tokenizer'];
   python: boolean;
+  /** The parse found no reward: the first run finds one the module bound (the message if it finds none either). */
+  whenRun: { message: string } | null;
+  io: Io;
 }
 
 /** Start the engine on worker threads (staged: each worker reads the whole file), check the code, pick the function. */
@@ -259,9 +262,17 @@ export async function openReward(
     let call: PythonCall | undefined;
     // A TypeScript module's `rewardFuncs` list is combined inside the run; its names and weights come from the check.
     if (!python && checked.functions) functions = checked.functions;
-    if (python) {
-      const pick = chooseRewardFunction(checked.candidates, o.pythonFunction);
-      if (!pick.ok) return notLoading(pick.message);
+    // Set when the parse found no function of that name (or none): the message if the module's run finds none either.
+    let whenRun: { message: string } | null = null;
+    const pick = python ? chooseRewardFunction(checked.candidates, o.pythonFunction) : null;
+    if (pick && !pick.ok) {
+      const asked = o.pythonFunction;
+      // A reward object built by imported code (`soft = make_reward(...)`) is only seen once the module has run.
+      if (checked.candidates.length > 0 && (asked === null || checked.candidates.some((c) => c.name === asked))) return notLoading(pick.message);
+      whenRun = { message: pick.message };
+      call = { name: asked ?? '', kind: 'trl', batchSize: o.batchSize, whenRun: true };
+    }
+    if (pick?.ok) {
       const { chosen } = pick;
       const others = checked.candidates.filter((c) => c !== chosen);
       if (o.pythonFunction === null && others.length > 0) {
@@ -275,8 +286,9 @@ export async function openReward(
       name = chosen.name;
     }
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
-    const tokenizer = !python && /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
-    return { ok: true, opened: { engine, name, call, functions, tokenizer, python } };
+    // Python: the worker loads it only for a TRL function that reads completion_ids.
+    const tokenizer = python || /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
+    return { ok: true, opened: { engine, name, call, functions, tokenizer, python, whenRun, io } };
   } catch (e) {
     engine.dispose();
     throw e;
@@ -298,7 +310,24 @@ export async function runOn(
 ): Promise<Ran> {
   const { engine } = r;
   const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: r.call, tokenizer: r.tokenizer, probe, ...(models ? { models } : {}) }).done;
-  if (outcome.kind === 'compile-error') return { ok: false, message: loadMessage(r.python, rewardPath, outcome.message, outcome.line) };
+  if (outcome.kind === 'compile-error') {
+    // The module ran but bound no reward object either: the parse's message lists what would have been one.
+    if (r.whenRun && /^no reward function (found|named)/.test(outcome.message)) {
+      const found = outcome.message.match(/; the module's run found (.*)$/);
+      return { ok: false, message: loadMessage(r.python, rewardPath, r.whenRun.message + (found ? `; once the module ran: ${found[1]}` : '')) };
+    }
+    return { ok: false, message: loadMessage(r.python, rewardPath, outcome.message, outcome.line) };
+  }
+  if (r.whenRun && (outcome.kind === 'done' || outcome.kind === 'cancelled')) {
+    const found = outcome.result.found ?? [];
+    const chosen = o.pythonFunction === null ? found[0] : found.find((c) => c.name === o.pythonFunction);
+    if (chosen) {
+      r.name = chosen.name;
+      if (o.pythonFunction === null)
+        r.io.stderr(`reward-studio: ${rewardPath}: using ${describeChoice(chosen)} (line ${chosen.line}; the file defines no reward function).\n`);
+      r.whenRun = null;
+    }
+  }
   if (outcome.kind === 'load-failed') {
     // The browser's mapping dialog is, here, a pair of options.
     const message = outcome.message.replace(

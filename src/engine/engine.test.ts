@@ -288,6 +288,34 @@ describe('RewardEngine on fake ports', () => {
     expect(workers[0].terminated).toBe(true);
   });
 
+  it('text columns of every task land on their rows; a task that sends none leaves nulls', async () => {
+    const { e, workers } = engine(2, {
+      forge: (m) => {
+        const n = m.end - m.start;
+        // The task of row 0 names each of its rows "r<row>" in `pred`; the others send no text column.
+        const strings = m.start === 0 ? { pred: Array.from({ length: n }, (_, i) => `r${m.start + i}`) } : undefined;
+        const result = {
+          start: m.start,
+          scores: new Float64Array(n).fill(1),
+          status: new Uint8Array(n).fill(1),
+          errors: [],
+          components: {},
+          notes: [],
+          strings,
+        };
+        return { kind: 'result', taskId: m.taskId, result };
+      },
+    });
+    e.setDataset(dataset('d20'));
+    const out = await e.run('code').done;
+    if (out.kind !== 'done') throw new Error(out.kind);
+    const want = new Array<string | null>(20).fill(null);
+    for (const [a, b] of workers.flatMap((w) => w.runs())) if (a === 0) for (let r = a; r < b; r++) want[r] = `r${r}`;
+    expect(want[0]).toBe('r0');
+    expect(want[19]).toBe(null);
+    expect(out.result.strings).toEqual({ pred: want });
+  });
+
   it('a forged result (a note that is not a string) is dropped and reported; its rows fail, nothing of it is kept', async () => {
     const { e, protocolErrors } = engine(1, {
       forge: (m) => ({

@@ -3,9 +3,9 @@
  * queue, time limits (terminate, or interrupt a Python call first), cancellation, and the checks on every reply.
  * Scheduling and time limits are explained in docs/engine.md.
  */
-import { COMPONENT_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
+import { COMPONENT_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT } from '../core/reward/contract';
 import type { RowError } from '../core/reward/runRows';
-import { isPerRow } from '../core/python/signatures';
+import { isPerRow, type RewardCandidate } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { interruptOverrun, type InterruptState } from './interrupt';
 import {
@@ -66,8 +66,12 @@ export interface RunResult {
   errors: Map<number, RowError>;
   components: Record<string, Float64Array>;
   notes: Map<number, string>;
+  /** Text values by name (a dict result's strings, e.g. verl's `pred`), one per row, null where none; absent when none. */
+  strings?: Record<string, (string | null)[]>;
   /** Python `print()` output: the module's top level, then the calls in row order. */
   stdout: string;
+  /** Python: reward objects found when the module ran (built by imported code), which the parse could not see. */
+  found?: RewardCandidate[];
 }
 
 export type RunOutcome =
@@ -584,6 +588,7 @@ class Run {
     else this.noteTimeout(slot);
     if (m.stdout) this.outputs.push({ start: range.start, text: m.stdout });
     if (m.moduleStdout && !this.moduleOutput) this.moduleOutput = m.moduleStdout;
+    if (m.found && this.result && !this.result.found) this.result.found = m.found;
     this.next();
   }
 
@@ -609,6 +614,16 @@ class Run {
     res.status.set(r.status, r.start);
     for (const e of r.errors) res.errors.set(e.row, e);
     for (const note of r.notes) res.notes.set(note.row, note.note);
+    for (const [k, arr] of Object.entries(r.strings ?? {})) {
+      const strings = (res.strings ??= {});
+      let col = Object.hasOwn(strings, k) ? strings[k] : undefined;
+      if (!col) {
+        // As components: the run keeps the first STRING_COLUMN_LIMIT names its tasks sent.
+        if (Object.keys(strings).length >= STRING_COLUMN_LIMIT) continue;
+        setOwn(strings, k, (col = new Array<string | null>(this.rows).fill(null)));
+      }
+      for (let i = 0; i < arr.length; i++) col[r.start + i] = arr[i];
+    }
     for (const [k, arr] of Object.entries(r.components)) {
       let col = Object.hasOwn(res.components, k) ? res.components[k] : undefined;
       if (!col) {

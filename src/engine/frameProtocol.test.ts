@@ -33,6 +33,22 @@ describe('replies from the reward sandbox, checked on the page', () => {
     ['errors as a plain object', outcome(4, { errors: {} }), 'result.errors: expected a Map'],
     ['a component column of the wrong kind', outcome(4, { components: { a: [1, 2, 3, 4] } }), 'result.components.a: expected a Float64Array of 4'],
     [
+      'a text value that is an object',
+      outcome(4, { strings: { pred: ['1', { html: '<b>' }, null, null] } }),
+      'result.strings.pred.1: expected null or a string',
+    ],
+    ['a text column of another length', outcome(4, { strings: { pred: ['1'] } }), 'result.strings.pred: expected an array of 4'],
+    [
+      'a text value of 500 characters',
+      outcome(4, { strings: { pred: ['x'.repeat(500), null, null, null] } }),
+      'result.strings.pred.0: expected null or a string',
+    ],
+    [
+      '17 text columns',
+      outcome(4, { strings: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`s${i}`, [null, null, null, null]])) }),
+      'at most 16 text columns',
+    ],
+    [
       '65 components',
       outcome(4, { components: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`c${i}`, new Float64Array(4)])) }),
       'at most 64 components',
@@ -60,6 +76,14 @@ describe('replies from the reward sandbox, checked on the page', () => {
     const r = checkRunResult({ ...result(2), errors: new Map(), notes: new Map(), components }, 2);
     expect(Object.keys(r.components)).toEqual(['__proto__', 'constructor']);
     expect(Object.getPrototypeOf(r.components)).toBe(Object.prototype);
+  });
+
+  it('text columns pass with their values; a run without them has none', () => {
+    const strings = JSON.parse('{"__proto__": ["72", null]}') as Record<string, unknown>;
+    const r = checkRunResult({ ...result(2), strings }, 2);
+    expect(Object.keys(r.strings!)).toEqual(['__proto__']);
+    expect(r.strings!['__proto__']).toEqual(['72', null]);
+    expect(checkRunResult(result(2), 2).strings).toBeUndefined();
   });
 
   it('a long stdout and a long error message are cut, not refused', () => {

@@ -10,7 +10,7 @@ import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import type { EngineDataset, RunOptions, RunOutcome, RunProgress, RunResult } from './engine';
 import type { CheckResult } from './protocol';
-import { checkCheckResult, checkComponents, checkPythonCall } from './protocol';
+import { checkCandidates, checkCheckResult, checkComponents, checkPythonCall, checkStrings } from './protocol';
 
 export type PoolId = 'ts' | 'py';
 export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
@@ -132,7 +132,10 @@ export function checkRunResult(v: unknown, n: number): RunResult {
     const row = rowKey(k, 'result.notes key');
     notes.set(row, text(note, `result.notes.${row}`, NOTE_LIMIT + 100));
   }
-  return { scores, status, errors, components, notes, stdout: text(r.stdout, 'result.stdout', STDOUT_LIMIT) };
+  const strings = checkStrings(r.strings, n, 'result.strings');
+  const out: RunResult = { scores, status, errors, components, notes, ...(strings ? { strings } : {}), stdout: text(r.stdout, 'result.stdout', STDOUT_LIMIT) };
+  if (r.found !== undefined) out.found = checkCandidates(r.found);
+  return out;
 }
 
 function checkOutcome(v: unknown, rows: number): RunOutcome {

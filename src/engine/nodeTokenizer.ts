@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { makeTokenEncoder, type TokenEncoder } from '../core/tokenize/tokenIds';
 import { makeTokenCounter, TOKENIZERS, type TokenCounter, type TokenizerId } from '../core/tokenize/tokenizers';
 
 /**
@@ -9,6 +10,15 @@ import { makeTokenCounter, TOKENIZERS, type TokenCounter, type TokenizerId } fro
  * condition, so the package's main file is resolved and the models are found beside it).
  */
 export function loadTokenCounterNode(id: TokenizerId): TokenCounter {
+  return makeTokenCounter(...tokenizerFilesNode(id));
+}
+
+/** The token ids encoder of `id` (TRL's completion_ids), from the same files. */
+export function loadTokenEncoderNode(id: TokenizerId): TokenEncoder {
+  return makeTokenEncoder(...tokenizerFilesNode(id));
+}
+
+function tokenizerFilesNode(id: TokenizerId): [object, object] {
   const require = createRequire(import.meta.url);
   let main: string;
   try {
@@ -18,5 +28,5 @@ export function loadTokenCounterNode(id: TokenizerId): TokenCounter {
   }
   const dir = join(dirname(main), '..', 'models');
   const read = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as object;
-  return makeTokenCounter(read('tokenizer.json'), read('tokenizer_config.json'));
+  return [read('tokenizer.json'), read('tokenizer_config.json')];
 }

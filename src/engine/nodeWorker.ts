@@ -1,6 +1,8 @@
 /** A reward worker thread of the CLI: the same serve loop as the browser's workers, reading the file by path. */
-import { constants as fsConstants, openAsBlob } from 'node:fs';
+import { constants as fsConstants, existsSync, openAsBlob } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { lockDownNetwork } from './lockDown';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
@@ -34,8 +36,14 @@ export function serveNodeWorker(): void {
     // As in the browser: reward code gets no network APIs, so it behaves the same in both (parity, not a sandbox).
     const lock = () => lockDownNetwork(globalThis);
     void pyodide.then(lock, lock);
-    const rewrite = (m: string) => m.replace('(Python runs in the browser with Pyodide, ', '(Python runs in Pyodide, ');
-    serve(channel, pythonRuntime({ pyodide, rewrite, keepRows: false }), (p) => open(p));
+    const rewrite = (m: string) =>
+      m
+        .replace('Python runs offline in the browser with Pyodide', 'Python runs offline in Pyodide')
+        .replace('(Python runs in the browser with Pyodide, ', '(Python runs in Pyodide, ');
+    // TRL's completion_ids: imported only for a function that reads them.
+    const tokenIds = async (id: TokenizerId) => (await import('./nodeTokenizer')).loadTokenEncoderNode(id);
+    const wheel = async (file: string) => new Uint8Array(await readFile(new URL(file, vendorPython())));
+    serve(channel, pythonRuntime({ pyodide, rewrite, keepRows: false, tokenIds, wheel }), (p) => open(p));
     return;
   }
   lockDownNetwork(globalThis);
@@ -45,6 +53,13 @@ export function serveNodeWorker(): void {
     jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id)),
     (p) => open(p),
   );
+}
+
+/** The shipped wheels' folder: beside dist-cli/ in the built CLI (the package ships it), ../../ from src/engine. */
+function vendorPython(): URL {
+  const near = new URL('../vendor/python/', import.meta.url);
+  const far = new URL('../../vendor/python/', import.meta.url);
+  return existsSync(new URL('manifest.json', near)) ? near : far;
 }
 
 /**

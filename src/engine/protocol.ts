@@ -8,7 +8,7 @@ import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
 import { PROBE_NAMES } from '../core/probe/probes';
 import { REWARD_KINDS, type RewardCandidate, type RewardKind } from '../core/python/signatures';
-import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn } from '../core/reward/contract';
+import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, STRING_VALUE_LIMIT } from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { WeightedFunction } from '../core/reward/weighted';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -39,6 +39,11 @@ export interface PythonCall {
   batchSize: number;
   /** A `reward_funcs` list: each function is called (TRL's way) and the run's score is their weighted total. */
   functions?: WeightedFunction[];
+  /**
+   * `name` (empty: the first) is among the reward objects found when the module ran (built by imported code, which
+   * the parse cannot follow); its kind is read there, `kind` only sizes the tasks.
+   */
+  whenRun?: boolean;
 }
 
 export interface RunTask {
@@ -88,7 +93,8 @@ export type FromWorker =
   | { kind: 'load-failed'; datasetId: string; message: string }
   | { kind: 'checked'; reqId: number; result: CheckResult }
   /** `stdout`: Python print() output of the task; `moduleStdout`: the module's top-level output when it was loaded for it. */
-  | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string; moduleStdout?: string }
+  /** `found`: the reward objects found when the module ran (harness.py `_found_when_run`). */
+  | { kind: 'result'; taskId: number; result: RangeResult; stdout?: string; moduleStdout?: string; found?: RewardCandidate[] }
   | { kind: 'compile-error'; taskId: number; message: string; line?: number; stdout?: string }
   | { kind: 'failed'; taskId: number; message: string }
   | { kind: 'pong'; id: number };
@@ -106,6 +112,32 @@ export function checkComponents(v: unknown, n: number, where: string): Record<st
     setOwn(components, k, f64(comps[k], n, `${where}.${k}`));
   }
   return components;
+}
+
+/**
+ * Text columns (a dict result's strings): at most STRING_COLUMN_LIMIT names of bounded length, each an array of `n`
+ * strings or nulls, each string at most STRING_VALUE_LIMIT characters and its ellipsis (Python counts code points,
+ * so twice that in UTF-16 units is accepted). Absent is none.
+ */
+export function checkStrings(v: unknown, n: number, where: string): Record<string, (string | null)[]> | undefined {
+  if (v === undefined) return undefined;
+  const cols = record(v, where);
+  const out: Record<string, (string | null)[]> = {};
+  const names = Object.keys(cols);
+  if (names.length > STRING_COLUMN_LIMIT) bad(where, `at most ${STRING_COLUMN_LIMIT} text columns`);
+  for (const k of names) {
+    if (k.length > COMPONENT_NAME_LIMIT) bad(where, `names of at most ${COMPONENT_NAME_LIMIT} characters`);
+    const col = cols[k];
+    if (!Array.isArray(col) || col.length !== n) bad(`${where}.${k}`, `an array of ${n}`);
+    const values = (col as unknown[]).map((x, i) => {
+      if (x === null) return null;
+      if (typeof x !== 'string' || x.length > 2 * STRING_VALUE_LIMIT + 2)
+        return bad(`${where}.${k}.${i}`, `null or a string of at most ${STRING_VALUE_LIMIT} characters`);
+      return x;
+    });
+    setOwn(out, k, values);
+  }
+  return out;
 }
 
 /** A task's result: sizes match the task, rows lie inside it, statuses are known codes. */
@@ -131,7 +163,8 @@ export function checkRangeResult(v: unknown, start: number, end: number, where =
     const o = record(x, `${where}.notes.${i}`);
     return { row: row(o.row, `${where}.notes.${i}.row`), note: text(o.note, `${where}.notes.${i}.note`, NOTE_LIMIT + 100) };
   });
-  return { start, scores, status, errors, components, notes };
+  const strings = checkStrings(r.strings, n, `${where}.strings`);
+  return { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
 }
 
 function checkMeta(v: unknown): DatasetMeta {
@@ -172,7 +205,7 @@ function checkCategories(v: unknown, rows: number): Categories {
   return { codes, values, present: int(g.present, 'meta.groupBy.present', 0, rows) };
 }
 
-function checkCandidates(v: unknown): RewardCandidate[] {
+export function checkCandidates(v: unknown): RewardCandidate[] {
   if (!Array.isArray(v)) return bad('result.candidates', 'an array');
   return v.map((x, i) => {
     const c = record(x, `result.candidates.${i}`);
@@ -227,6 +260,7 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
           result: m.result as RangeResult,
           stdout: optional(m.stdout, (x) => text(x, 'stdout')),
           moduleStdout: optional(m.moduleStdout, (x) => text(x, 'moduleStdout')),
+          found: optional(m.found, checkCandidates),
         };
       case 'compile-error':
         return {
@@ -257,6 +291,7 @@ export function checkPythonCall(v: unknown, where = 'python'): PythonCall {
     kind: REWARD_KINDS.includes(p.kind as RewardKind) ? (p.kind as RewardKind) : bad(`${where}.kind`, REWARD_KINDS.join(', ')),
     batchSize: int(p.batchSize, `${where}.batchSize`, 1),
   };
+  if (p.whenRun === true) call.whenRun = true;
   if (p.functions === undefined) return call;
   call.functions = checkFunctionList(p.functions, `${where}.functions`);
   return call;

@@ -4,6 +4,7 @@
  */
 import { datasetMeta } from '../core/dataset/meta';
 import type { RangeResult } from '../core/reward/runRows';
+import type { RewardCandidate } from '../core/python/signatures';
 import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from './protocol';
 import { WATCH_IDLE, watchOf, type Watch } from './watch';
 import { probeRows, type RowSource } from './probeRows';
@@ -11,7 +12,7 @@ import { WorkerRows } from './workerRows';
 
 /** What a language runtime answers for one task. */
 export type TaskOutcome =
-  | { kind: 'result'; result: RangeResult; stdout?: string; moduleStdout?: string }
+  | { kind: 'result'; result: RangeResult; stdout?: string; moduleStdout?: string; found?: RewardCandidate[] }
   | { kind: 'compile-error'; message: string; line?: number; stdout?: string }
   | { kind: 'failed'; message: string };
 
@@ -57,7 +58,17 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
     if (out.kind !== 'result') return ch.post({ taskId: m.taskId, ...out });
     const r = out.result;
     const transfer = [r.scores.buffer, r.status.buffer, ...Object.values(r.components).map((a) => a.buffer)] as ArrayBuffer[];
-    ch.post({ kind: 'result', taskId: m.taskId, result: r, stdout: out.stdout || undefined, moduleStdout: out.moduleStdout || undefined }, transfer);
+    ch.post(
+      {
+        kind: 'result',
+        taskId: m.taskId,
+        result: r,
+        stdout: out.stdout || undefined,
+        moduleStdout: out.moduleStdout || undefined,
+        found: out.found?.length ? out.found : undefined,
+      },
+      transfer,
+    );
   };
 
   ch.listen(async (raw) => {

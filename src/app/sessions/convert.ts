@@ -32,6 +32,7 @@ export function runPayload(r: RunRecord): RunPayload {
     components: result.components,
     errors: [...result.errors.values()],
     notes: [...result.notes.entries()],
+    ...(result.strings ? { strings: result.strings } : {}),
     stdout: result.stdout,
   };
 }
@@ -57,6 +58,7 @@ export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunR
       components: p.components,
       errors: new Map(p.errors.map((e) => [e.row, e])),
       notes: new Map(p.notes),
+      ...(p.strings ? { strings: p.strings } : {}),
       stdout: p.stdout,
     },
   };

@@ -10,6 +10,8 @@ const described = (c: RewardCandidate) => `${c.name} (${c.kind}, line ${c.line})
  * `is_correct_minerva`) come last.
  */
 function rank(c: RewardCandidate): number {
+  // Found when the module ran: the pick only when the file's parse found nothing (then the first of them).
+  if (c.whenRun) return 10;
   if (c.name === 'compute_score' && c.kind.startsWith('verl')) return 0;
   if (c.functions) return 0.5;
   if (c.kind === 'trl') return 1;
@@ -30,7 +32,7 @@ export function defaultRewardFunction(candidates: readonly RewardCandidate[]): R
 export function describeChoice(c: RewardCandidate): string {
   if (c.functions) return `${c.name}: TRL reward_funcs, ${c.functions.map((f) => `${f.name} × ${f.weight}`).join(' + ')}`;
   const how = c.object !== undefined ? `${KIND_NAMES[c.kind].replace(/ signature$/, '')} object, ${c.object}` : KIND_NAMES[c.kind];
-  return `${c.name}: ${how}`;
+  return `${c.name}: ${how}${c.whenRun ? ', found when the module ran' : ''}`;
 }
 
 /** Why the default is the default, when there was a choice (for the UI and the CLI). */
@@ -43,6 +45,7 @@ export function defaultReason(chosen: RewardCandidate, candidates: readonly Rewa
   if (r === 2) return 'reward_func is the entry point OpenRLHF loads';
   if (r === 3) return 'verl custom-function signatures come before helpers that take a solution_str';
   if (r === 4) return 'OpenRLHF signatures come before helpers that take a solution_str';
+  if (r === 10) return 'the file defines no reward function: the first reward object found when the module ran';
   return 'the first candidate in the file';
 }
 

@@ -157,18 +157,18 @@ describe('entry points as the frameworks pick them', () => {
   });
 });
 
-/** The studio's reading of a result as CPython returned it: score, numeric (and bool) keys as components, strings as notes. */
-function reading(v: unknown): { score: number; components: Record<string, number>; note?: string } {
-  if (typeof v === 'number') return { score: v, components: {} };
+/** The studio's reading of a result as CPython returned it: score, numeric (and bool) keys as components, strings as text columns. */
+function reading(v: unknown): { score: number; components: Record<string, number>; strings: Record<string, string> } {
+  if (typeof v === 'number') return { score: v, components: {}, strings: {} };
   const d = v as Record<string, unknown>;
   const components: Record<string, number> = {};
-  const notes: string[] = [];
+  const strings: Record<string, string> = {};
   for (const [k, x] of Object.entries(d)) {
     if (k === 'score') continue;
     if (typeof x === 'number' || typeof x === 'boolean') components[k] = Number(x);
-    else if (typeof x === 'string') notes.push(`${k}=${x}`);
+    else if (typeof x === 'string') strings[k] = x;
   }
-  return notes.length > 0 ? { score: d.score as number, components, note: notes.join('; ') } : { score: d.score as number, components };
+  return { score: d.score as number, components, strings };
 }
 
 describe('the harness gives what CPython gives for the same files (expected.json)', () => {
@@ -183,8 +183,10 @@ describe('the harness gives what CPython gives for the same files (expected.json
     const names = [...new Set(want.flatMap((w) => Object.keys(w.components)))];
     expect(Object.keys(r.components).sort()).toEqual(names.sort());
     for (const k of names) expect(Array.from(r.components[k])).toEqual(want.map((w) => w.components[k]));
-    const notes = want.flatMap((w, row) => (w.note === undefined ? [] : [{ row, note: w.note }]));
-    expect(r.notes).toEqual(notes);
+    const texts = [...new Set(want.flatMap((w) => Object.keys(w.strings)))];
+    expect(Object.keys(r.strings ?? {}).sort()).toEqual(texts.sort());
+    for (const k of texts) expect(r.strings![k]).toEqual(want.map((w) => w.strings[k] ?? null));
+    expect(r.notes).toEqual([]);
   });
 
   it('a reward_funcs list with reward_weights: the weighted nansum, each function a column (None as NaN)', () => {
@@ -219,12 +221,13 @@ describe('the harness gives what CPython gives for the same files (expected.json
     });
   });
 
-  it('math_dapo’s dict: acc (a bool) is a 0/1 component, pred (a string) the row’s note', () => {
+  it('math_dapo’s dict: acc (a bool) is a 0/1 component, pred (a string) a text column', () => {
     const r = runPython(py, DAPO, { name: 'compute_score', kind: 'verl-source' }, (i) => ROWS[i], 0, ROWS.length);
     expect(r.scores[4]).toBe(1);
     expect(r.components.acc[4]).toBe(1);
     expect(r.components.acc[0]).toBe(0);
-    expect(r.notes.find((n) => n.row === 4)?.note).toBe('pred=42');
+    expect(r.strings?.pred[4]).toBe('42');
+    expect(r.notes).toEqual([]);
   });
 
   it('a per-source scorer called by keyword would fail as issue 22 reports; called positionally it does not', () => {

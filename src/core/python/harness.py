@@ -16,6 +16,11 @@ import types
 USER_FILE = "reward.py"
 MODULE_NAME = "reward"
 OUTPUT_LIMIT = 20000
+# A dict result's string values (verl's math_dapo "pred"): the first STRING_COLUMNS names of a range, each value cut
+# at STRING_CHARS characters (contract.ts, STRING_COLUMN_LIMIT and STRING_VALUE_LIMIT); longer names are left out.
+STRING_COLUMNS = 16
+STRING_CHARS = 200
+NAME_CHARS = 100
 OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
 _NAN = float("nan")
 TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
@@ -128,12 +133,22 @@ def find_candidates(source):
         tree = ast.parse(source, USER_FILE)
     except SyntaxError as e:
         return json.dumps({"ok": False, "message": _syntax_message(e), "line": e.lineno})
+    found, _ = _scan(tree, source)
+    out = sorted(found.values(), key=lambda c: c["line"])
+    return json.dumps({"ok": True, "candidates": out})
+
+
+def _scan(tree, source):
+    """(candidates by name, unfollowed) of a parsed file: unfollowed maps each top-level name whose last binding is
+    `name = <a value the parse cannot follow>` (e.g. the result of an imported factory) to (line, expression text);
+    the module's run reads their signatures (load)."""
     # Top-level defs and classes (with their __call__) seen so far, as when the module runs: a name bound at the
     # top level to a factory's result, a callable instance or a lambda is a candidate when its call signature is a
     # reward's ("reward objects", e.g. TRL's get_soft_overlong_punishment(...)).
     defs = {}
     classes = {}
     found = {}
+    unfollowed = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             call = next((b for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -141,11 +156,13 @@ def find_candidates(source):
             classes[node.name] = call
             defs.pop(node.name, None)
             found.pop(node.name, None)
+            unfollowed.pop(node.name, None)
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defs[node.name] = node
             classes.pop(node.name, None)
             found.pop(node.name, None)  # a later definition replaces an earlier one, as when the module runs
+            unfollowed.pop(node.name, None)
             sig = _signature(node.args)
             kind = _classify(node.name, sig[0], sig[1], sig[3], sig[4])
             if kind is not None:
@@ -156,6 +173,7 @@ def find_candidates(source):
             continue
         target, value = assigned
         callable_ = _callable_of(value, defs, classes, defs)
+        unfollowed.pop(target, None)
         if callable_ is None:
             # A value the parse cannot follow: a literal replaces the name; anything else (compute_score =
             # some_decorator(compute_score), torch.compile(...)) keeps what the name was, checked at run time.
@@ -163,6 +181,8 @@ def find_candidates(source):
                 found.pop(target, None)
                 defs.pop(target, None)
                 classes.pop(target, None)
+            elif target not in found and not isinstance(value, (ast.ListComp, ast.DictComp, ast.SetComp)):
+                unfollowed[target] = (node.lineno, _source_of(value, source))
             continue
         found.pop(target, None)
         defs.pop(target, None)
@@ -175,8 +195,40 @@ def find_candidates(source):
     listed = _reward_funcs(tree, found, defs, source)
     if listed is not None:
         found[listed["name"]] = listed
-    out = sorted(found.values(), key=lambda c: c["line"])
-    return json.dumps({"ok": True, "candidates": out})
+        unfollowed.pop(listed["name"], None)
+    return found, unfollowed
+
+
+def _found_when_run(mod, source):
+    """Reward objects the parse could not follow (built by imported code: `soft = make_reward(...)`), read from the
+    module now that it has run: each unfollowed name bound to a callable (not a class) whose signature is a reward's."""
+    try:
+        _, unfollowed = _scan(ast.parse(source, USER_FILE), source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return []
+    out = []
+    for name, (line, text) in unfollowed.items():
+        obj = mod.__dict__.get(name)
+        if obj is None or isinstance(obj, type) or not callable(obj):
+            continue
+        try:
+            sig = inspect.signature(obj)
+        except Exception:  # no signature (some builtins), or user code that raised while asked for one
+            continue
+        ps = list(sig.parameters.values())
+        positional = [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        required = [p.name for p in ps if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        varargs = any(p.kind == p.VAR_POSITIONAL for p in ps)
+        varkw = any(p.kind == p.VAR_KEYWORD for p in ps)
+        kind = _classify(name, positional, names, varargs, varkw)
+        if kind is None:
+            continue
+        c = _candidate(name, kind, line, (positional, names, required, varargs, varkw),
+                       inspect.iscoroutinefunction(obj), text)
+        c["whenRun"] = True
+        out.append(c)
+    return out
 
 
 def _assigned(node):
@@ -304,14 +356,68 @@ def _user_line(tb):
     return line
 
 
+# The packages vendor/python ships (its manifest.json), unpacked when a file imports them (runtimes/python.ts).
+SHIPPED = ("sympy", "mpmath")
+_OFFER = "Python runs offline in the browser with Pyodide: the standard library, sympy and mpmath are available"
+_MATH = ("verl's own math_dapo / math_reward scorers (verl/utils/reward_score/math_dapo.py, math_reward.py) are "
+         "pure Python and run unchanged; sympy is shipped for symbolic checks (sympy.simplify(a - b) == 0)")
+# What the studio offers instead of a package reward files often import.
+_INSTEAD = {
+    "math_verify": _MATH,
+    "latex2sympy2_extended": _MATH + "; sympy.parsing.latex needs antlr4, which is not shipped",
+    "latex2sympy2": _MATH + "; sympy.parsing.latex needs antlr4, which is not shipped",
+    "antlr4": "sympy.sympify parses plain expressions; LaTeX parsing is not available",
+    "numpy": "the standard library's math and statistics modules, and mpmath (shipped) for arbitrary precision",
+    "torch": "rewards run on the rows' text: the standard library and the studio's reward models (Models tab)",
+    "transformers": "the studio's tokenizers (ctx.tokenCount in JavaScript rewards) and reward models (Models tab)",
+}
+
+
 def _missing_module(name):
     top = name.split(".")[0]
     if top in sys.stdlib_module_names:
         return ("ModuleNotFoundError: '%s' is part of the Python standard library but is not available in "
                 "Pyodide" % name)
-    return ("ModuleNotFoundError: No module named '%s': only the Python standard library is available offline "
-            "(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or "
-            "math_verify)" % name)
+    message = "ModuleNotFoundError: No module named '%s' (%s; no other packages)" % (name, _OFFER)
+    instead = _INSTEAD.get(top)
+    return message + ". Instead: " + instead if instead else message
+
+
+def imports(source):
+    """The top-level modules `source` imports anywhere (absolute imports only), as JSON; [] when it does not parse.
+    Only parsed: which shipped wheels to unpack before the module runs."""
+    try:
+        tree = ast.parse(source, USER_FILE)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return "[]"
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return json.dumps(sorted(names))
+
+
+def sha256(data):
+    """Lowercase hex SHA-256 of a JS Uint8Array (a shipped wheel): crypto.subtle does not exist in the sandbox's
+    workers (an opaque origin is not a secure context), hashlib does."""
+    import hashlib
+    return hashlib.sha256(data.to_bytes()).hexdigest()
+
+
+def preimport(names):
+    """Import (names: JSON list) shipped packages just unpacked (the studio's own code, before the user's module runs under its time
+    limit: importing sympy takes seconds). A failure is left for the user's own import to report."""
+    import importlib
+    importlib.invalidate_caches()
+    with _Captured(_Sink()):
+        for name in json.loads(names):
+            if name in SHIPPED:
+                try:
+                    importlib.import_module(name)
+                except Exception:
+                    pass
 
 
 def _describe(e, fn_line=None):
@@ -364,7 +470,9 @@ def load(source):
         return json.dumps({"ok": False, "message": message, "line": line, "stdout": sink.text(),
                            "timedOut": status == TIMED_OUT})
     _module = mod
-    return json.dumps({"ok": True, "stdout": sink.text()})
+    with _Captured(sink):
+        found = _found_when_run(mod, source)
+    return json.dumps({"ok": True, "stdout": sink.text(), "found": found})
 
 
 # ------------------------------------------------------------------ results
@@ -377,6 +485,7 @@ class _Results:
         self.errors = {}
         self.components = {}
         self.notes = {}
+        self.strings = {}
         self.output = []
         self.metrics = []
 
@@ -395,6 +504,8 @@ class _Results:
         self.notes.pop(i, None)
         for values in self.components.values():
             values[i] = None
+        for values in self.strings.values():
+            values[i] = None
 
     def component(self, i, name, value):
         name = str(name)
@@ -402,6 +513,15 @@ class _Results:
         if values is None:
             values = self.components[name] = [None] * self.n
         values[i] = value
+
+    def string(self, i, name, text):
+        name = str(name)
+        values = self.strings.get(name)
+        if values is None:
+            if len(self.strings) >= STRING_COLUMNS or len(name) > NAME_CHARS:
+                return
+            values = self.strings[name] = [None] * self.n
+        values[i] = text if len(text) <= STRING_CHARS else text[:STRING_CHARS] + "\u2026"
 
     def note(self, i, text):
         old = self.notes.get(i)
@@ -416,6 +536,7 @@ class _Results:
             "errors": list(self.errors.values()),
             "components": self.components,
             "notes": [[i, t] for i, t in self.notes.items()],
+            "strings": self.strings,
             "output": self.output,
             "metrics": self.metrics,
         }, allow_nan=False), scores, bytes(self.status)
@@ -509,12 +630,67 @@ def _call_trl(fn, rows, res, s):
     kwargs.update(
         prompts=[r[0] for r in rows],
         completions=[r[1] for r in rows],
-        completion_ids=[None] * n,
+        completion_ids=_ids_of(s, n),
         trainer_state=TrainerState(global_step=int(step) if step is not None else 0, max_steps=0, epoch=0.0),
         log_extra=log_extra,
         log_metric=log_metric,
     )
     return fn(**kwargs)
+
+
+# TRL's completion_ids of the run's rows, as runPython sends them (int32 offsets, n + 1, and the ids); None when the
+# function cannot read them (wants_ids said no): TRL always passes them, the studio only computes them when read. A
+# string: why there are none (no tokenizer), said by _MissingIds when the function reads them.
+_completion_ids = None
+
+
+class _MissingIds:
+    """completion_ids when the run has no tokenizer: a function that only takes **kwargs runs as before; one that
+    reads the ids fails its rows with the reason instead of seeing None."""
+
+    def __init__(self, why):
+        self._why = why
+
+    def _fail(self, *args):
+        raise RuntimeError(self._why)
+
+    __iter__ = __len__ = __getitem__ = __bool__ = _fail
+
+    def __repr__(self):
+        return "<completion_ids: no tokenizer>"
+
+
+def _ids_of(s, n):
+    """completion_ids of rows s..s+n of the range: fresh lists each call (user code may mutate them)."""
+    if _completion_ids is None:
+        return [None] * n
+    if isinstance(_completion_ids, str):
+        return _MissingIds(_completion_ids)
+    offsets, ids = _completion_ids
+    return [ids[offsets[j]:offsets[j + 1]].tolist() for j in range(s, s + n)]
+
+
+def wants_ids(name):
+    """Whether reward.<name> reads completion_ids: a parameter of that name, or **kwargs in a file that names
+    completion_ids (kwargs["completion_ids"]); only then does the studio load a tokenizer and tokenize the completions,
+    which costs every worker seconds. A callable whose signature cannot be read gets them."""
+    fn = getattr(_module, name, None) if _module is not None else None
+    if fn is None or not callable(fn):
+        return False
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    if any(p.name == "completion_ids" for p in params):
+        return True
+    named = any("completion_ids" in line for line in linecache.getlines(USER_FILE))
+    return named and any(p.kind == p.VAR_KEYWORD for p in params)
+
+
+def _int32s(payload):
+    a = array.array("i")
+    a.frombytes(payload if isinstance(payload, bytes) else payload.to_bytes())
+    return a
 
 
 def _collect_trl(res, s, e, out, what):
@@ -545,7 +721,7 @@ def _verl_one(res, i, v, what):
             if f is not None:
                 res.component(i, k, f)
             elif isinstance(x, str):
-                res.note(i, "%s=%s" % (k, x))
+                res.string(i, k, x)
     elif v is None:
         res.fail(i, ERROR, "%s returned None, expected a number or a dict with 'score'" % what)
     else:
@@ -836,10 +1012,20 @@ def _with_models(kind, rows, models):
     return rows
 
 
-def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None):
+def run(kind, name, payload, tick=None, key=None, start=0, end=None, batch=32, models=None, ids=None):
     """Call reward.<name> on rows [start, end) (the payload's, and those held for key); per-row results as JSON.
     tick() is called before each call (runPython publishes the call's rows to the watchdog). models: JSON of
-    {model name: [score or null for each row of the range]}, given to the function as _with_models says."""
+    {model name: [score or null for each row of the range]}, given to the function as _with_models says. ids: TRL's
+    completion_ids of the range, (int32 offsets, int32 ids) as bytes, or why there are none."""
+    global _completion_ids
+    _completion_ids = ids if ids is None or isinstance(ids, str) else (_int32s(ids[0]), _int32s(ids[1]))
+    try:
+        return _run(kind, name, payload, tick, key, start, end, batch, models)
+    finally:
+        _completion_ids = None
+
+
+def _run(kind, name, payload, tick, key, start, end, batch, models):
     if _module is None:
         raise RuntimeError("no reward code is loaded")
     if kind not in _KINDS:

@@ -14,13 +14,13 @@ export const USER_FILE = 'reward.py';
 export interface Harness {
   /** JSON `{ok, candidates}` or `{ok: false, message, line}`. */
   findCandidates(source: string): string;
-  /** JSON `{ok, stdout}` or `{ok: false, message, line, stdout, timedOut}`. */
+  /** JSON `{ok, stdout, found}` (found: the reward objects read when the module ran) or `{ok: false, message, line, stdout, timedOut}`. */
   load(source: string): string;
   /** JSON `[[from, to], ...]`: the rows of [start, end) this interpreter does not hold for the dataset `key`. */
   missing(key: number, kind: string, start: number, end: number): string;
   /**
    * The per-row results of rows [start, end): scores (NaN where there is none) and status codes as typed arrays,
-   * the rest (errors, components, notes, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
+   * the rest (errors, components, notes, strings, output, metrics) as JSON. `payload`: marshal bytes of `(indexes, rows)`
    * (see runPython.ts), every row of the range without `key`, else those `missing` named (the others are held).
    * `tick` is called before each call into the user's function.
    */
@@ -34,19 +34,28 @@ export interface Harness {
     end: number,
     batch: number,
     models?: string,
+    ids?: [Uint8Array, Uint8Array] | string,
   ): HarnessResult;
+  /** Whether the loaded module's `name` can read TRL's completion_ids (a parameter of that name, or **kwargs). */
+  wantsIds(name: string): boolean;
   /**
    * Make ahead, for the next run, the arguments of the held rows the last runs with a dataset key used (fresh copies
    * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.
    */
   prepare(): number;
+  /** The top-level modules `source` imports (parsed, not run); [] when it does not parse. */
+  imports(source: string): string[];
+  /** Lowercase hex SHA-256 of `bytes`, computed by Python's hashlib. */
+  sha256(bytes: Uint8Array): string;
+  /** Import shipped packages (harness.py `SHIPPED`) just unpacked into site-packages, before the user's module runs. */
+  preimport(names: readonly string[]): void;
   /** The source last loaded with `load` successfully, or null. */
   loaded: string | null;
 }
 
 /** What `Harness.run` returns. */
 export interface HarnessResult {
-  /** JSON: `{errors, components, notes, output, metrics}`. */
+  /** JSON: `{errors, components, notes, strings, output, metrics}`. */
   json: string;
   scores: Float64Array;
   status: Uint8Array;
@@ -67,12 +76,16 @@ export function harnessFor(py: PyodideAPI): Harness {
   const missing = ns.get('missing');
   const run = ns.get('run');
   const prepare = ns.get('prepare');
+  const wantsIds = ns.get('wants_ids');
+  const imports = ns.get('imports');
+  const preimport = ns.get('preimport');
+  const sha256 = ns.get('sha256');
   h = {
     findCandidates: (source) => find(source) as string,
     load: (source) => load(source) as string,
     missing: (key, kind, start, end) => missing(key, kind, start, end) as string,
-    run: (kind, name, payload, tick, key, start, end, batch, models) => {
-      const out = run(kind, name, payload, tick, key, start, end, batch, models) as PyProxy;
+    run: (kind, name, payload, tick, key, start, end, batch, models, ids) => {
+      const out = run(kind, name, payload, tick, key, start, end, batch, models, ids) as PyProxy;
       try {
         // A tuple (str, bytes, bytes): each bytes object arrives as a Uint8Array copy of its own.
         const [json, scores, status] = out.toJs() as [string, Uint8Array, Uint8Array];
@@ -83,6 +96,10 @@ export function harnessFor(py: PyodideAPI): Harness {
       }
     },
     prepare: () => prepare() as number,
+    wantsIds: (name) => wantsIds(name) as boolean,
+    imports: (source) => JSON.parse(imports(source) as string) as string[],
+    sha256: (bytes) => sha256(bytes) as string,
+    preimport: (names) => void preimport(JSON.stringify(names)),
     loaded: null,
   };
   harnesses.set(py, h);

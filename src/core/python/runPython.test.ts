@@ -1,9 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import type { Trajectory } from '../trajectory';
 import { harnessFor } from './harness';
-import { loadRewardModule, missingModuleMessage, preparePython, PythonLoadError, rowPayload, runPython, type PythonRunOptions } from './runPython';
+import { gpt2Files } from '../tokenize/testing/gpt2Files';
+import { makeTokenEncoder } from '../tokenize/tokenIds';
+import {
+  loadRewardModule,
+  missingModuleMessage,
+  NO_TOKENIZER_MESSAGE,
+  preparePython,
+  PythonLoadError,
+  rowPayload,
+  runPython,
+  type PythonRunOptions,
+} from './runPython';
 import type { RewardKind } from './signatures';
 
 let py: PyodideAPI;
@@ -164,7 +176,7 @@ describe('TRL rewards: one call per batch, keyword arguments, dataset columns as
 });
 
 describe('verl rewards: compute_score per row, keyword arguments', () => {
-  it('passes data_source, solution_str, ground_truth and extra_info; dict results give components and notes', () => {
+  it('passes data_source, solution_str, ground_truth and extra_info; dict results give components and text columns', () => {
     const code = lines(
       'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
       '    if data_source == "dict":',
@@ -183,13 +195,35 @@ describe('verl rewards: compute_score per row, keyword arguments', () => {
     // Row 2: extra_info = {split, num_turns: None, rollout_reward_scores: {}} → 3 keys + 10.
     expect(Array.from(r.scores)).toEqual([0.5, 0, 13]);
     expect(Array.from(r.components.acc)).toEqual([1, Number.NaN, Number.NaN]);
-    expect(r.notes).toEqual([{ row: 0, note: 'pred=18; split=train' }]);
+    expect(r.strings).toEqual({ pred: ['18', null, null], split: ['train', null, null] });
+    expect(r.notes).toEqual([]);
     expect(rowPayload('verl', rows[2])).toEqual({
       data_source: '',
       solution_str: 'A: 17',
       ground_truth: '18',
       extra_info: { split: 'test', num_turns: null, rollout_reward_scores: {} },
     });
+  });
+
+  it('keeps the first 16 string keys of a range, each cut at 200 characters; a failed row keeps none', () => {
+    // Row 0 returns k0..k19: the first 16 names (dict order) are the range's columns, k16..k19 are left out.
+    // Row 1's k0 is 250 "é", cut to 200 and an ellipsis. Row 2 raises: null in every column.
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    if solution_str == "many":',
+      '        d = {"k%d" % j: str(j) for j in range(20)}',
+      '        d["score"] = 1.0',
+      '        return d',
+      '    if solution_str == "long":',
+      '        return {"score": 0.0, "k0": "é" * 250}',
+      '    raise ValueError("no")',
+    );
+    const r = run(code, 'compute_score', 'verl', [row(0, 'many'), row(1, 'long'), row(2, 'boom')]);
+    expect(Object.keys(r.strings!)).toEqual(Array.from({ length: 16 }, (_, j) => `k${j}`));
+    expect(r.strings!.k3).toEqual(['3', null, null]);
+    // 200 of the 250 "é" and one ellipsis.
+    expect(r.strings!.k0).toEqual(['0', 'é'.repeat(200) + '…', null]);
+    expect(Array.from(r.status)).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Error]);
   });
 
   it('fails only the row that raises, with its line; a non-number is an error with a reason', () => {
@@ -257,16 +291,37 @@ describe('OpenRLHF rewards: reward_func(queries, prompts, labels) per batch', ()
 });
 
 describe('loading, imports, output', () => {
-  it('says that only the standard library is available when the code imports numpy', () => {
+  it('names the missing package, what is available and what to use instead when the code imports numpy', () => {
     const code = lines('import re', 'import numpy as np', '', 'def reward(completions, **kw):', '    return [0.0] * len(completions)');
     const l = loadRewardModule(py, code);
-    expect(l).toEqual({ ok: false, message: missingModuleMessage('numpy'), line: 2, stdout: '' });
-    expect(l.ok ? '' : l.message).toContain('only the Python standard library is available offline');
+    const numpy =
+      "ModuleNotFoundError: No module named 'numpy' (Python runs offline in the browser with Pyodide: the standard library, " +
+      "sympy and mpmath are available; no other packages). Instead: the standard library's math and statistics modules, " +
+      'and mpmath (shipped) for arbitrary precision';
+    expect(l).toEqual({ ok: false, message: numpy, line: 2, stdout: '' });
+    expect(missingModuleMessage('numpy')).toBe(numpy.slice(0, numpy.indexOf('. Instead: ')));
     expect(() => run(code, 'reward', 'trl', [row(0, 'a')])).toThrow(PythonLoadError);
     // Imported inside the function: each call fails with the same message and the import's line.
     const inner = lines('def reward(completions, **kw):', '    import torch', '    return [0.0] * len(completions)');
     const r = run(inner, 'reward', 'trl', [row(0, 'a')]);
-    expect(r.errors).toEqual([{ row: 0, message: missingModuleMessage('torch'), line: 2 }]);
+    expect(r.errors).toEqual([
+      {
+        row: 0,
+        message: missingModuleMessage('torch') + ". Instead: rewards run on the rows' text: the standard library and the studio's reward models (Models tab)",
+        line: 2,
+      },
+    ]);
+  });
+
+  it("says what replaces math_verify, and only the package's name for others", () => {
+    const l = loadRewardModule(py, lines('from math_verify import parse, verify'));
+    expect(l.ok ? '' : l.message).toBe(
+      missingModuleMessage('math_verify') +
+        ". Instead: verl's own math_dapo / math_reward scorers (verl/utils/reward_score/math_dapo.py, math_reward.py) are pure " +
+        'Python and run unchanged; sympy is shipped for symbolic checks (sympy.simplify(a - b) == 0)',
+    );
+    const other = loadRewardModule(py, lines('import some_private_pkg.sub'));
+    expect(other.ok ? '' : other.message).toBe(missingModuleMessage('some_private_pkg'));
   });
 
   it('runs standard-library code (re, json, fractions, math) and keeps top-level print output', () => {
@@ -278,7 +333,7 @@ describe('loading, imports, output', () => {
       '    return [float(Fraction(re.findall(r"\\d+/\\d+", c)[0])) + math.floor(json.loads("0.4")) for c in completions]',
     );
     const l = loadRewardModule(py, code);
-    expect(l).toEqual({ ok: true, stdout: 'loaded\n' });
+    expect(l).toEqual({ ok: true, stdout: 'loaded\n', found: [] });
     const r = run(code, 'reward', 'trl', [row(0, 'x 3/4'), row(1, '1/8')]);
     expect(Array.from(r.scores)).toEqual([0.75, 0.125]);
     expect(r.stdout).toBe(''); // already loaded: top-level print ran once, at load
@@ -310,7 +365,7 @@ describe('loading, imports, output', () => {
       'if __name__ == "__main__":',
       '    raise SystemExit("training")',
     );
-    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '' });
+    expect(loadRewardModule(py, code)).toEqual({ ok: true, stdout: '', found: [] });
   });
 
   it('captures print() per call, capped, and works on a sub-range', () => {
@@ -566,5 +621,86 @@ describe('an interrupt that lands in the harness’s own code, between calls', (
       ),
     ).toThrow(/^the Python harness failed: KeyboardInterrupt/);
     expect(calls).toBe(4); // 2 calls, then again 2 calls
+  });
+});
+
+describe('TRL completion_ids: the chosen tokenizer’s ids, only for functions that read them (issue 22)', () => {
+  // Figures from scripts/completion-ids-expected.py: CPython on ids from a GPT-2 BPE written in Python.
+  const expected = JSON.parse(readFileSync(new URL('../tokenize/testing/gpt2-demo-ids.json', import.meta.url), 'utf8')) as { checksums: number[] };
+  const demo = readFileSync(new URL('../../../public/demo/gsm8k-rollouts.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .slice(0, 8)
+    .map((l, i) => row(i, (JSON.parse(l) as { completion: string }).completion));
+  const gpt2 = makeTokenEncoder(...gpt2Files());
+  const soft = readFileSync(new URL('../../../e2e/fixtures/trl_soft_overlong.py', import.meta.url), 'utf8');
+  const checksum = lines(
+    'def checksum(completion_ids, **kwargs):',
+    '    return [float(sum((k + 1) * i for k, i in enumerate(ids)) % 1000003) for ids in completion_ids]',
+  );
+
+  it('TRL’s soft overlong punishment on the demo’s first 8 completions scores as CPython does on the same ids', () => {
+    const r = runPython(py, soft, { name: 'soft', kind: 'trl' }, (i) => demo[i], 0, 8, { completionIds: gpt2, batchSize: 3 });
+    expect(r.errors).toEqual([]);
+    // GPT-2 lengths 65, 106, 120, 99, 50, 57, 132, 71 against max 100, cache 20: 99 gives (80 − 99) / 20 = −0.95.
+    expect(Array.from(r.scores)).toEqual([0, -1, -1, -0.95, 0, 0, -1, 0]);
+  });
+
+  it('the ids themselves: each list’s checksum is the Python BPE’s; a chat’s ids are its last assistant message’s', () => {
+    const r = runPython(py, checksum, { name: 'checksum', kind: 'trl' }, (i) => demo[i], 0, 8, { completionIds: gpt2 });
+    expect(Array.from(r.scores)).toEqual(expected.checksums.slice(0, 8));
+    const chat: Trajectory = {
+      ...row(0, 'not this'),
+      messages: [
+        { role: 'user', content: 'Q?' },
+        { role: 'assistant', content: 'Hello world' },
+        { role: 'user', content: 'again' },
+        { role: 'assistant', content: 'A: 18' },
+      ],
+    };
+    // "A: 18" is GPT-2 [32, 25, 1248]: 1·32 + 2·25 + 3·1248 = 3826.
+    const c = runPython(py, checksum, { name: 'checksum', kind: 'trl' }, () => chat, 0, 1, { completionIds: gpt2 });
+    expect(Array.from(c.scores)).toEqual([3826]);
+  });
+
+  it('other conventions are not tokenized for; a TRL function that reads ids without a tokenizer fails, saying how to choose one', () => {
+    // TRL passes every argument by keyword, so a TRL reward names completion_ids or takes **kwargs: only the other
+    // conventions (verl, OpenRLHF) can go without, and they get no ids.
+    let calls = 0;
+    const counting = (t: string) => (calls++, gpt2(t));
+    const verl = lines('def compute_score(data_source, solution_str, ground_truth, extra_info=None):', '    return float(len(solution_str) < 100)');
+    const r = runPython(py, verl, { name: 'compute_score', kind: 'verl' }, (i) => demo[i], 0, 8, { completionIds: counting });
+    expect(r.errors).toEqual([]);
+    expect(calls).toBe(0);
+    const named = lines(
+      'def short(prompts, completions, completion_ids, trainer_state, log_extra, log_metric):',
+      '    return [float(len(ids)) for ids in completion_ids]',
+    );
+    const n = runPython(py, named, { name: 'short', kind: 'trl' }, (i) => demo[i], 0, 2, { completionIds: counting });
+    expect(calls).toBe(2);
+    expect(Array.from(n.scores)).toEqual([65, 106]);
+    // Without a tokenizer: a function that reads the ids fails with the reason (at its line); one that only takes
+    // **kwargs and never reads them runs as before.
+    const none = runPython(py, soft, { name: 'soft', kind: 'trl' }, (i) => demo[i], 0, 2);
+    expect(Array.from(none.status)).toEqual([RowStatus.Error, RowStatus.Error]);
+    expect(none.errors.map((e) => [e.message, e.line])).toEqual([
+      [`RuntimeError: ${NO_TOKENIZER_MESSAGE}`, 21],
+      [`RuntimeError: ${NO_TOKENIZER_MESSAGE}`, 21],
+    ]);
+    const kw = runPython(py, lines('def f(completions, **kwargs):', '    return [1.0 for c in completions]'), { name: 'f', kind: 'trl' }, (i) => demo[i], 0, 2);
+    expect(Array.from(kw.scores)).toEqual([1, 1]);
+    expect(NO_TOKENIZER_MESSAGE).toMatch(/pick one under Tokenizer \(the CLI: --tokenizer gpt2, qwen3 or llama3\)/);
+  });
+
+  it('**kwargs alone costs no tokenizing; **kwargs in a file that reads kwargs["completion_ids"] gets the ids', () => {
+    let calls = 0;
+    const counting = (t: string) => (calls++, gpt2(t));
+    const plain = lines('def f(completions, **kwargs):', '    return [float(len(c)) for c in completions]');
+    const p = runPython(py, plain, { name: 'f', kind: 'trl' }, (i) => demo[i], 0, 2, { completionIds: counting });
+    expect(calls).toBe(0);
+    expect(p.errors).toEqual([]);
+    const reads = lines('def f(completions, **kwargs):', '    return [float(len(ids)) for ids in kwargs["completion_ids"]]');
+    const r = runPython(py, reads, { name: 'f', kind: 'trl' }, (i) => demo[i], 0, 2, { completionIds: counting });
+    expect(calls).toBe(2);
+    expect(Array.from(r.scores)).toEqual([65, 106]);
   });
 });

@@ -7,10 +7,11 @@ import { RowStatus } from '../reward/contract';
 import type { ModelColumns } from '../reward/context';
 import type { RangeResult, RowError } from '../reward/runRows';
 import { combineFunctions, type WeightedFunction } from '../reward/weighted';
+import type { TokenEncoder } from '../tokenize/tokenIds';
 import type { Message, Trajectory } from '../trajectory';
 import { harnessFor, type HarnessResult } from './harness';
 import { isContainer, jsonValue, MarshalWriter } from './marshal';
-import { isPerRow, type RewardKind } from './signatures';
+import { isPerRow, type RewardCandidate, type RewardKind } from './signatures';
 
 /** The chosen function: its name in the user's code and how to call it. */
 export interface PythonRewardChoice {
@@ -63,7 +64,18 @@ export interface PythonRunOptions {
    * OpenRLHF's `reward_func(queries, prompts, labels)` has no place for them.
    */
   models?: ModelColumns;
+  /**
+   * TRL's `completion_ids`: the chosen tokenizer's encoder, used only for a function that can read them (see
+   * `wantsCompletionIds`). A string instead says why there are none (no tokenizer chosen, or it failed to load): a
+   * function that reads them then fails its rows with it rather than see None.
+   */
+  completionIds?: TokenEncoder | string;
 }
+
+/** What rows of a function that reads completion_ids say when the run has no tokenizer (the studio always has one). */
+export const NO_TOKENIZER_MESSAGE =
+  'completion_ids are the token ids of each completion, and no tokenizer was chosen: pick one under Tokenizer ' +
+  '(the CLI: --tokenizer gpt2, qwen3 or llama3)';
 
 /** The code does not load: a syntax error, an exception at import time, or the chosen function is missing. */
 export class PythonLoadError extends Error {
@@ -77,7 +89,8 @@ export class PythonLoadError extends Error {
   }
 }
 
-export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: string; line?: number; stdout: string };
+/** `found`: names the parse could not follow (built by imported code) whose value is a reward, read once the module ran. */
+export type LoadOutcome = { ok: true; stdout: string; found: RewardCandidate[] } | { ok: false; message: string; line?: number; stdout: string };
 
 /**
  * Run the user's module (as `reward`, file `reward.py`) in this Pyodide instance, replacing any earlier one.
@@ -86,14 +99,14 @@ export type LoadOutcome = { ok: true; stdout: string } | { ok: false; message: s
 export function loadRewardModule(py: PyodideAPI, code: string): LoadOutcome {
   const h = harnessFor(py);
   h.loaded = null;
-  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string };
+  const r = JSON.parse(h.load(code)) as { ok: boolean; message?: string; line?: number | null; stdout: string; found?: RewardCandidate[] };
   if (!r.ok) {
     const out: LoadOutcome = { ok: false, message: r.message ?? 'the code did not load', stdout: r.stdout };
     if (r.line != null) out.line = r.line;
     return out;
   }
   h.loaded = code;
-  return { ok: true, stdout: r.stdout };
+  return { ok: true, stdout: r.stdout, found: r.found ?? [] };
 }
 
 /** The scores of rows [start, end) per model as JSON, NaN (no score) as null; undefined without models. */
@@ -106,11 +119,14 @@ function modelsJson(m: ModelColumns | undefined, start: number, end: number): st
   return JSON.stringify(out);
 }
 
-/** The error message for an unavailable module (the same text the harness writes for rows). */
+/**
+ * The error message for a module that is not available, as harness.py's `_missing_module` writes it for rows; for
+ * packages reward files often import it adds what the studio offers instead (". Instead: ...").
+ */
 export function missingModuleMessage(name: string): string {
   return (
-    `ModuleNotFoundError: No module named '${name}': only the Python standard library is available offline ` +
-    `(Python runs in the browser with Pyodide, without packages such as numpy, torch, sympy or math_verify)`
+    `ModuleNotFoundError: No module named '${name}' (Python runs offline in the browser with Pyodide: the standard ` +
+    `library, sympy and mpmath are available; no other packages)`
   );
 }
 
@@ -129,6 +145,15 @@ function trlMessage(m: Message): Record<string, unknown> {
   if (m.name !== undefined) out.name = m.name;
   if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
   return out;
+}
+
+/**
+ * The text whose token ids are TRL's `completion_ids`: the last assistant message's content in a chat, else the
+ * completion (docs/completion-ids.md).
+ */
+export function completionIdsText(t: Trajectory): string {
+  const k = lastAssistant(t.messages);
+  return k >= 0 ? t.messages[k].content : t.completion;
 }
 
 function lastAssistant(messages: Message[]): number {
@@ -225,6 +250,8 @@ interface RawResult {
   errors: [number, string, number | null][];
   components: Record<string, (number | null)[]>;
   notes: [number, string][];
+  /** A dict result's string values by name, one per row (harness.py caps names and lengths). */
+  strings?: Record<string, (string | null)[]>;
   output: [number, number, string][];
   metrics: [string, number | null][];
 }
@@ -257,6 +284,15 @@ export function runPython(
     if (key === undefined) datasetKeys.set(opts.datasetKey, (key = nextDatasetKey++));
     spans = JSON.parse(h.missing(key, choice.kind, start, end)) as [number, number][];
   }
+  // A reward_funcs list: every function runs on the range, each called as TRL calls a reward (the rows are held
+  // after the first, so the others only call their function).
+  const calls: { name: string; kind: RewardKind }[] = choice.functions?.map((f) => ({ name: f.name, kind: 'trl' })) ?? [choice];
+  // TRL's completion_ids, tokenized once for the range, only when one of the functions can read them; without a
+  // tokenizer, the reason, which a function that reads them fails with (one that only takes **kwargs runs).
+  let ids: [Uint8Array, Uint8Array] | string | undefined;
+  if (calls.some((c) => c.kind === 'trl' && h.wantsIds(c.name))) {
+    ids = typeof opts.completionIds === 'function' ? encodeRange(opts.completionIds, rowAt, start, end) : (opts.completionIds ?? NO_TOKENIZER_MESSAGE);
+  }
   const names = ROW_FIELDS[choice.kind];
   const count = spans.reduce((a, [from, to]) => a + to - from, 0);
   const w = new MarshalWriter(scratch);
@@ -287,11 +323,8 @@ export function runPython(
   const attempt = (name: string, kind: RewardKind) => {
     next = start;
     clear();
-    return h.run(kind, name, w.bytes(), tick, key, start, end, batch, models);
+    return h.run(kind, name, w.bytes(), tick, key, start, end, batch, models, ids);
   };
-  // A reward_funcs list: every function runs on the range, each called as TRL calls a reward (the rows are held
-  // after the first, so the others only call their function).
-  const calls: { name: string; kind: RewardKind }[] = choice.functions?.map((f) => ({ name: f.name, kind: 'trl' })) ?? [choice];
   const outs: HarnessResult[] = [];
   try {
     for (const c of calls) {
@@ -323,6 +356,30 @@ export function runPython(
     output: results.flatMap((r) => r.output),
     metrics: results.flatMap((r) => r.metrics),
   };
+}
+
+/** Token ids of rows [start, end) as (int32 offsets, n + 1, and int32 ids) bytes, the harness's `ids`. */
+function encodeRange(encode: TokenEncoder, rowAt: (i: number) => Trajectory, start: number, end: number): [Uint8Array, Uint8Array] {
+  const n = end - start;
+  const offsets = new Int32Array(n + 1);
+  const parts: number[][] = [];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const got = encode(completionIdsText(rowAt(start + i)));
+    parts.push(got);
+    total += got.length;
+    offsets[i + 1] = total;
+  }
+  const all = new Int32Array(total);
+  for (let i = 0; i < n; i++) all.set(parts[i], offsets[i]);
+  return [new Uint8Array(offsets.buffer), new Uint8Array(all.buffer)];
+}
+
+/** Whether `choice` (loaded in this interpreter) reads TRL's completion_ids: then the run needs a tokenizer. */
+export function wantsCompletionIds(py: PyodideAPI, choice: PythonRewardChoice): boolean {
+  const h = harnessFor(py);
+  const names = choice.functions?.map((f) => f.name) ?? (choice.kind === 'trl' ? [choice.name] : []);
+  return names.some((name) => h.wantsIds(name));
 }
 
 /**
@@ -369,6 +426,7 @@ function toRangeResult(out: HarnessResult, start: number, timeLimitMs: number | 
     errors,
     components,
     notes,
+    ...(raw.strings && Object.keys(raw.strings).length ? { strings: raw.strings } : {}),
     stdout: texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join(''),
     output,
     metrics: raw.metrics.map(([name, value]) => ({ name, value })),

@@ -62,6 +62,11 @@ export interface RewardCandidate {
   async: boolean;
   /** A reward object: the expression bound to the name (e.g. `get_soft_overlong_punishment(max_completion_len=20)`). */
   object?: string;
+  /**
+   * Found when the module ran, not by the parse: a top-level name bound to a reward object built by imported code
+   * (`soft = make_reward(...)`), its signature read with `inspect.signature`.
+   */
+  whenRun?: boolean;
   /** A `reward_funcs = [f, g]` list (name `reward_funcs`): its functions with `reward_weights` (else 1 each). */
   functions?: { name: string; weight: number }[];
   /** Why the list cannot run as TRL would run it (a weight count that differs, a name the file does not define). */

@@ -25,6 +25,21 @@ describe('validateResult', () => {
     expect(validateResult([1]).kind).toBe('error');
     expect(validateResult({ value: 1 })).toEqual({ kind: 'error', reason: 'reward returned an object without a `score` field' });
     expect(validateResult({ score: '2' })).toEqual({ kind: 'error', reason: 'reward returned score a string ("2"), expected a finite number' });
-    expect(validateResult({ score: 1, components: { a: Number.NaN } })).toEqual({ kind: 'error', reason: 'component "a" is NaN, expected a finite number' });
+    expect(validateResult({ score: 1, components: { a: Number.NaN } })).toEqual({
+      kind: 'error',
+      reason: 'component "a" is NaN, expected a finite number or a string',
+    });
+  });
+
+  it('keeps string component values apart, as text, cut at 200 characters', () => {
+    // 'x' * 250 is cut to its first 200 characters and an ellipsis: 201 characters in all.
+    const long = 'x'.repeat(250);
+    expect(validateResult({ score: 1, components: { acc: 1, pred: '72', long } })).toEqual({
+      kind: 'ok',
+      score: 1,
+      components: { acc: 1 },
+      strings: { pred: '72', long: 'x'.repeat(200) + '…' },
+    });
+    expect(validateResult({ score: 1, components: { acc: 1 } })).toEqual({ kind: 'ok', score: 1, components: { acc: 1 } });
   });
 });

@@ -6,7 +6,8 @@
 
 export interface RewardResult {
   score: number;
-  components?: Record<string, number>;
+  /** Numbers are components; a string value is a text column of the run (as a verl dict's `"pred": "72"`). */
+  components?: Record<string, number | string>;
   steps?: number[];
   note?: string;
 }
@@ -21,7 +22,9 @@ export const RowStatus = {
 } as const;
 
 export type ValidatedResult =
-  { kind: 'ok'; score: number; components?: Record<string, number>; note?: string } | { kind: 'null' } | { kind: 'error'; reason: string };
+  | { kind: 'ok'; score: number; components?: Record<string, number>; strings?: Record<string, string>; note?: string }
+  | { kind: 'null' }
+  | { kind: 'error'; reason: string };
 
 function describe(value: unknown): string {
   if (value === undefined) return 'undefined';
@@ -35,6 +38,17 @@ function describe(value: unknown): string {
 export const NOTE_LIMIT = 2000;
 export const COMPONENT_LIMIT = 64;
 export const COMPONENT_NAME_LIMIT = 100;
+/**
+ * Text values of a result (verl's `{"score": 1.0, "pred": "72"}`): a run keeps the first STRING_COLUMN_LIMIT names
+ * and each value's first STRING_VALUE_LIMIT characters (an answer, not a transcript: 100k rows stay small).
+ */
+export const STRING_COLUMN_LIMIT = 16;
+export const STRING_VALUE_LIMIT = 200;
+
+/** A text value as a run keeps it: cut at STRING_VALUE_LIMIT characters, with an ellipsis when it was. */
+export function cutString(s: string): string {
+  return s.length > STRING_VALUE_LIMIT ? `${s.slice(0, STRING_VALUE_LIMIT)}…` : s;
+}
 
 /** Set an own property, whatever its name (`__proto__` included). */
 export function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
@@ -56,24 +70,30 @@ export function validateResult(value: unknown): ValidatedResult {
     if (typeof score !== 'number' || !Number.isFinite(score)) {
       return { kind: 'error', reason: `reward returned score ${describe(score)}, expected a finite number` };
     }
-    const out: { kind: 'ok'; score: number; components?: Record<string, number>; note?: string } = { kind: 'ok', score };
+    const out: Extract<ValidatedResult, { kind: 'ok' }> = { kind: 'ok', score };
     if (obj.components !== undefined) {
       if (typeof obj.components !== 'object' || obj.components === null || Array.isArray(obj.components)) {
         return { kind: 'error', reason: 'reward returned `components` that is not an object of numbers' };
       }
       const comps: Record<string, number> = {};
+      const strings: Record<string, string> = {};
       const entries = Object.entries(obj.components as Record<string, unknown>);
       if (entries.length > COMPONENT_LIMIT)
         return { kind: 'error', reason: `reward returned ${entries.length} components, at most ${COMPONENT_LIMIT} are allowed` };
       for (const [k, v] of entries) {
         if (k.length > COMPONENT_NAME_LIMIT)
           return { kind: 'error', reason: `a component name is ${k.length} characters long, at most ${COMPONENT_NAME_LIMIT} are allowed` };
+        if (typeof v === 'string') {
+          setOwn(strings, k, cutString(v));
+          continue;
+        }
         if (typeof v !== 'number' || !Number.isFinite(v)) {
-          return { kind: 'error', reason: `component "${k}" is ${describe(v)}, expected a finite number` };
+          return { kind: 'error', reason: `component "${k}" is ${describe(v)}, expected a finite number or a string` };
         }
         setOwn(comps, k, v);
       }
       out.components = comps;
+      if (Object.keys(strings).length > 0) out.strings = strings;
     }
     if (typeof obj.note === 'string')
       out.note = obj.note.length > NOTE_LIMIT ? `${obj.note.slice(0, NOTE_LIMIT)}… (note cut at ${NOTE_LIMIT.toLocaleString('en-US')} characters)` : obj.note;

@@ -47,8 +47,8 @@ declare module 'reward-studio' {
   /** What a reward may return besides a plain number. */
   export interface RewardResult {
     score: number;
-    /** Named parts of the score, charted separately. */
-    components?: Record<string, number>;
+    /** Named parts of the score, charted separately; a string value (e.g. the parsed answer) is a text column. */
+    components?: Record<string, number | string>;
     steps?: number[];
     note?: string;
   }

@@ -139,4 +139,22 @@ describe('ctx.models', () => {
     const keys = compile('export default (t, ctx) => Object.keys(ctx.models).length * 10 + ("rm" in ctx.models ? 1 : 0)');
     expect(runRows(keys, (i) => rows[i - 10], 10, 11, undefined, undefined, models).scores[0]).toBe(11);
   });
+
+  it('puts string component values in text columns, as the Python harness does (16 names, 200 characters)', () => {
+    const fn = compile(
+      [
+        'export default function reward(t) {',
+        "  if (t.completion === 'many') return { score: 1, components: Object.fromEntries(Array.from({ length: 20 }, (_, j) => ['k' + j, String(j)])) };",
+        "  return { score: 0.5, components: { acc: 1, k0: 'é'.repeat(250) } };",
+        '}',
+      ].join('\n'),
+    );
+    const rows = [row(0, 'many'), row(1, 'long')];
+    const r = runRows(fn, (i) => rows[i], 0, 2);
+    expect(Array.from(r.scores)).toEqual([1, 0.5]);
+    expect(Object.keys(r.strings!)).toEqual(Array.from({ length: 16 }, (_, j) => `k${j}`));
+    expect(r.strings!.k15).toEqual(['15', null]);
+    expect(r.strings!.k0).toEqual(['0', 'é'.repeat(200) + '…']);
+    expect(Array.from(r.components.acc)).toEqual([Number.NaN, 1]);
+  });
 });

@@ -3,7 +3,7 @@ import type { Trajectory } from '../trajectory';
 import type { RewardFn } from './compile';
 import { errorLine } from './compile';
 import { createContext, type ModelColumns } from './context';
-import { COMPONENT_LIMIT, RowStatus, setOwn, validateResult } from './contract';
+import { COMPONENT_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, validateResult } from './contract';
 
 export interface RowError {
   /** Dataset index of the row. */
@@ -27,6 +27,19 @@ export interface RangeResult {
   /** Component name → one value per row (NaN where the row had no such component). */
   components: Record<string, Float64Array>;
   notes: { row: number; note: string }[];
+  /** Text values by name (a dict result's strings, e.g. verl's `pred`): one per row, null where the row has none. */
+  strings?: Record<string, (string | null)[]>;
+}
+
+/** Put text value `v` of `name` at row i of a range of n rows; false when the range already has STRING_COLUMN_LIMIT other names. */
+export function addString(strings: Record<string, (string | null)[]>, n: number, i: number, name: string, v: string): boolean {
+  let col = Object.hasOwn(strings, name) ? strings[name] : undefined;
+  if (!col) {
+    if (Object.keys(strings).length >= STRING_COLUMN_LIMIT) return false;
+    setOwn(strings, name, (col = new Array<string | null>(n).fill(null)));
+  }
+  col[i] = v;
+  return true;
 }
 
 /**
@@ -49,6 +62,7 @@ export function runRows(
   const errors: RowError[] = [];
   const notes: { row: number; note: string }[] = [];
   const components: Record<string, Float64Array> = {};
+  const strings: Record<string, (string | null)[]> = {};
   const ctx = createContext(tokenCount, models);
   for (let i = 0; i < n; i++) {
     const row = start + i;
@@ -95,8 +109,10 @@ export function runRows(
         }
         if (status[i] === RowStatus.Error) continue;
       }
+      // Names past STRING_COLUMN_LIMIT are left out, as the Python harness does.
+      if (v.strings) for (const [k, text] of Object.entries(v.strings)) addString(strings, n, i, k, text);
       if (v.note) notes.push({ row, note: v.note });
     }
   }
-  return { start, scores, status, errors, components, notes };
+  return { start, scores, status, errors, components, notes, ...(Object.keys(strings).length ? { strings } : {}) };
 }

@@ -246,6 +246,7 @@ const run1: RunPayload = {
   components: { format: new Float64Array([1, 0, Number.NaN]), 'answer ✓': new Float64Array([0.25, -1e-300, Number.NaN]) },
   errors: [{ row: 2, message: 'boom', line: 3 }],
   notes: [[0, 'fine']],
+  strings: { pred: ['72', null, '[INVALID]'] },
   stdout: 'hello\n',
 };
 const run2: RunPayload = { scores: new Float64Array(3).fill(Number.NaN), status: new Uint8Array([2, 2, 2]), components: {}, errors: [], notes: [], stdout: '' };
@@ -295,6 +296,21 @@ describe('session files', () => {
     expect(r.warnings).toEqual(['run #2: its scores are missing or damaged, so it was left out']);
     expect(r.content.doc.runs.map((x) => x.id)).toEqual([1]);
     expect(r.content.doc.currentRunId).toBe(1);
+  });
+
+  it('leaves out a run whose text columns are damaged (a value that is not text), with a warning', () => {
+    const bytes = writeSessionFile({
+      doc,
+      data: new Uint8Array(5),
+      runs: new Map([
+        [1, { ...run1, strings: { pred: ['72', { html: '<b>' }, null] as unknown as string[] } }],
+        [2, run2],
+      ]),
+    });
+    const r = readSessionFile(bytes);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.warnings).toEqual(['run #1: its text columns are damaged, so it was left out']);
+    expect(r.content.doc.runs.map((x) => x.id)).toEqual([2]);
   });
 
   it('gives a clear message for a file that is not a session', () => {

@@ -3,13 +3,13 @@
  *
  *   session.json            the SessionDoc (validated and migrated on the way in)
  *   data                    the dataset file's bytes, as imported (absent for the bundled demo)
- *   runs/<id>/meta.json     { components: [names], errors, notes, stdout }
+ *   runs/<id>/meta.json     { components: [names], errors, notes, stdout, strings? }  (strings: text columns by name)
  *   runs/<id>/scores.f64    Float64Array, little-endian, one per row
  *   runs/<id>/status.u8     Uint8Array, one per row (RowStatus)
  *   runs/<id>/c<k>.f64      component k's values
  */
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import { RowStatus, setOwn } from '../reward/contract';
+import { COMPONENT_NAME_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, STRING_VALUE_LIMIT } from '../reward/contract';
 import type { RowError } from '../reward/runRows';
 import { summarizeRun } from '../reward/summary';
 import { parseSessionDoc, type SessionDoc } from './schema';
@@ -21,6 +21,8 @@ export interface RunPayload {
   components: Record<string, Float64Array>;
   errors: RowError[];
   notes: [number, string][];
+  /** Text columns (a dict result's strings) by name, one value per row, null where none. */
+  strings?: Record<string, (string | null)[]>;
   stdout: string;
 }
 
@@ -39,12 +41,28 @@ export function writeSessionFile(c: SessionFileContent): Uint8Array {
   if (c.data) files.data = [c.data, { level: 6 }];
   for (const [id, r] of c.runs) {
     const names = Object.keys(r.components);
-    files[`runs/${id}/meta.json`] = strToU8(JSON.stringify({ components: names, errors: r.errors, notes: r.notes, stdout: r.stdout }));
+    const meta = { components: names, errors: r.errors, notes: r.notes, stdout: r.stdout, ...(r.strings ? { strings: r.strings } : {}) };
+    files[`runs/${id}/meta.json`] = strToU8(JSON.stringify(meta));
     files[`runs/${id}/scores.f64`] = bytesOf(r.scores);
     files[`runs/${id}/status.u8`] = bytesOf(r.status);
     names.forEach((n, k) => (files[`runs/${id}/c${k}.f64`] = bytesOf(r.components[n])));
   }
   return zipSync(files, { level: 6 });
+}
+
+/** Text columns as a run keeps them (see STRING_COLUMN_LIMIT), from a file someone else wrote; null when damaged. */
+function textColumns(v: unknown, rows: number): Record<string, (string | null)[]> | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const names = Object.keys(v);
+  if (names.length > STRING_COLUMN_LIMIT) return null;
+  const out: Record<string, (string | null)[]> = {};
+  for (const k of names) {
+    const col = (v as Record<string, unknown>)[k];
+    if (k.length > COMPONENT_NAME_LIMIT || !Array.isArray(col) || col.length !== rows) return null;
+    if (!col.every((x) => x === null || (typeof x === 'string' && x.length <= 2 * STRING_VALUE_LIMIT + 2))) return null;
+    setOwn(out, k, col as (string | null)[]);
+  }
+  return out;
 }
 
 /** A session file's entries may inflate to at most 2 GiB in all; one past 16 MiB to at most 1,000 times its compressed size. */
@@ -103,7 +121,7 @@ export function readSessionFile(bytes: Uint8Array): ReadSession {
     const rows = run.summary.rows;
     const scores = f64(files[`${dir}scores.f64`], rows);
     const status = files[`${dir}status.u8`];
-    let meta: { components?: unknown; errors?: unknown; notes?: unknown; stdout?: unknown } | null;
+    let meta: { components?: unknown; errors?: unknown; notes?: unknown; stdout?: unknown; strings?: unknown } | null;
     try {
       meta = files[`${dir}meta.json`] ? JSON.parse(strFromU8(files[`${dir}meta.json`])) : null;
     } catch {
@@ -129,7 +147,13 @@ export function readSessionFile(bytes: Uint8Array): ReadSession {
       warnings.push(`run #${run.id}: a component's values are missing or damaged, so it was left out`);
       continue;
     }
+    const strings = meta.strings === undefined ? undefined : textColumns(meta.strings, rows);
+    if (strings === null) {
+      warnings.push(`run #${run.id}: its text columns are damaged, so it was left out`);
+      continue;
+    }
     runs.set(run.id, {
+      ...(strings ? { strings } : {}),
       scores,
       status: new Uint8Array(status),
       components,

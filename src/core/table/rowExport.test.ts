@@ -80,6 +80,27 @@ describe('toJsonl', () => {
   });
 });
 
+describe('text values of the result (verl’s pred)', () => {
+  // Rows 2, 0, 1 as above; pred is "72" on row 0, "=1+1" on row 2 (a formula in a spreadsheet), none on row 1.
+  const withPred: ExportInput = { ...input, strings: { pred: ['72', null, '=1+1', '9'] } };
+  it('JSONL nests them under strings, after the components', () => {
+    const rows = toJsonl(withPred)
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { strings: unknown });
+    expect(rows.map((r) => r.strings)).toEqual([{ pred: '=1+1' }, { pred: '72' }, { pred: null }]);
+  });
+  it('CSV and Parquet name the column strings.pred, as text', async () => {
+    const lines = toCsv(withPred).split('\r\n');
+    expect(lines[0]).toBe('index,group,status,reward,advantage,length,error,tokens,fields.model,components.format,strings.pred');
+    expect(lines[1].endsWith(",0,'=1+1")).toBe(true);
+    expect(lines[2].endsWith(',1,72')).toBe(true);
+    expect(lines[3].endsWith(',,')).toBe(true);
+    const rows = (await parquetReadObjects({ file: toParquet(withPred) })) as Record<string, unknown>[];
+    expect(rows.map((r) => r['strings.pred'])).toEqual(['=1+1', '72', null]);
+  });
+});
+
 describe('toCsv', () => {
   it('writes a header and RFC 4180 rows; text that would run as a formula gets an apostrophe', () => {
     const lines = toCsv(input).split('\r\n');

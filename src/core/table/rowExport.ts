@@ -1,8 +1,8 @@
 /**
  * **Download rows** (issue 21, item 17): the scored rows, in the table's order and as filtered, as JSONL, CSV or
  * Parquet. Each row: `index, group, status, reward, advantage, length, error`, then the picked extra columns
- * (`tokens`, `fields.<name>`) and one column per reward component (`components.<name>`). JSONL nests components
- * and fields in objects, CSV and Parquet flatten them to dotted names (as pandas' json_normalize would).
+ * (`tokens`, `fields.<name>`), one column per reward component (`components.<name>`) and one per text value of the
+ * result (`strings.<name>`, verl's `pred`). JSONL nests components, strings and fields in objects, CSV and Parquet flatten them to dotted names (as pandas' json_normalize would).
  *
  * `group` is the group's label, always as text: the file's own value exactly (an int64 above 2^53 keeps every
  * digit, which a JSON number read back as a double would not), or "p-…" for prompt-text groups.
@@ -29,6 +29,8 @@ export interface ExportInput {
   /** Advantage per row under the chosen estimator (NaN where none); null before any run. */
   advantage: Float64Array | null;
   components: Readonly<Record<string, Float64Array>>;
+  /** The run's text columns (a dict result's string values), null where a row has none; absent when none. */
+  strings?: Readonly<Record<string, readonly (string | null)[]>>;
   /** Extra columns in the order picked: `tokens`, or a field (`name` without its `field:` prefix). */
   extra: readonly { key: 'tokens' | `fields.${string}`; values: ColumnValues }[];
 }
@@ -67,6 +69,10 @@ function columnsOf(x: ExportInput): { name: string; numeric: boolean; cell: (i: 
   for (const name of Object.keys(x.components)) {
     const v = x.components[name];
     cols.push({ name: `components.${name}`, numeric: true, cell: (i) => num(v[i]) });
+  }
+  for (const name of Object.keys(x.strings ?? {})) {
+    const v = x.strings![name];
+    cols.push({ name: `strings.${name}`, numeric: false, cell: (i) => v[i] });
   }
   return cols;
 }

@@ -46,7 +46,46 @@ const edge = [
   '    ',
   '\n',
 ];
-const TEXTS = [...demo, ...prose, ...edge];
+// Added tokens of the three tokenizers in awkward places: at the start and end, adjacent, inside words, repeated,
+// beside whitespace and newlines, cut short, inside longer look-alikes, next to a decomposed accent (Qwen3's NFC).
+const ADDED = [
+  '<|endoftext|>',
+  '<|im_start|>',
+  '<|im_end|>',
+  '<think>',
+  '</think>',
+  '<tool_call>',
+  '<|eot_id|>',
+  '<|begin_of_text|>',
+  '<|start_header_id|>',
+  '<|end_header_id|>',
+  '<|reserved_special_token_1|>',
+  '<|reserved_special_token_10|>',
+];
+const added = [
+  ...ADDED.flatMap((a) => [
+    a,
+    `${a}${a}`,
+    `x${a}`,
+    `${a}x`,
+    ` ${a} `,
+    `\n${a}\n`,
+    `word${a}word`,
+    `${a}  hello ${a}\n\n${a}`,
+    a.slice(0, -1),
+    `<${a}>`,
+    `e\u0301${a}e\u0301`,
+    `${a}'s`,
+  ]),
+  ADDED.join(''),
+  ADDED.join(' '),
+  '<|start_header_id|>assistant<|end_header_id|>\n\nThe answer is 42.<|eot_id|>',
+  '<|im_start|>assistant\n<think>\nhmm\n</think>\n\n42<|im_end|>\n<|endoftext|>',
+  '<|reserved_special_token_1|>0<|reserved_special_token_10|><|reserved_special_token_100|>',
+  '<|endoftext|<|endoftext|>|>',
+  ...demo.slice(0, 200).flatMap((t) => [`${t}<|endoftext|>`, `${t}<|eot_id|>`]),
+];
+const TEXTS = [...demo, ...prose, ...edge, ...added];
 
 describe('pieceCounter gives the tokenizer library’s own counts', () => {
   for (const id of TOKENIZER_IDS) {
@@ -62,6 +101,23 @@ describe('pieceCounter gives the tokenizer library’s own counts', () => {
       expect(expected.reduce((a, b) => a + b, 0)).toBeGreaterThan(100_000);
     });
   }
+
+  it('follows the lstrip, rstrip and normalized flags of added tokens as encode does', () => {
+    // The shipped tokenizers set none of these flags on their added tokens: turn them on in copies.
+    const texts = [...added, 'a <|endoftext|> b', 'a\t<|endoftext|>\n b', '  <|endoftext|>  ', 'x  <think>  y  </think>  z', 'e\u0301 <think> e\u0301'];
+    for (const [id, flags] of [
+      ['gpt2', { lstrip: true }],
+      ['gpt2', { rstrip: true }],
+      ['qwen3', { normalized: true, lstrip: true, rstrip: true }],
+    ] as const) {
+      const { json } = load(id);
+      const j = json as { added_tokens: object[] };
+      const changed = { ...j, added_tokens: j.added_tokens.map((t) => ({ ...t, ...flags })) };
+      const tok = new Tokenizer(changed, {});
+      const count = pieceCounter(tok, changed)!;
+      expect(texts.map(count), `${id} ${JSON.stringify(flags)}`).toEqual(texts.map((t) => tok.encode(t, { add_special_tokens: false }).ids.length));
+    }
+  }, 120_000); // three tokenizers built: ~8 s on a quiet machine, over 20 s on a loaded one
 
   it('declines a tokenizer of another shape (the caller then counts with encode)', () => {
     const { tok, json } = load('gpt2');

@@ -1,5 +1,7 @@
 import type { Tokenizer } from '@huggingface/tokenizers';
+import { preTokenEnd } from './asciiPreTokens';
 import { MergeTable } from './bpeMerges';
+import { PieceMemo } from './pieceMemo';
 
 /**
  * A token counter that gives exactly the count of `tokenizer.encode(text, { add_special_tokens: false }).ids.length`
@@ -10,12 +12,15 @@ import { MergeTable } from './bpeMerges';
  * delete + set on every hit), BPE merges keyed by `JSON.stringify`, and the garbage those make. A text's count is the
  * sum of its pre-tokens' counts, and a pre-token's count depends on the pre-token alone (BPE runs per pre-token; a
  * byte-level BPE model without `fuse_unk` never joins them), so this counter splits the text with the tokenizer's own
- * pre-tokenizer regex and remembers each raw pre-token's count. An unseen pre-token's UTF-8 bytes become the ids of
- * their byte-level tokens and are merged by `MergeTable` (the same merges in the same order, on ids); a long one, or
- * one whose merge result is not in the vocabulary, goes through the library's byte-level mapping and model.
+ * pre-tokenizer regex and remembers each raw pre-token's count. For the shipped tokenizers' regexes the pre-tokens are
+ * found in place (`preTokenEnd`) and looked up by their characters (`PieceMemo`): no substrings, no string hashing. An
+ * unseen pre-token's UTF-8 bytes become the ids of their byte-level tokens and are merged by `MergeTable` (the same
+ * merges in the same order, on ids); a long one, or one whose merge result is not in the vocabulary, goes through the
+ * library's byte-level mapping and model.
  *
- * Texts holding an added token (`<|endoftext|>`, `<think>`…) and tokenizers of any other shape are counted by
- * `encode` itself: their rules (lstrip, rstrip, normalized added tokens) stay the library's.
+ * Texts holding added tokens (`<|endoftext|>`, `<think>`…) are cut around them by the library's own splitters and
+ * lstrip / rstrip / normalized rules, as its `encode_text` does; each added token counts 1, as in `encode`. Tokenizers
+ * of any other shape are counted by `encode` itself.
  */
 
 /** The parts of tokenizers.js's Tokenizer this counter uses (not in its published types; checked at construction). */
@@ -23,9 +28,9 @@ interface Internals {
   normalizer: ((text: string) => string) | null;
   pre_tokenizer: unknown;
   model: (tokens: string[]) => string[];
-  splitter_unnormalized: { split(text: string): string[] };
-  splitter_normalized: { split(text: string): string[] };
-  added_tokens_map: Map<string, unknown>;
+  splitter_unnormalized: Splitter;
+  splitter_normalized: Splitter;
+  added_tokens_map: Map<string, AddedTokenFlags>;
 }
 
 /** The BPE model's parts read here: its vocabulary and its merges in rank order. */
@@ -53,14 +58,21 @@ const isObject = (x: unknown): x is Record<string, unknown> => (typeof x === 'ob
  * How to cut normalized text into the raw pre-tokens that the tokenizer's byte-level step maps one by one, read from
  * `tokenizer.json`'s `pre_tokenizer` and the built tokenizer; null for any other shape.
  */
-function rawSplitter(config: unknown, pre: unknown): { split: (text: string) => string[]; byteLevel: ByteLevelParts } | null {
+interface RawSplit {
+  split: (text: string) => string[];
+  byteLevel: ByteLevelParts;
+  /** The regex whose `match` is the split, when it is: an ASCII scanner may stand in for it. */
+  pattern?: RegExp;
+}
+
+function rawSplitter(config: unknown, pre: unknown): RawSplit | null {
   if (!isObject(config) || !isObject(pre)) return null;
   const isByteLevel = (c: unknown, p: unknown): p is ByteLevelParts & { pattern: RegExp } =>
     isObject(c) && c.type === 'ByteLevel' && isObject(p) && isObject(p.byte_encoder);
   // GPT-2: ByteLevel with its own regex. add_prefix_space is not handled here (none of the shipped tokenizers sets it).
   if (isByteLevel(config, pre) && config.use_regex !== false && config.add_prefix_space !== true && pre.pattern instanceof RegExp) {
     const pattern = pre.pattern;
-    return { split: (text) => text.match(pattern) ?? [], byteLevel: pre };
+    return { split: (text) => text.match(pattern) ?? [], byteLevel: pre, pattern };
   }
   // Qwen3, Llama-3: Sequence[Split(regex, Isolated), ByteLevel(no regex, no prefix space)].
   if (config.type === 'Sequence' && Array.isArray(config.pretokenizers) && Array.isArray(pre.tokenizers) && config.pretokenizers.length === 2) {
@@ -97,29 +109,115 @@ function rawSplitter(config: unknown, pre: unknown): { split: (text: string) => 
           return covered === text.length && pieces ? pieces : cut.call(splitter, text);
         },
         byteLevel,
+        pattern,
       };
     }
   }
   return null;
 }
 
-/**
- * Whether `splitter` (the library's added-token splitter) would cut `text`. Its trie's top-level keys are the first
- * characters of the added tokens: a text holding none of them cannot contain one, and the trie walk is skipped.
- */
-function mayHoldAddedToken(text: string, splitter: { split(text: string): string[]; trie?: unknown }): boolean {
-  const trie = splitter.trie;
-  if (isObject(trie)) {
-    let any = false;
-    for (const first in trie) {
-      if (first.length === 1 && text.includes(first)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return false;
+/** An added token as the library keeps it (`AddedToken`): what its `encode` reads of one. */
+interface AddedTokenFlags {
+  lstrip: boolean;
+  rstrip: boolean;
+}
+
+/** The library's added-token splitter (`DictionarySplitter`): a trie whose top-level keys are first characters. */
+interface Splitter {
+  split(text: string): string[];
+  trie?: unknown;
+}
+
+/** The library's added-token trie (`DictionarySplitter.trie`): one level per character, `end` where a token ends. */
+interface Trie {
+  [ch: string]: Trie | string | undefined;
+}
+
+/** Where the next character of `firsts` is in `text` from `from`, or −1. */
+function nextFirst(text: string, from: number, firsts: readonly string[]): number {
+  let at = -1;
+  for (const f of firsts) {
+    const k = text.indexOf(f, from);
+    if (k >= 0 && (at < 0 || k < at)) at = k;
   }
-  return splitter.split(text).length !== 1;
+  return at;
+}
+
+/**
+ * `DictionarySplitter.split(text)` of the library: the longest added token at each position, leftmost first, and the
+ * text between. Its trie walk starts only where an added token's first character is (the library starts one at every
+ * character, 4 % of the count of texts that hold a `<`).
+ */
+function splitAdded(text: string, trie: Trie, firsts: readonly string[]): string[] {
+  let i = nextFirst(text, 0, firsts);
+  if (i < 0) return [text];
+  const out: string[] = [];
+  let start = 0;
+  while (i >= 0) {
+    let node: Trie | undefined = trie;
+    let match: string | undefined;
+    for (let j = i; j < text.length; j++) {
+      node = node[text[j]] as Trie | undefined;
+      if (!node) break;
+      if (typeof node.end === 'string') match = node.end;
+    }
+    if (match) {
+      if (i > start) out.push(text.slice(start, i));
+      out.push(match);
+      i += match.length;
+      start = i;
+    } else i++;
+    i = nextFirst(text, i, firsts);
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/** Whether `trie` is the shape splitAdded reads: an object whose top-level keys are single characters. */
+function isTrie(trie: unknown): trie is Trie {
+  return isObject(trie) && Object.keys(trie).every((f) => f.length === 1);
+}
+
+/**
+ * The library's lstrip / rstrip: whitespace beside an added token that asks for it is dropped from the neighbouring
+ * sections (`encode_text`, applied in the same order, in place).
+ */
+function stripAround(sections: string[], added: Map<string, AddedTokenFlags>): void {
+  for (let i = 0; i < sections.length; i++) {
+    const token = added.get(sections[i]);
+    if (!token) continue;
+    if (token.lstrip && i > 0) sections[i - 1] = sections[i - 1].trimEnd();
+    if (token.rstrip && i < sections.length - 1) sections[i + 1] = sections[i + 1].trimStart();
+  }
+}
+
+/**
+ * The vocabulary's tokens whose bytes are all ASCII, as text (byte-level characters mapped back to bytes), each with
+ * count 1: a table that answers "is this ASCII pre-token a token" for a range of a text.
+ */
+function asciiVocabulary(vocab: Map<string, number>, byteChars: Record<number, string>): PieceMemo | null {
+  // Byte-level characters are single UTF-16 code units below U+0200 (GPT-2's table): index them by code.
+  const byteOf = new Int16Array(0x200).fill(-1);
+  for (let b = 0; b < 256; b++) {
+    const c = byteChars[b].length === 1 ? byteChars[b].charCodeAt(0) : 0x200;
+    if (c < 0x200) byteOf[c] = b;
+    else if (b < 128) return null;
+  }
+  const tokens = new PieceMemo(Infinity);
+  for (const token of vocab.keys()) {
+    let ascii = true;
+    for (let i = 0; i < token.length && ascii; i++) {
+      const c = token.charCodeAt(i);
+      // Not a byte-level string (an added token's raw content), or a byte past ASCII: no ASCII pre-token maps to it.
+      ascii = c < 0x200 && byteOf[c] >= 0 && byteOf[c] < 128;
+    }
+    if (!ascii || token.length === 0) continue;
+    let text = '';
+    for (let i = 0; i < token.length; i++) text += String.fromCharCode(byteOf[token.charCodeAt(i)]);
+    const h = PieceMemo.hash(text, 0, text.length);
+    if (tokens.get(text, 0, text.length, h) < 0) tokens.set(text, 0, text.length, h, 1);
+  }
+  return tokens;
 }
 
 /**
@@ -141,8 +239,7 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
   const { split, byteLevel } = raw;
   const encoder = new TextEncoder();
   const byteChars = byteLevel.byte_encoder;
-  const encode = (text: string) => tok.encode(text, { add_special_tokens: false }).ids.length;
-  const memo = new Map<string, number>();
+  const memo = new PieceMemo(MAX_CACHE_ENTRIES);
   const bpe = t.model as unknown as Partial<BpeParts>;
   const vocab = bpe.tokens_to_ids;
   // Suffixes change what merges see: such models keep the library's BPE for every pre-token.
@@ -178,24 +275,91 @@ export function pieceCounter(tok: Tokenizer, tokenizerJson: object): ((text: str
     return t.model([mappedOf(bytes)]).length;
   };
 
+  // Llama-3's ignore_merges makes a pre-token that is a token one token. For ASCII pre-tokens (bytes = code units) that
+  // check reads the text in place: the vocabulary's ASCII tokens, as text, in a table like the memo.
+  const asciiTokens = ignoreMerges && table && allBytes && vocab ? asciiVocabulary(vocab, byteChars) : null;
+
+  /** The count of the ASCII pre-token `text[start … end)` (hash `h`): its code units are its bytes. */
+  const countAscii = (text: string, start: number, end: number, h: number): number => {
+    if (asciiTokens) return asciiTokens.get(text, start, end, h) >= 0 ? 1 : countIds(text, start, end);
+    return table && allBytes && !ignoreMerges ? countIds(text, start, end) : countPiece(text.slice(start, end));
+  };
+
+  /** BPE on the ASCII pre-token `text[start … end)` by merge table, else by the library. */
+  const countIds = (text: string, start: number, end: number): number => {
+    const n = end - start;
+    if (n <= MAX_OWN_BPE) {
+      for (let i = 0; i < n; i++) ids[i] = byteIds[text.charCodeAt(start + i)];
+      const c = table!.count(ids, n, ranks);
+      if (c >= 0) return c;
+    }
+    return countPiece(text.slice(start, end));
+  };
+
+  /** The count of `text[start … end)`, a pre-token: from the memo, else counted and remembered. */
+  const countAt = (text: string, start: number, end: number): number => {
+    const h = PieceMemo.hash(text, start, end);
+    let c = memo.get(text, start, end, h);
+    if (c < 0) {
+      let ascii = true;
+      for (let i = start; i < end && ascii; i++) ascii = text.charCodeAt(i) < 128;
+      c = ascii ? countAscii(text, start, end, h) : countPiece(text.slice(start, end));
+      if (end - start < MAX_CACHED_PIECE) memo.set(text, start, end, h, c);
+    }
+    return c;
+  };
+
+  /** The count of normalized text that holds no added token: the sum of its pre-tokens' counts. */
+  const countSplit = (normalized: string): number => {
+    let n = 0;
+    for (const piece of split(normalized)) n += countAt(piece, 0, piece.length);
+    return n;
+  };
+
+  // The same, with the pre-tokens' ends found by reading the text in place (preTokenEnd), no array of substrings.
+  const nextEnd = raw.pattern ? preTokenEnd(raw.pattern) : null;
+  const countScanned = (text: string): number => {
+    let n = 0;
+    for (let i = 0; i < text.length;) {
+      const end = nextEnd!(text, i);
+      if (end <= i) return countSplit(text);
+      n += countAt(text, i, end);
+      i = end;
+    }
+    return n;
+  };
+  const countPlain = nextEnd ? countScanned : countSplit;
+
+  const added = t.added_tokens_map;
+  const rawTrie = t.splitter_unnormalized.trie;
+  const normalizedTrie = t.splitter_normalized.trie;
+  if (!isTrie(rawTrie) || !isTrie(normalizedTrie)) return null;
+  const rawFirsts = Object.keys(rawTrie);
+  const normalizedFirsts = Object.keys(normalizedTrie);
+
+  // The library's encode_text, step by step, with its model replaced by countPlain: sections around added tokens
+  // (lstrip / rstrip applied), each normalized and split again around normalized added tokens. An added token is one
+  // token, special or not: add_special_tokens: false only leaves out what the post-processor adds (BOS and the like).
   return (text: string): number => {
     if (text.length === 0) return 0;
-    // Sections around added tokens follow the library's rules: let it count those texts.
-    if (mayHoldAddedToken(text, t.splitter_unnormalized) || t.added_tokens_map.has(text)) return encode(text);
-    const normalized = t.normalizer ? t.normalizer(text) : text;
-    if (normalized.length === 0) return 0;
-    if (mayHoldAddedToken(normalized, t.splitter_normalized) || t.added_tokens_map.has(normalized)) return encode(text);
+    const sections = splitAdded(text, rawTrie, rawFirsts);
+    if (sections.length > 1) stripAround(sections, added);
     let n = 0;
-    for (const piece of split(normalized)) {
-      let c = memo.get(piece);
-      if (c === undefined) {
-        c = countPiece(piece);
-        if (piece.length < MAX_CACHED_PIECE) {
-          if (memo.size >= MAX_CACHE_ENTRIES) memo.clear();
-          memo.set(piece, c);
-        }
+    for (const section of sections) {
+      if (section.length === 0) continue;
+      if (added.has(section)) {
+        n++;
+        continue;
       }
-      n += c;
+      const normalized = t.normalizer ? t.normalizer(section) : section;
+      if (normalized.length === 0) continue;
+      const subsections = splitAdded(normalized, normalizedTrie, normalizedFirsts);
+      if (subsections.length > 1) stripAround(subsections, added);
+      for (const sub of subsections) {
+        if (sub.length === 0) continue;
+        if (added.has(sub)) n++;
+        else n += countPlain(sub);
+      }
     }
     return n;
   };

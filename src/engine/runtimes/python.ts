@@ -1,10 +1,13 @@
 /** Python rewards in a worker: one Pyodide interpreter, the module loaded once per code, ranges scored with runPython. */
 import type { PyodideAPI } from 'pyodide';
-import { loadRewardModule, preparePython, PythonLoadError, runPython } from '../../core/python/runPython';
-import { findRewardFunctions } from '../../core/python/signatures';
+import { loadRewardModule, preparePython, PythonLoadError, runPython, wantsCompletionIds, type PythonRewardChoice } from '../../core/python/runPython';
+import { findRewardFunctions, type RewardCandidate } from '../../core/python/signatures';
 import { RowStatus } from '../../core/reward/contract';
 import type { RangeResult } from '../../core/reward/runRows';
+import type { TokenEncoder } from '../../core/tokenize/tokenIds';
+import { TOKENIZERS, type TokenizerId } from '../../core/tokenize/tokenizers';
 import type { Runtime } from '../serve';
+import { installShippedPackages, type ReadWheel } from './pythonPackages';
 import { publishCall, WATCH_COMPILING, WATCH_IDLE, type Watch } from '../watch';
 
 export interface PythonHost {
@@ -17,6 +20,10 @@ export interface PythonHost {
    * run (the CLI) converts without keeping, which is faster once.
    */
   keepRows?: boolean;
+  /** The encoder of a tokenizer, for TRL's completion_ids (loaded only for a function that reads them). */
+  tokenIds?: (id: TokenizerId) => Promise<TokenEncoder>;
+  /** Reads a shipped wheel (sympy, mpmath): without it, only the standard library can be imported. */
+  wheel?: ReadWheel;
 }
 
 export function pythonRuntime(host: PythonHost): Runtime {
@@ -24,6 +31,8 @@ export function pythonRuntime(host: PythonHost): Runtime {
   let started = false;
   let bufferSet: Watch | null = null;
   let loaded: string | null = null;
+  // The reward objects the loaded module's run found (harness.py `_found_when_run`).
+  let found: RewardCandidate[] = [];
   void host.pyodide.then(() => (started = true)).catch(() => undefined);
 
   const interpreter = async (w: Watch | null) => {
@@ -45,6 +54,11 @@ export function pythonRuntime(host: PythonHost): Runtime {
       if (!m.python) return { kind: 'failed', message: 'no Python function chosen' };
       const py = await interpreter(w);
       let moduleStdout = '';
+      if (loaded !== m.code && host.wheel) {
+        // Before the module's time limit starts: unpacking and importing sympy take seconds, once per interpreter.
+        const problem = await installShippedPackages(py, m.code, host.wheel);
+        if (problem !== null) return { kind: 'compile-error', message: problem, stdout: '' };
+      }
       if (loaded !== m.code) {
         // The module's top-level code runs here: the engine times it.
         if (w) {
@@ -58,10 +72,28 @@ export function pythonRuntime(host: PythonHost): Runtime {
         }
         if (!l.ok) return { kind: 'compile-error', message: rewrite(l.message), line: l.line, stdout: l.stdout };
         loaded = m.code;
+        found = l.found;
         moduleStdout = l.stdout;
       }
+      let call: PythonRewardChoice = m.python;
+      if (m.python.whenRun) {
+        const wanted = m.python.name;
+        const c = wanted === '' ? found[0] : found.find((x) => x.name === wanted);
+        if (!c) return { kind: 'compile-error', message: notFoundWhenRun(wanted, found), stdout: moduleStdout };
+        call = { name: c.name, kind: c.kind };
+      }
+      // TRL's completion_ids: the tokenizer the user chose (the task's), loaded only for a function that reads them.
+      let completionIds: TokenEncoder | string | undefined;
+      if (m.tokenizer && host.tokenIds && wantsCompletionIds(py, call)) {
+        try {
+          completionIds = await host.tokenIds(m.tokenizer);
+        } catch (e) {
+          completionIds = `completion_ids: the ${TOKENIZERS[m.tokenizer].label} tokenizer did not load (${e instanceof Error ? e.message : String(e)})`;
+        }
+      }
       try {
-        const r = runPython(py, m.code, m.python, (i) => rows.rows[i], m.start, m.end, {
+        const r = runPython(py, m.code, call, (i) => rows.rows[i], m.start, m.end, {
+          completionIds,
           batchSize: m.python.batchSize,
           timeLimitMs: m.timeLimitMs,
           interrupt: w?.interrupt,
@@ -71,9 +103,10 @@ export function pythonRuntime(host: PythonHost): Runtime {
           onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
           beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,
         });
-        const { start, scores, status, errors, components, notes } = r;
+        const { start, scores, status, errors, components, notes, strings } = r;
         for (const e of errors) e.message = rewrite(e.message);
-        return { kind: 'result', result: { start, scores, status, errors, components, notes }, stdout: r.stdout, moduleStdout };
+        const result = { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
+        return { kind: 'result', result, stdout: r.stdout, moduleStdout, found };
       } catch (e) {
         if (e instanceof PythonLoadError) {
           loaded = null;
@@ -87,6 +120,13 @@ export function pythonRuntime(host: PythonHost): Runtime {
       if (started) void host.pyodide.then(preparePython);
     },
   };
+}
+
+/** Why a reward asked for by name among those found when the module ran cannot be called. */
+function notFoundWhenRun(wanted: string, found: readonly RewardCandidate[]): string {
+  const names = found.map((c) => c.name).join(', ');
+  if (wanted === '') return 'no reward function found: the file defines none, and no top-level name is bound to a reward object once the module has run';
+  return `no reward function named ${wanted}${names ? `; the module's run found ${names}` : ', also once the module has run'}`;
 }
 
 function failedRange(start: number, end: number, message: string): RangeResult {

@@ -2,6 +2,7 @@ import type { ExportTarget } from '../../core/python/exportReward';
 import { exportPython } from '../../app/studio';
 import { defaultReason, defaultRewardFunction, describeChoice } from '../../core/python/choose';
 import { isPerRow, KIND_DESCRIPTIONS } from '../../core/python/signatures';
+import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 
@@ -12,6 +13,7 @@ export function PythonOptions() {
   const setPicked = useStudio((s) => s.setPyFunction);
   const batch = useStudio((s) => s.pyBatchSize);
   const setBatch = useStudio((s) => s.setPyBatchSize);
+  const tokenizer = useStudio((s) => s.tokenizer);
   const byName = candidates?.find((c) => c.name === picked);
   const chosen = byName ?? (candidates ? defaultRewardFunction(candidates) : undefined) ?? null;
   // Why this one, when the studio picked it among several (the user's pick needs no reason).
@@ -24,7 +26,8 @@ export function PythonOptions() {
           <select aria-label="Reward function" value={chosen?.name ?? ''} onChange={(e) => setPicked(e.target.value)}>
             {candidates.map((c) => (
               <option key={c.name} value={c.name}>
-                {c.name} · {c.kind} (line {c.line})
+                {c.name} · {c.kind} (line {c.line}
+                {c.whenRun ? ', found when the module ran' : ''})
               </option>
             ))}
           </select>
@@ -36,6 +39,12 @@ export function PythonOptions() {
         <span className="muted small" aria-label="Reward function choice" title={KIND_DESCRIPTIONS[chosen.kind]}>
           {describeChoice(chosen)}
           {why ? ` (default: ${why})` : ''} · {KIND_DESCRIPTIONS[chosen.kind]}
+        </span>
+      ) : null}
+      {chosen?.kind === 'trl' ? (
+        // TRL hands every reward the generated token ids: here they are the chosen tokenizer's (docs/completion-ids.md).
+        <span className="muted small" aria-label="completion_ids">
+          completion_ids: {TOKENIZERS[tokenizer].label} token ids of each completion (no special tokens; change under Tokenizer)
         </span>
       ) : null}
       {chosen ? (

@@ -50,6 +50,8 @@ export function RolloutDetail() {
   const error = run?.result.errors.get(selected);
   const note = run?.result.notes.get(selected);
   const components = run ? Object.entries(run.result.components).filter(([, a]) => Number.isFinite(a[selected])) : [];
+  // A dict result's string values (verl's `pred`), next to the numbers.
+  const strings = run ? Object.entries(run.result.strings ?? {}).filter(([, a]) => a[selected] !== null) : [];
 
   return (
     <aside className="panel detail" aria-label="Rollout detail">
@@ -81,6 +83,12 @@ export function RolloutDetail() {
           <dd data-testid="detail-reward">{st === RowStatus.Ok && score !== undefined ? score : STATUS_TEXT[st]}</dd>
           {components.map(([k, a]) => (
             <div key={k} className="component">
+              <dt>{k}</dt>
+              <dd>{a[selected]}</dd>
+            </div>
+          ))}
+          {strings.map(([k, a]) => (
+            <div key={`s:${k}`} className="component component-text">
               <dt>{k}</dt>
               <dd>{a[selected]}</dd>
             </div>
