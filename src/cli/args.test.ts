@@ -27,9 +27,18 @@ describe('parseArgs', () => {
         pythonFunction: null,
         batchSize: 32,
         allowAll: false,
+        models: [],
         workerMemoryMb: 4096,
       },
     });
+  });
+
+  it('takes --model more than once, in order, for score and probe', () => {
+    const s = parseArgs([...base, '--model', 'a', '--model=models/b']);
+    expect(s.kind === 'score' && s.options.models).toEqual(['a', 'models/b']);
+    const p = parseArgs(['probe', 'd.jsonl', '--reward', 'r.ts', '--model', 'm']);
+    expect(p.kind === 'probe' && p.options.models).toEqual(['m']);
+    expect(parseArgs([...base, '--model='])).toMatchObject({ kind: 'usage-error', message: '--model needs a folder' });
   });
 
   it('reads every option, in any order, with --x=v too', () => {

@@ -37,6 +37,8 @@ export interface ScoreOptions {
   workerMemoryMb: number;
   /** `--allow-all`: run the reward without Node's permission model (src/cli/sandbox.ts). */
   allowAll: boolean;
+  /** `--model <folder>`, repeated: reward models (ONNX folders) whose scores the reward reads as `ctx.models.<name>`. */
+  models: string[];
 }
 
 /** Rows per call of a batched Python reward when --batch-size is not given. */
@@ -65,7 +67,7 @@ export type ParsedArgs =
   | { kind: 'usage-error'; message: string };
 
 export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js|file.py> [options]
-       reward-studio probe <data file> --reward <file> [--label c] [--pass x] [--max-rate r] [--sample N] [--json]
+       reward-studio probe <data file> --reward <file> [--model <folder>] [--label c] [--pass x] [--max-rate r] [--sample N] [--json]
 
 Scores every rollout of a dataset (JSONL, JSON, CSV, Parquet, optionally gzipped; TRL, verl, OpenAI or
 preference formats) with a reward function, in worker threads, and prints the diagnostics of the studio.
@@ -89,6 +91,15 @@ Options:
   --json                 print the diagnostics as one JSON object on stdout
   --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
                          (a batched Python call gets the limit × its rows)
+  --model <folder>       a reward model: a Hugging Face ONNX export (config.json, tokenizer.json, model.onnx or
+                         onnx/model*.onnx), as the studio's Reward models panel loads it. Every rollout is scored
+                         with onnxruntime-node (CPU) with the studio's encoding (chat template if the tokenizer has
+                         one, else the prompt/completion pair; its max length) and the reward reads the score (the
+                         first label's raw logit) as ctx.models.<name> (TypeScript) or model_scores /
+                         extra_info["rollout_reward_scores"] (Python); <name> is the folder's model name as the
+                         studio writes it, e.g. tiny-reward → tiny_reward. Repeat it for several models. For probe,
+                         each probed text is scored by the model too. The sandbox may read the folder; the model
+                         itself runs in the unsandboxed parent process (a native addon: the reward gets none)
   --tokenizer <id>       tokenizer for ctx.tokenCount: ${TOKENIZER_IDS.join(', ')} (default ${DEFAULT_TOKENIZER})
   --workers <n>          worker threads (default: one per core, at least 2)
   --worker-memory <MB>   heap limit of each worker thread (default 4096); a row that exhausts it fails with
@@ -138,9 +149,10 @@ const VALUE_OPTIONS = new Set([
   '--sample',
   '--seed',
   '--probe',
+  '--model',
 ]);
 /** Options that may be given more than once (their values kept in order). */
-const REPEATABLE = new Set(['--reward', '--probe']);
+const REPEATABLE = new Set(['--reward', '--probe', '--model']);
 const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -276,6 +288,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (groupBy === '') return err('--group-by needs a column name');
   const out = values.get('--out');
   if (out === '') return err('--out needs a file name');
+  const models = repeated.get('--model') ?? [];
+  if (models.includes('')) return err('--model needs a folder');
 
   const options: ScoreOptions = {
     dataPath: rest[0],
@@ -287,6 +301,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     out: out ?? null,
     json: flags.has('--json'),
     allowAll: flags.has('--allow-all'),
+    models,
     workerMemoryMb,
     timeLimitMs,
     tokenizer,

@@ -3,12 +3,13 @@
  * the threshold and each rollout's own reward), then once per probe on the probed rollouts, in the same engine.
  */
 import { probeFigures, probeThreshold, type ProbeFigures, type ThresholdSource } from '../core/probe/figures';
-import { crossDonors, PROBES } from '../core/probe/probes';
+import { applyProbe, crossDonors, PROBES } from '../core/probe/probes';
 import { sampleRowsSeeded } from '../core/probe/sample';
 import { RowStatus } from '../core/reward/contract';
 import { defaultPoolSize } from '../engine/node';
 import type { ProbeOptions, ScoreOptions } from './args';
-import { fail, openReward, readInputs, runOn, type Io } from './score';
+import { closeModels, scoreColumns } from './models';
+import { fail, modelScores, openReward, readInputs, runOn, warnModelScores, type Io } from './score';
 
 /** The JSON the issue spells out (a public interface): NaN rates and intervals are written as null. */
 export interface ProbeReport {
@@ -23,11 +24,20 @@ export async function probe(o: ScoreOptions, p: ProbeOptions, workerUrl: URL, io
   if (!inputs.ok) return fail(io, inputs.message);
   const path = o.rewardPaths[0];
   const code = inputs.codes[0];
+  let withModels: Extract<Awaited<ReturnType<typeof modelScores>>, { ok: true }> | null = null;
+  if (o.models.length > 0) {
+    const scored = await modelScores(o, io);
+    if (!scored.ok) return fail(io, scored.message);
+    withModels = scored;
+  }
   const opened = await openReward(o, path, code, o.workers ?? defaultPoolSize(), workerUrl, io);
-  if (!opened.ok) return fail(io, opened.message);
+  if (!opened.ok) {
+    if (withModels) await closeModels(withModels.models);
+    return fail(io, opened.message);
+  }
   const r = opened.opened;
   try {
-    const real = await runOn(r, o, path, code);
+    const real = await runOn(r, o, path, code, undefined, withModels?.columns);
     if (!real.ok) return fail(io, real.message);
     const { scores, status } = real.outcome.result;
     const { meta } = real;
@@ -46,7 +56,16 @@ export async function probe(o: ScoreOptions, p: ProbeOptions, workerUrl: URL, io
     const figures: ProbeFigures[] = [];
     for (const [k, pr] of chosen.entries()) {
       if (!o.json) io.stderr(`reward-studio: probe ${k + 1}/${chosen.length}: ${pr.name}\n`);
-      const ran = await runOn(r, o, path, code, { name: pr.name, rows, ...(pr.name === 'cross' ? { donors } : {}) });
+      let models: Record<string, Float64Array> | undefined;
+      if (withModels) {
+        // The model reads the probed text as the reward does (applyProbe, as the workers' probeRows), by position.
+        const data = withModels.rows;
+        const probed = Array.from(rows, (row, j) => applyProbe(pr, data[row], pr.name === 'cross' ? data[donors[j]] : undefined));
+        const scored = await scoreColumns(withModels.models, probed);
+        warnModelScores(scored, io, `probed rollouts (${pr.name})`);
+        models = scored.columns;
+      }
+      const ran = await runOn(r, o, path, code, { name: pr.name, rows, ...(pr.name === 'cross' ? { donors } : {}) }, models);
       if (!ran.ok) return fail(io, ran.message);
       const res = ran.outcome.result;
       figures.push(probeFigures(pr.name, pr.kind, rows, res.scores, res.status, scores, status, threshold, p.maxRate));
@@ -77,6 +96,7 @@ export async function probe(o: ScoreOptions, p: ProbeOptions, workerUrl: URL, io
     return fooled.length > 0 ? 3 : 0;
   } finally {
     r.engine.dispose();
+    if (withModels) await closeModels(withModels.models);
   }
 }
 

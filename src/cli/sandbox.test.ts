@@ -33,6 +33,19 @@ describe('permissionFlags', () => {
     ]);
   });
 
+  it('--model: reads the model folders (tokenizer, config; each once), and still allows no addons', () => {
+    const o = options(['score', '/data/rows.jsonl', '--reward', '/code/reward.ts', '--model', '/models/rm', '--model', '/models/rm2', '--model', '/models/rm']);
+    expect(permissionFlags(o, '/studio', () => null)).toEqual([
+      '--experimental-permission',
+      '--allow-worker',
+      '--allow-fs-read=/studio/*',
+      '--allow-fs-read=/models/rm/*',
+      '--allow-fs-read=/models/rm2/*',
+      '--allow-fs-read=/data/rows.jsonl',
+      '--allow-fs-read=/code/reward.ts',
+    ]);
+  });
+
   it('--allow-all is a flag of the command line', () => {
     expect(options(['score', 'd.jsonl', '--reward', 'r.ts', '--allow-all']).allowAll).toBe(true);
     expect(options(['score', 'd.jsonl', '--reward', 'r.ts']).allowAll).toBe(false);

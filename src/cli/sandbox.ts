@@ -1,12 +1,14 @@
 /**
  * `reward-studio score` runs the reward under Node's permission model unless `--allow-all` is given: the command
  * starts itself again with flags that let it read only the inputs and the studio's own files, write only `--out`,
- * and start worker threads but no process. Node 20 has no network permission: README says what that leaves open.
+ * and start worker threads but no process, nor load native addons (--model's onnxruntime-node runs in this parent
+ * process instead: src/cli/modelHost.ts). Node 20 has no network permission: README says what that leaves open.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { ScoreOptions } from './args';
+import { serveModels } from './modelHost';
 
 /** Packages the workers read at run time (Pyodide's files, the tokenizers' JSON). */
 const RUNTIME_PACKAGES = [
@@ -25,6 +27,9 @@ export function permissionFlags(o: ScoreOptions, root: string, resolvePackage: (
     const p = resolvePackage(id);
     if (p && !folders.some((f) => dirname(p).startsWith(`${f}/`))) folders.push(dirname(p));
   }
+  // --model: the folders' tokenizer and config (the ONNX sessions run in the parent: src/cli/modelHost.ts).
+  // Node 20 aborts on a path given twice: a folder already allowed (or inside one) is left out.
+  for (const m of o.models.map((x) => resolve(x))) if (!folders.some((f) => m === f || m.startsWith(`${f}/`))) folders.push(m);
   const files = [resolve(o.dataPath), ...o.rewardPaths.map((p) => resolve(p))].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
   const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
   const flags = ['--experimental-permission', '--allow-worker', ...read.map((p) => `--allow-fs-read=${p}`)];
@@ -47,15 +52,19 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
     }
   };
   // Node splits a flag's value at commas: a path holding one cannot be allowed exactly.
-  const paths = [o.dataPath, ...o.rewardPaths, o.out ?? ''].map((p) => resolve(p));
+  const paths = [o.dataPath, ...o.rewardPaths, ...o.models, o.out ?? ''].map((p) => resolve(p));
   const comma = paths.find((p) => p.includes(','));
   if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
+  const models = o.models.length > 0;
   const child = spawn(process.execPath, [...permissionFlags(o, root, resolvePackage), '--no-warnings=ExperimentalWarning', bundle, ...argv], {
-    stdio: 'inherit',
+    // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
+    stdio: models ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
+    ...(models ? { serialization: 'advanced' as const } : {}),
   });
+  const release = models ? serveModels(child, o.models) : async () => {};
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-  return new Promise((res, rej) => {
+  return new Promise<number>((res, rej) => {
     child.on('error', rej);
     child.on('exit', (code, signal) => res(code ?? (signal ? 1 : 0)));
-  });
+  }).finally(release);
 }

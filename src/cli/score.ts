@@ -3,7 +3,7 @@
  * Returns the exit status: 0 scored, 1 the reward does not compile or a file cannot be read, 2 usage error.
  */
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
-import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openAsBlob, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -20,6 +20,10 @@ import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
 import { runSandboxed, sandboxed } from './sandbox';
+import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
+import { loadAll } from '../core/dataset/loadAll';
+import { localSessions, remoteSessions } from './modelHost';
+import type { Trajectory } from '../core/trajectory';
 
 export interface Io {
   stdout(text: string): void;
@@ -98,10 +102,17 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
 
   const size = o.workers ?? defaultPoolSize();
+  let models: Record<string, Float64Array> | undefined;
+  if (o.models.length > 0) {
+    const scored = await modelScores(o, io);
+    if (!scored.ok) return fail(io, scored.message);
+    await closeModels(scored.models);
+    models = scored.columns;
+  }
   // Each --reward is run on every row, one after another; several are then combined as TRL combines reward_funcs.
   const runs: Extract<Ran, { ok: true }>[] = [];
   for (let k = 0; k < codes.length; k++) {
-    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io);
+    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io, models);
     if (!ran.ok) return fail(io, ran.message);
     if (ran.outcome.result.stdout) io.stderr(ran.outcome.result.stdout);
     runs.push(ran);
@@ -288,10 +299,17 @@ function loadMessage(python: boolean, where: string, message: string, line?: num
   return `${python ? 'the Python reward does not load' : 'the reward does not compile'} (${line !== undefined ? `${where}, line ${line}` : where}): ${message}`;
 }
 
-/** One run of an opened reward over the dataset (or, with `probe`, over probed rows). */
-export async function runOn(r: OpenedReward, o: ScoreOptions, rewardPath: string, code: string, probe?: RunOptions['probe']): Promise<Ran> {
+/** One run of an opened reward over the dataset (or, with `probe`, over probed rows; `models` then by position). */
+export async function runOn(
+  r: OpenedReward,
+  o: ScoreOptions,
+  rewardPath: string,
+  code: string,
+  probe?: RunOptions['probe'],
+  models?: RunOptions['models'],
+): Promise<Ran> {
   const { engine } = r;
-  const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: r.call, tokenizer: r.tokenizer, probe }).done;
+  const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: r.call, tokenizer: r.tokenizer, probe, ...(models ? { models } : {}) }).done;
   if (outcome.kind === 'compile-error') {
     // The module ran but bound no reward object either: the parse's message lists what would have been one.
     if (r.whenRun && /^no reward function (found|named)/.test(outcome.message)) {
@@ -326,14 +344,51 @@ export async function runOn(r: OpenedReward, o: ScoreOptions, rewardPath: string
 }
 
 /** Score the file with the engine on worker threads. */
-async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io): Promise<Ran> {
+async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io, models: RunOptions['models']): Promise<Ran> {
   const opened = await openReward(o, rewardPath, code, size, workerUrl, io);
   if (!opened.ok) return opened;
   try {
-    return await runOn(opened.opened, o, rewardPath, code);
+    return await runOn(opened.opened, o, rewardPath, code, undefined, models);
   } finally {
     opened.opened.engine.dispose();
   }
+}
+
+/**
+ * --model: the dataset read here too (the same import as the workers'), and each model's score of every rollout;
+ * `keep` leaves the models open and returns the rows, for probe to score its probed texts with them.
+ */
+export async function modelScores(
+  o: ScoreOptions,
+  io: Io,
+): Promise<{ ok: true; columns: Record<string, Float64Array>; rows: Trajectory[]; models: CliModel[] } | { ok: false; message: string }> {
+  // Sandboxed, the sessions are the parent's (src/cli/modelHost.ts says why).
+  const opened = await openModels(o.models, sandboxed() ? remoteSessions() : localSessions());
+  if (!opened.ok) return opened;
+  const { models } = opened;
+  let rows: Trajectory[];
+  try {
+    rows = (
+      await loadAll({ name: basename(o.dataPath), blob: await openAsBlob(o.dataPath) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })
+    ).rows;
+  } catch (e) {
+    await closeModels(models);
+    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };
+  }
+  const t0 = performance.now();
+  const scored = await scoreColumns(models, rows);
+  if (!o.json)
+    io.stderr(
+      `reward-studio: scored ${rows.length.toLocaleString('en-US')} rollouts with ${models.map((m) => `${m.name} (${m.mode} input)`).join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
+  warnModelScores(scored, io, 'rollouts');
+  return { ok: true, columns: scored.columns, rows, models };
+}
+
+/** Rollouts a model left unscored (the reward then fails on them) or whose input it cut to its max length. */
+export function warnModelScores(s: ScoredColumns, io: Io, what: string): void {
+  for (const f of s.failures) io.stderr(`reward-studio: warning: model ${f.name} has no score for ${f.count} ${what} (${f.first})\n`);
+  for (const t of s.truncated) io.stderr(`reward-studio: note: model ${t.name} read ${t.count} ${what} cut to its max length\n`);
 }
 
 /** Write lines to a file in ~1 MB writes. */

@@ -144,6 +144,21 @@ describe('RewardEngine on fake ports', () => {
     expect(workers.map((w) => w.runs())).toEqual(firstRuns);
   });
 
+  it('a probe run sends each task its positions’ share of the model columns; a column of another length fails the run', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d100'));
+    const rows = Int32Array.from({ length: 10 }, (_, j) => 90 - 7 * j);
+    // Position j's score is 10·j + 0.25: what the task for positions [start, end) must carry.
+    const col = Float64Array.from({ length: 10 }, (_, j) => 10 * j + 0.25);
+    const out = await e.run('code', { probe: { name: 'empty', rows }, models: { rm: col } }).done;
+    expect(out.kind).toBe('done');
+    const sent = workers.flatMap((w) => w.sent.flatMap((m) => (m.kind === 'run' ? [m] : [])));
+    expect(sent.reduce((a, m) => a + m.end - m.start, 0)).toBe(10);
+    for (const m of sent) expect(Array.from(m.models!.rm)).toEqual(Array.from({ length: m.end - m.start }, (_, k) => 10 * (m.start + k) + 0.25));
+    const whole = await e.run('code', { probe: { name: 'empty', rows }, models: { rm: new Float64Array(100) } }).done;
+    expect(whole).toMatchObject({ kind: 'failed', message: 'the scores of model rm cover 100 rollouts where the run has 10 (probed rollouts)' });
+  });
+
   it('with load false no worker reads the dataset until a run needs it; tasks wait for the read', async () => {
     const { e, workers } = engine(2, { autoLoad: false });
     e.setDataset(dataset('d100'), false);

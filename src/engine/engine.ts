@@ -91,11 +91,14 @@ export interface RunOptions {
   timeLimitMs?: number;
   tokenizer?: TokenizerId;
   python?: PythonCall;
-  /** Reward-model score columns (whole dataset) by model name, for `ctx.models`. */
+  /**
+   * Reward-model score columns by model name, for `ctx.models`: one score per dataset row, or for a probe run one per
+   * position (the model's score of the probed text: the real texts' scores would not be the probe's).
+   */
   models?: Record<string, Float64Array>;
   /**
    * A stress test: score probe `name` applied to dataset rows `rows` (results by position in `rows`); `donors[j]` is
-   * the row whose completion `cross` gives position j. Reward-model scores are not sent: they are the real texts'.
+   * the row whose completion `cross` gives position j.
    */
   probe?: { name: string; rows: Int32Array; donors?: Int32Array };
   onProgress?: (p: RunProgress) => void;
@@ -466,6 +469,13 @@ class Run {
     this.datasetRows = n;
     if (this.opts.probe) n = this.opts.probe.rows.length;
     this.rows = n;
+    // Columns are sliced by position: one of another length would give rows other rollouts' scores.
+    for (const [name, col] of Object.entries(this.opts.models ?? {}))
+      if (col.length !== n)
+        return this.finish({
+          kind: 'failed',
+          message: `the scores of model ${name} cover ${col.length} rollouts where the run has ${n}${this.opts.probe ? ' (probed rollouts)' : ''}`,
+        });
     this.result = { scores: new Float64Array(n).fill(Number.NaN), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
     this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
@@ -540,8 +550,7 @@ class Run {
   }
 
   private send(slot: Slot, task: Task): void {
-    const { tokenizer, python, probe: p } = this.opts;
-    const m = p ? undefined : this.opts.models;
+    const { tokenizer, python, probe: p, models: m } = this.opts;
     const models = m && Object.keys(m).length ? Object.fromEntries(Object.entries(m).map(([k, col]) => [k, col.slice(task.start, task.end)])) : undefined;
     const probe = p && { name: p.name, rows: p.rows.slice(task.start, task.end), ...(p.donors ? { donors: p.donors.slice(task.start, task.end) } : {}) };
     const run = {

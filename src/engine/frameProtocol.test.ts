@@ -105,6 +105,10 @@ describe('requests from the page, checked in the sandbox', () => {
   it.each([
     ['an unknown pool', { kind: 'check', pool: 'rust', reqId: 1, code: '' }],
     ['a model column of another size', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { models: { rm: new Float64Array(3) } } }],
+    [
+      'a probe run with a model column of the dataset’s size (not the probe’s)',
+      { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'empty', rows: Int32Array.from([0, 1]) }, models: { rm: new Float64Array(4) } } },
+    ],
     ['an unknown tokenizer', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { tokenizer: 'constructor' } }],
     ['a zero time limit', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { timeLimitMs: 0 } }],
     ['a probe row past the dataset', { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'empty', rows: Int32Array.from([0, 4]) } } }],
@@ -142,6 +146,13 @@ describe('requests from the page, checked in the sandbox', () => {
     const c = checkToFrame({ kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe } }, rows);
     if (!c.ok || c.value.kind !== 'run') throw new Error('expected a run');
     expect(c.value.opts.probe).toEqual({ name: 'cross', rows: Int32Array.from([3, 0]), donors: Int32Array.from([1, 2]) });
+  });
+
+  it('a probe run takes model columns of the probe’s length (scores of the probed texts, by position)', () => {
+    const models = { rm: Float64Array.from([0.5, -1.5]) };
+    const c = checkToFrame({ kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'empty', rows: Int32Array.from([3, 0]) }, models } }, rows);
+    if (!c.ok || c.value.kind !== 'run') throw new Error('expected a run');
+    expect(c.value.opts.models).toEqual(models);
   });
 
   it('a dataset with its file passes', () => {

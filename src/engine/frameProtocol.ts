@@ -44,13 +44,21 @@ function checkRunOptions(v: unknown, rows: number | undefined): FrameRunOptions 
   if (o.tokenizer !== undefined)
     out.tokenizer = Object.hasOwn(TOKENIZERS, str(o.tokenizer, 'opts.tokenizer')) ? (o.tokenizer as TokenizerId) : bad('opts.tokenizer', 'a tokenizer id');
   if (o.python !== undefined) out.python = checkPythonCall(o.python, 'opts.python');
+  if (o.probe !== undefined) out.probe = checkProbeRun(o.probe, rows);
   if (o.models !== undefined) {
+    // A probe run's columns score the probed texts, one per position; otherwise one per dataset row.
+    const n = out.probe ? out.probe.rows.length : rows;
     const models: Record<string, Float64Array> = {};
     for (const [k, col] of Object.entries(record(o.models, 'opts.models')))
-      setOwn(models, k, col instanceof Float64Array && (rows === undefined || col.length === rows) ? col : bad(`opts.models.${k}`, 'a score column'));
+      setOwn(
+        models,
+        k,
+        col instanceof Float64Array && (n === undefined || col.length === n)
+          ? col
+          : bad(`opts.models.${k}`, `a score column${n === undefined ? '' : ` of ${n}`}`),
+      );
     out.models = models;
   }
-  if (o.probe !== undefined) out.probe = checkProbeRun(o.probe, rows);
   return out;
 }
 

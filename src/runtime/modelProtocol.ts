@@ -20,6 +20,8 @@ export type ModelRequest =
       useCache: boolean;
       /** Score only these rows (a sample); all rows when absent. */
       rows?: number[];
+      /** Score probe `name` applied to dataset rows `rows` (the stress test), by position; `donors` for `cross`. */
+      probe?: { name: string; rows: Int32Array; donors?: Int32Array };
     }
   | { kind: 'cancel'; jobId: number };
 

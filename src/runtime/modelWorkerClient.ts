@@ -76,7 +76,15 @@ export class ModelWorkerClient {
   }
 
   score(
-    req: { datasetId: string; mode: InputMode; numLabels: number; useCache: boolean; rows?: number[]; limits?: BatchLimits },
+    req: {
+      datasetId: string;
+      mode: InputMode;
+      numLabels: number;
+      useCache: boolean;
+      rows?: number[];
+      limits?: BatchLimits;
+      probe?: { name: string; rows: Int32Array; donors?: Int32Array };
+    },
     progress?: (p: { done: number; total: number; cached: number }) => void,
   ): ScoreJob {
     const jobId = nextJob++;

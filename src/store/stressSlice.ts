@@ -28,6 +28,8 @@ export interface StressResult {
 
 export interface StressProgress {
   probe: string;
+  /** Set while a reward model scores the probed texts (before the reward runs on them). */
+  model?: string;
   index: number;
   of: number;
   done: number;

@@ -4,6 +4,7 @@
  */
 import type * as Ort from 'onnxruntime-web';
 import type { TokenBatch } from '../core/models/batching';
+import { halfToFloat } from '../core/models/naming';
 import { loadOrt, webgpuAdapter, type AdapterInfo, type Provider } from './ortLoader';
 
 export interface IoInfo {
@@ -38,16 +39,6 @@ export class ProviderUnavailable extends Error {}
 
 function ioInfo(meta: readonly Ort.InferenceSession.ValueMetadata[]): IoInfo[] {
   return meta.map((m) => (m.isTensor ? { name: m.name, type: m.type, shape: [...m.shape] } : { name: m.name, type: 'non-tensor', shape: [] }));
-}
-
-/** IEEE half → float (fp16 graphs return float16 logits). */
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? Number.NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 export async function createModelSession(provider: Provider, bytes: ModelBytes): Promise<ModelSession> {

@@ -6,6 +6,19 @@ import { modelScoreCache } from './modelCache';
 import type { ModelReply, ModelRequest } from '../runtime/modelProtocol';
 import { createModelSession, ProviderUnavailable, type ModelSession } from './modelSession';
 import { WorkerRows } from '../engine/workerRows';
+import { applyProbe, probeByName } from '../core/probe/probes';
+import type { Trajectory } from '../core/trajectory';
+
+/** The stress test's probed rollouts, as the reward workers build them (engine/probeRows.ts): position j is row rows[j]. */
+function probedRows(rows: readonly Trajectory[], p: { name: string; rows: Int32Array; donors?: Int32Array }): Trajectory[] {
+  const probe = probeByName(p.name);
+  if (!probe) throw new Error(`unknown probe ${p.name}`);
+  const row = (r: number) => {
+    if (!(r >= 0 && r < rows.length)) throw new Error(`probe row ${r} is outside the dataset (${rows.length} rows)`);
+    return rows[r];
+  };
+  return Array.from(p.rows, (r, j) => applyProbe(probe, row(r), p.donors ? row(p.donors[j]) : undefined));
+}
 
 /** The model worker's message loop (workers/model.worker.ts only wires it to its scope). */
 export function serveModelWorker(self: DedicatedWorkerGlobalScope): void {
@@ -51,7 +64,7 @@ export function serveModelWorker(self: DedicatedWorkerGlobalScope): void {
         if (m.datasetId !== data.datasetId) throw new Error(`the rollouts (${m.datasetId}) are not loaded in the model worker`);
         let encoder = encoders.get(m.mode);
         if (!encoder) encoders.set(m.mode, (encoder = new RolloutEncoder(spec, m.mode)));
-        const target = m.rows ? m.rows.map((i) => data.rows[i]) : data.rows;
+        const target = m.probe ? probedRows(data.rows, m.probe) : m.rows ? m.rows.map((i) => data.rows[i]) : data.rows;
         let last = 0;
         const r = await scoreRollouts(target, encoder, session.infer, {
           numLabels: m.numLabels,

@@ -105,8 +105,9 @@ export function StressTestTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
       {error ? <p role="alert">{error}</p> : null}
       {progress ? (
         <p role="status" aria-label="Stress test progress">
-          Probe {progress.index + 1} of {progress.of}: {probeLabel(progress.probe)} · {progress.done.toLocaleString('en-US')} of{' '}
-          {progress.total.toLocaleString('en-US')} rollouts
+          Probe {progress.index + 1} of {progress.of}: {probeLabel(progress.probe)} ·{' '}
+          {progress.model ? `model ${progress.model} scoring the probed texts · ` : ''}
+          {progress.done.toLocaleString('en-US')} of {progress.total.toLocaleString('en-US')} rollouts
         </p>
       ) : null}
       {shown ? <StressResults stress={shown} run={run} ds={ds} open={open} setOpen={setOpen} /> : null}
