@@ -34,6 +34,13 @@ test('a reward that imports sympy runs offline, and compute_score built by funct
   await expect(page.getByLabel('Reward function choice')).toContainText(
     'compute_score: verl per-source object, functools.lru_cache(maxsize=None)(_equiv), found when the module ran',
   );
+  // The export calls the object the module's run found, as verl calls a per-source scorer.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export for verl' }).click()]);
+  const chunks: Buffer[] = [];
+  for await (const c of await dl.createReadStream()) chunks.push(c as Buffer);
+  const exported = Buffer.concat(chunks).toString('utf8');
+  expect(exported).toContain('compute_score = functools.lru_cache(maxsize=None)(_equiv)');
+  expect(exported).toMatch(/return compute_score\(solution_str, ground_truth\)/);
   // Served by the app itself: no request left its origin.
   expect([...origins].filter((o) => o !== new URL(page.url()).origin && o !== 'null')).toEqual([]);
 });

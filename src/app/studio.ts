@@ -416,9 +416,12 @@ export class Studio {
     if (!scan.ok) return { ok: false, message: `the code does not compile: ${scan.message}` };
     const st = this.store.getState();
     if (st.code !== code) return { ok: false, message: 'the code changed while it was read: export again' };
-    st.setPyCandidates(scan.candidates);
-    const pick = pickRewardFunction(scan.candidates, st.pyFunction);
-    if (!pick) return { ok: false, message: 'no reward function found to export' };
+    // With what the last run of this code found once the module ran: a reward object built by imported code.
+    const candidates = withFound(scan.candidates, this.foundWhenRun?.code === code ? this.foundWhenRun.found : []);
+    st.setPyCandidates(candidates);
+    const pick = pickRewardFunction(candidates, st.pyFunction);
+    if (!pick)
+      return { ok: false, message: 'no reward function found to export (a reward object built by imported code is found when the code runs: press Run first)' };
     return { ok: true, text: exportReward(code, pick, target).text };
   };
 

@@ -80,6 +80,16 @@ const REWARDS = {
     '    return [score_one(c, gt) for c, gt in zip(completions, ground_truth)]',
     '',
   ].join('\n'),
+  // OpenRLHF's remote reward function: queries are prompt + response, so the response is what follows the prompt.
+  openrlhf: [
+    'def reward_func(queries, prompts, labels):',
+    '    out = []',
+    '    for q, p, gt in zip(queries, prompts, labels):',
+    '        c = q[len(p):]',
+    '        out.append(1.0 if c.endswith(gt) else 0.5 if "Solution" in c else min(0.25, len(c) / 400))',
+    '    return out',
+    '',
+  ].join('\n'),
 };
 
 function expectReport(got: Report, want: Report): void {
@@ -124,6 +134,7 @@ describe('reward-studio probe', () => {
   it.each([
     ['verl compute_score', 'fixture_verl.py', REWARDS.verl],
     ['a TRL reward function', 'fixture_trl.py', REWARDS.trl],
+    ['an OpenRLHF reward_func', 'fixture_openrlhf.py', REWARDS.openrlhf],
   ])(
     'Python, %s: the same figures',
     (_, name, code) => {
