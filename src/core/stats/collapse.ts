@@ -65,8 +65,14 @@ export interface Collapse {
   allMaxFraction: number;
   /** Zero-std groups whose common value is the minimum reward over all scored rows (and not the maximum) / groups. */
   allMinFraction: number;
-  /** The remaining zero-std groups / groups; the three sum to zeroStdGroupFraction. */
+  /** The remaining zero-std groups / groups; with truncatedZeroStdFraction the four sum to zeroStdGroupFraction. */
   otherZeroStdFraction: number;
+  /**
+   * Zero-std groups in which every scored rollout was truncated (TRL #5697: cut at the length limit, so equal rewards
+   * say nothing about the policy) / groups. Counted as its own cause, before all-max / all-min / other; 0 without a
+   * truncation column.
+   */
+  truncatedZeroStdFraction: number;
   /** Groups with population std < 1e-3 (zero included) / groups. */
   nearZeroStdGroupFraction: number;
   /** Scored rows whose advantage under the preset is exactly 0 or NaN (degenerate group) / scored rows. */
@@ -83,8 +89,18 @@ export const NEAR_ZERO_STD = 1e-3;
  * (no scored row). `preset` (default 'trl') only affects zeroAdvantageRolloutFraction; note that under 'verl',
  * 'dr-grpo' and 'rloo' a group of one keeps a nonzero advantage when its reward is nonzero. O(n + groupCount).
  */
-export function collapse(rewards: ArrayLike<number>, groupOf: Int32Array, groupCount: number, preset: PresetId = 'trl'): Collapse {
+export function collapse(
+  rewards: ArrayLike<number>,
+  groupOf: Int32Array,
+  groupCount: number,
+  preset: PresetId = 'trl',
+  truncated: ArrayLike<number> | null = null,
+): Collapse {
+  if (truncated && truncated.length !== rewards.length) {
+    throw new RangeError(`collapse: columns differ in length (${rewards.length} vs ${truncated.length})`);
+  }
   const s = groupStats(rewards, groupOf, groupCount);
+  const allCut = truncated ? groupsAllTruncated(rewards, groupOf, groupCount, truncated) : null;
   let groups = 0;
   let globalMin = Infinity;
   let globalMax = -Infinity;
@@ -100,6 +116,7 @@ export function collapse(rewards: ArrayLike<number>, groupOf: Int32Array, groupC
   let zero = 0;
   let allMax = 0;
   let allMin = 0;
+  let cut = 0;
   let near = 0;
   const collapsed: number[] = [];
   for (let g = 0; g < groupCount; g++) {
@@ -110,7 +127,8 @@ export function collapse(rewards: ArrayLike<number>, groupOf: Int32Array, groupC
     if (s.min[g] === s.max[g]) {
       zero++;
       collapsed.push(g);
-      if (s.min[g] === globalMax) allMax++;
+      if (allCut?.[g]) cut++;
+      else if (s.min[g] === globalMax) allMax++;
       else if (s.min[g] === globalMin) allMin++;
     }
   }
@@ -131,11 +149,26 @@ export function collapse(rewards: ArrayLike<number>, groupOf: Int32Array, groupC
     zeroStdGroupFraction: zero / groups,
     allMaxFraction: allMax / groups,
     allMinFraction: allMin / groups,
-    otherZeroStdFraction: (zero - allMax - allMin) / groups,
+    otherZeroStdFraction: (zero - allMax - allMin - cut) / groups,
+    truncatedZeroStdFraction: cut / groups,
     nearZeroStdGroupFraction: near / groups,
     zeroAdvantageRolloutFraction: zeroAdv / scoredRows,
     collapsedGroups: Int32Array.from(collapsed),
   };
+}
+
+/** Per group: 1 when every scored row of it is truncated (truncated[i] === 1), else 0. */
+function groupsAllTruncated(rewards: ArrayLike<number>, groupOf: Int32Array, groupCount: number, truncated: ArrayLike<number>): Uint8Array {
+  const seen = new Uint8Array(groupCount);
+  const all = new Uint8Array(groupCount).fill(1);
+  for (let i = 0; i < rewards.length; i++) {
+    const g = groupOf[i];
+    if (g < 0 || g >= groupCount || !Number.isFinite(rewards[i])) continue;
+    seen[g] = 1;
+    if (truncated[i] !== 1) all[g] = 0;
+  }
+  for (let g = 0; g < groupCount; g++) all[g] &= seen[g];
+  return all;
 }
 
 export interface StepCollapse {
@@ -160,6 +193,7 @@ export function collapseByStep(
   groupCount: number,
   steps: ArrayLike<number>,
   preset: PresetId = 'trl',
+  truncated: ArrayLike<number> | null = null,
 ): StepCollapse[] {
   const n = rewards.length;
   if (groupOf.length !== n || steps.length !== n) {
@@ -192,12 +226,14 @@ export function collapseByStep(
     const m = start[s + 1] - lo;
     const r = new Float64Array(m);
     const gl = new Int32Array(m);
+    const cut = truncated ? new Uint8Array(m) : null;
     const globalOf: number[] = [];
     let sum = 0;
     let scored = 0;
     for (let j = 0; j < m; j++) {
       const i = order[lo + j];
       r[j] = rewards[i];
+      if (cut && truncated) cut[j] = truncated[i] === 1 ? 1 : 0;
       if (Number.isFinite(r[j])) {
         sum += r[j];
         scored++;
@@ -214,7 +250,7 @@ export function collapseByStep(
       gl[j] = localOf[g];
     }
     for (const g of globalOf) localOf[g] = -1;
-    const c = collapse(r, gl, globalOf.length, preset);
+    const c = collapse(r, gl, globalOf.length, preset, cut);
     c.collapsedGroups = Int32Array.from(c.collapsedGroups, (l) => globalOf[l]).sort();
     out.push({ step: uniq[s], rows: m, meanReward: scored ? sum / scored : NaN, collapse: c });
   }
