@@ -21,32 +21,37 @@ export function useRowKeys({
   open(pos: number): void;
 }) {
   const [active, setActive] = useState(0);
-  const wantFocus = useRef(false);
+  // The row a key moved the focus to, until it has rendered and taken the focus (null: none pending).
+  const pending = useRef<number | null>(null);
   // The Tab stop must be a rendered row, or the scrolled body has nothing to focus (axe: scrollable-region-focusable).
   const tabStop = rendered ? Math.min(Math.max(active, rendered[0]), rendered[1]) : -1;
 
   // After a key moved the focus, the target row may render only once the virtualizer has scrolled: try each render.
   useEffect(() => {
-    if (!wantFocus.current) return;
-    const row = container.current?.querySelector<HTMLElement>(`[data-pos="${active}"]`);
+    if (pending.current === null) return;
+    if (pending.current >= count) pending.current = null; // the rows changed under it: nothing to move to
+    if (pending.current === null) return;
+    const row = container.current?.querySelector<HTMLElement>(`[data-pos="${pending.current}"]`);
     if (row) {
-      wantFocus.current = false;
+      pending.current = null;
       row.focus();
     }
   });
 
   const onKeyDown = (e: KeyboardEvent, pos: number) => {
+    // A key pressed before the moved-to row has rendered acts on that row, not on the one still holding the focus.
+    const from = pending.current ?? pos;
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      open(pos);
+      open(from);
       return;
     }
-    const to: Record<string, number> = { ArrowDown: pos + 1, ArrowUp: pos - 1, PageDown: pos + PAGE, PageUp: pos - PAGE, Home: 0, End: count - 1 };
+    const to: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, PageDown: from + PAGE, PageUp: from - PAGE, Home: 0, End: count - 1 };
     if (!(e.key in to) || count === 0) return;
     e.preventDefault();
     const next = Math.min(Math.max(to[e.key], 0), count - 1);
     setActive(next);
-    wantFocus.current = true;
+    pending.current = next;
     scrollTo(next);
   };
 
@@ -54,6 +59,8 @@ export function useRowKeys({
     tabIndex: pos === tabStop ? 0 : -1,
     'data-pos': pos,
     onKeyDown: (e: KeyboardEvent) => onKeyDown(e, pos),
-    onFocus: () => setActive(pos),
+    onFocus: () => {
+      if (pending.current === null) setActive(pos);
+    },
   });
 }
