@@ -19,6 +19,9 @@ export interface Shard {
   count: number;
 }
 
+/** Most shards a run may be cut into (`--shard i/n`, n ≤ this). */
+export const MAX_SHARDS = 100_000;
+
 /** The shard (1…count) of a group key. */
 export const shardOf = (key: string, count: number): number => (fnv1a32(key) % count) + 1;
 
