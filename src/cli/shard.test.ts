@@ -239,7 +239,7 @@ function forge(from: string, to: string, edit: (h: Record<string, unknown>) => v
   const head = Buffer.from(JSON.stringify(h));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(head.length);
-  let out = Buffer.concat([size, head, raw.subarray(4 + len)]);
+  let out: Buffer = Buffer.concat([size, head, raw.subarray(4 + len)]);
   if (body) out = body(out);
   writeFileSync(path(to), gzipSync(out));
   return path(to);
