@@ -179,14 +179,17 @@ describe('score --shard i/n --save-partial, then merge (issue 24)', () => {
     expectPartition('py', 3);
   }, 300_000);
 
-  it('a shard of 1/1 and one of 8 shards: 1/1 merges alone; the groups of shard 5/8 are the ones FNV-1a gives shard 5', async () => {
+  it('a shard of 1/1 merges alone; shard 5/8 runs exactly the groups FNV-1a gives shard 5, and no row of another shard', async () => {
     const reward = file('one.ts', LENGTHS_TS);
     const whole = await cli(['score', DEMO, '--reward', reward, '--json', '--shard', '1/1', '--save-partial', path('one.rsp')]);
     expect(whole.code).toBe(0);
     const merged = await cli(['merge', path('one.rsp'), '--json']);
     expect(merged.stdout).toBe(whole.stdout);
-    const five = await cli(['score', DEMO, '--reward', reward, '--shard', '5/8', '--out', path('five.jsonl')]);
+    // Group "0" falls to shard 8/8: a reward that never returns on it must never be called on shard 5.
+    const hangs = file('hangs.ts', `export default function reward(t) { if (t.group === '0') for (;;); return t.completion.length; }\n`);
+    const five = await cli(['score', DEMO, '--reward', hangs, '--shard', '5/8', '--out', path('five.jsonl'), '--time-limit', '2000']);
     expect(five.code).toBe(0);
+    expect(five.stdout).toMatch(/errors 0 {3}timed out 0/);
     expect(five.stdout).toMatch(/^.*gsm8k-rollouts\.jsonl \(shard 5\/8: \d+ of 800 rows\)/);
     const groups = new Set(
       readFileSync(path('five.jsonl'), 'utf8')
