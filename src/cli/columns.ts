@@ -6,32 +6,35 @@ import type { DatasetMeta } from '../core/dataset/meta';
 import type { RowError } from '../core/reward/runRows';
 import type { RunResult } from '../engine/engine';
 
+const required = <T>(type: T) => ({ type, optional: false as const });
+/** A column only some runs have (an option's, or the data's): null in RowColumns and absent from a partial without it. */
+const optional = <T>(type: T) => ({ type, optional: true as const });
+
 /**
- * Every per-row column, with its element type. A partial file carries exactly these (and one per reward function):
- * a new column is one line here.
+ * Every per-row column, with its element type. A partial file carries exactly these (and one per reward function),
+ * in this order: a new column is one line here (and the line in columnsOf that fills it).
  */
 export const ROW_COLUMNS = {
   /** The row's index in the dataset (ascending). */
-  index: Int32Array,
-  score: Float64Array,
+  index: required(Int32Array),
+  score: required(Float64Array),
   /** RowStatus: 1 ok, 2 null, 3 error, 4 timed out. */
-  status: Uint8Array,
+  status: required(Uint8Array),
   /** Index into `groupKeys`. */
-  group: Int32Array,
+  group: required(Int32Array),
   /** Completion length in UTF-16 code units. */
-  length: Float64Array,
+  length: required(Float64Array),
   /** Index into `errorTable`, −1 when the row did not fail. */
-  error: Int32Array,
+  error: required(Int32Array),
   /** --label: the label (NaN when missing). */
-  label: Float64Array,
+  label: optional(Float64Array),
   /** --group-by: index into `groupByValues`, −1 when the row has no value. */
-  groupBy: Int32Array,
-} as const;
+  groupBy: optional(Int32Array),
+};
 
 type Spec = typeof ROW_COLUMNS;
-/** Columns a run may lack (null): they exist only with their option. */
-export type OptionalColumn = 'label' | 'groupBy';
-export const OPTIONAL_COLUMNS: readonly OptionalColumn[] = ['label', 'groupBy'];
+export type ColumnName = keyof Spec;
+export const COLUMN_NAMES = Object.keys(ROW_COLUMNS) as ColumnName[];
 /** Views of any buffer: a run's results, or columns read from a partial file. */
 type View<T> = T extends Int32ArrayConstructor
   ? Int32Array
@@ -40,7 +43,7 @@ type View<T> = T extends Int32ArrayConstructor
     : T extends Uint8ArrayConstructor
       ? Uint8Array
       : never;
-export type RowColumns = { [K in keyof Spec]: View<Spec[K]> | (K extends OptionalColumn ? null : never) };
+export type RowColumns = { [K in ColumnName]: View<Spec[K]['type']> | (Spec[K]['optional'] extends true ? null : never) };
 
 export interface ScoreColumns {
   rows: RowColumns;

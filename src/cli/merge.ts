@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import type { FormatId } from '../core/formats/types';
-import { ROW_COLUMNS, type RowColumns, type ScoreColumns } from './columns';
+import { COLUMN_NAMES, ROW_COLUMNS, type RowColumns, type ScoreColumns } from './columns';
 import { decodePartial, PARTIAL_LIMITS, type Partial } from './partial';
 import { scoreReport } from './scoreReport';
 
@@ -14,8 +14,6 @@ export interface MergeIo {
   stdout(text: string): void;
   stderr(text: string): void;
 }
-
-type ColumnName = keyof typeof ROW_COLUMNS;
 
 /** Exit status: 0 merged; 1 a partial cannot be read, is malformed, or does not belong with the others. */
 export function merge(paths: readonly string[], json: boolean, io: MergeIo): number {
@@ -73,6 +71,8 @@ export function combine(partials: readonly { path: string; p: Partial }[]): { ok
     for (const k of Object.keys(a) as (keyof typeof a)[])
       if (JSON.stringify(a[k]) !== JSON.stringify(b[k]))
         return bad(`${x.path} and ${first.path} come from different runs: their ${k} differs (${clip(b[k])} vs ${clip(a[k])})`);
+    const names = (p: Partial) => p.header.columns.map((c) => c.name).join(', ');
+    if (names(x.p) !== names(first.p)) return bad(`${x.path} has the columns ${names(x.p)}, ${first.path} ${names(first.p)}`);
     if (x.p.header.shard.count !== n) return bad(`${x.path} is shard ${x.p.header.shard.index}/${x.p.header.shard.count}, ${first.path} one of ${n}`);
   }
   const byShard = new Map<number, string>();
@@ -115,7 +115,7 @@ export function combine(partials: readonly { path: string; p: Partial }[]): { ok
     return out;
   };
   const merged = Object.fromEntries(
-    (Object.keys(ROW_COLUMNS) as ColumnName[]).map((name) => [name, cols[0].rows[name] ? pick(ROW_COLUMNS[name] as never, (c) => c.rows[name]) : null]),
+    COLUMN_NAMES.map((name) => [name, cols[0].rows[name] ? pick(ROW_COLUMNS[name].type as never, (c) => c.rows[name]) : null]),
   ) as unknown as RowColumns;
   // Groups and error texts renumbered: groups in first-seen order over the dataset's rows, as one run numbers them.
   const groupKeys: string[] = [];

@@ -105,6 +105,18 @@ describe('partial files', () => {
     expect(m.columns.errorTable).toEqual([{ message: 'boom', line: 3 }]);
   });
 
+  it('optional columns: present exactly when the run has their option', () => {
+    const noLabel = encodePartial({ run, shard: { index: 2, count: 3 }, time }, { ...two, rows: { ...two.rows, label: null } });
+    expect(decodePartial('n.rsp', noLabel)).toEqual({ ok: false, message: 'n.rsp: header → columns: label missing in a run with it' });
+    const withLabel = encodePartial({ run: { ...run, label: null }, shard: { index: 2, count: 3 }, time }, two);
+    expect(decodePartial('w.rsp', withLabel)).toEqual({ ok: false, message: 'w.rsp: header → columns: label present in a run without it' });
+    const ok = decodePartial(
+      'o.rsp',
+      encodePartial({ run: { ...run, label: null }, shard: { index: 2, count: 3 }, time }, { ...two, rows: { ...two.rows, label: null } }),
+    );
+    expect(ok.ok && ok.partial.columns.rows.label).toBeNull();
+  });
+
   it('a hostile header is named with its place', () => {
     const bytes = encodePartial({ run: { ...run, preset: 'nope' as 'trl' }, shard: { index: 2, count: 3 }, time }, two);
     expect(decodePartial('x.rsp', bytes)).toMatchObject({ ok: false, message: expect.stringMatching(/^x\.rsp: header → run\.preset: /) });

@@ -9,14 +9,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { MAX_SHARDS, shardOf } from '../core/dataset/shard';
 import { PRESET_IDS } from '../core/stats/advantage';
-import { OPTIONAL_COLUMNS, ROW_COLUMNS, type RowColumns, type ScoreColumns } from './columns';
+import { COLUMN_NAMES, ROW_COLUMNS, type ColumnName, type RowColumns, type ScoreColumns } from './columns';
 
 export const PARTIAL_FORMAT = 'reward-studio-partial';
 export const PARTIAL_VERSION = 1;
 /** Limits on what a partial may declare or inflate to (a forged header must not make `merge` allocate without end). */
 export const PARTIAL_LIMITS = { bytes: 2 ** 31 - 1, rows: 50_000_000, header: 1 << 30, shards: MAX_SHARDS, text: 100_000 };
 
-type ColumnName = keyof typeof ROW_COLUMNS;
 const FUNCTION_COLUMN = /^function\.(\d{1,3})$/;
 
 const text = z.string().max(PARTIAL_LIMITS.text);
@@ -69,7 +68,7 @@ const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 export function encodePartial(h: Omit<PartialHeader, 'format' | 'version' | 'rows' | 'groupKeys' | 'errorTable' | 'columns'>, c: ScoreColumns): Uint8Array {
   if (!littleEndian) throw new Error('partial files are little-endian; this machine is not');
   const parts: [string, ArrayBufferView][] = [];
-  for (const name of Object.keys(ROW_COLUMNS) as ColumnName[]) {
+  for (const name of COLUMN_NAMES) {
     const col = c.rows[name];
     if (col) parts.push([name, col]);
   }
@@ -128,19 +127,24 @@ export function decodePartial(file: string, bytes: Uint8Array): { ok: true; part
   if (n > h.run.datasetRows) return bad(`header → rows: ${n} rows of a dataset of ${h.run.datasetRows}`);
   if (h.groupKeys.length > n) return bad(`header → groupKeys: ${h.groupKeys.length} groups for ${n} rows`);
   if (h.errorTable.length > n) return bad(`header → errorTable: ${h.errorTable.length} errors for ${n} rows`);
-  const expected = [
-    ...(Object.keys(ROW_COLUMNS) as ColumnName[]).filter((k) => !optionalAbsent(k, h.run)),
-    ...(h.run.functions ?? []).map((_, k) => `function.${k}`),
-  ];
   const names = h.columns.map((c) => c.name);
-  if (names.join(',') !== expected.join(',')) return bad(`header → columns: ${names.join(', ') || 'none'} where this run has ${expected.join(', ')}`);
+  const functionColumns = (h.run.functions ?? []).map((_, k) => `function.${k}`);
+  // The spec's columns in its order (the optional ones where present), then one per reward function.
+  const expected = [...COLUMN_NAMES.filter((k) => !ROW_COLUMNS[k].optional || names.includes(k)), ...functionColumns];
+  if (names.join(',') !== expected.join(',')) return bad(`header → columns: ${names.join(', ') || 'none'} where a partial has ${expected.join(', ')}`);
+  for (const [option, column] of [
+    [h.run.label, 'label'],
+    [h.run.groupBy, 'groupBy'],
+  ] as const)
+    if ((option !== null) !== names.includes(column))
+      return bad(`header → columns: ${column} ${option !== null ? 'missing in a run with' : 'present in a run without'} it`);
   for (const c of h.columns) if (c.length !== n) return bad(`column ${c.name} has ${c.length} values where the partial has ${n} rows`);
 
   // Columns: each at its offset, copied (the offsets need not be aligned for its element type).
   const cols: Record<string, ArrayBufferView> = {};
   let at = 4 + headLength;
   for (const c of h.columns) {
-    const Type = FUNCTION_COLUMN.test(c.name) ? Float64Array : ROW_COLUMNS[c.name as ColumnName];
+    const Type = FUNCTION_COLUMN.test(c.name) ? Float64Array : ROW_COLUMNS[c.name as ColumnName].type;
     const size = n * Type.BYTES_PER_ELEMENT;
     if (at + size > raw.length) return bad(`cut short: column ${c.name} needs ${size} bytes at ${at}, the file has ${raw.length}`);
     const copy = new Uint8Array(size);
@@ -150,19 +154,14 @@ export function decodePartial(file: string, bytes: Uint8Array): { ok: true; part
   }
   if (at !== raw.length) return bad(`${raw.length - at} bytes after the last column`);
 
-  const rows = Object.fromEntries((Object.keys(ROW_COLUMNS) as ColumnName[]).map((k) => [k, cols[k] ?? null])) as unknown as RowColumns;
+  const rows = Object.fromEntries(COLUMN_NAMES.map((k) => [k, cols[k] ?? null])) as unknown as RowColumns;
   const problem = rowProblem(rows, h);
   if (problem) return bad(problem);
-  const functions = (h.run.functions ?? []).map((_, k) => cols[`function.${k}`] as Float64Array);
+  const functions = functionColumns.map((name) => cols[name] as Float64Array);
   return {
     ok: true,
     partial: { header: h, columns: { rows, groupKeys: h.groupKeys, groupByValues: h.run.groupByValues, errorTable: h.errorTable, functions } },
   };
-}
-
-/** An optional column the run did not ask for. */
-function optionalAbsent(k: ColumnName, run: PartialRun): boolean {
-  return (OPTIONAL_COLUMNS as readonly string[]).includes(k) && (k === 'label' ? run.label === null : run.groupBy === null);
 }
 
 /** Why the columns' values cannot be this shard's rows, or null. */
