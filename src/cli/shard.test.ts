@@ -179,6 +179,17 @@ describe('score --shard i/n --save-partial, then merge (issue 24)', () => {
     expectPartition('py', 3);
   }, 300_000);
 
+  it('--model: each shard’s rows get their own model scores (by position); 2 shards merge to the whole run’s JSON', async () => {
+    const model = join(ROOT, 'public/models/tiny-reward');
+    const opts = ['--reward', file('rm.ts', 'export default (t, ctx) => ctx.models.tiny_reward;\n'), '--model', model, '--json'];
+    const whole = await cli(['score', DEMO, ...opts]);
+    expect(whole.code).toBe(0);
+    for (const k of [1, 2]) expect((await cli(['score', DEMO, ...opts, '--shard', `${k}/2`, '--save-partial', path(`m-${k}.rsp`)])).code).toBe(0);
+    const merged = await cli(['merge', path('m-1.rsp'), path('m-2.rsp'), '--json']);
+    expect(merged.stdout).toBe(whole.stdout);
+    expect(JSON.parse(whole.stdout).reward.distinct).toBeGreaterThan(700);
+  }, 120_000);
+
   it('a shard of 1/1 merges alone; shard 5/8 runs exactly the groups FNV-1a gives shard 5, and no row of another shard', async () => {
     const reward = file('one.ts', LENGTHS_TS);
     const whole = await cli(['score', DEMO, '--reward', reward, '--json', '--shard', '1/1', '--save-partial', path('one.rsp')]);
