@@ -105,6 +105,27 @@ describe('partial files', () => {
     expect(m.columns.errorTable).toEqual([{ message: 'boom', line: 3 }]);
   });
 
+  it('combine refuses a group in two partials and rows that do not add up (checks behind the decoder’s own)', () => {
+    // "0" falls to shard 2 of 2 (scripts/shard-fixtures.py): the decoder refuses it in shard 1/2.
+    expect(decodePartial('1.rsp', encodePartial({ run, shard: { index: 1, count: 2 }, time }, one))).toEqual({
+      ok: false,
+      message: '1.rsp: group "0" belongs to shard 2/2, not 1/2',
+    });
+    const p2 = decodePartial('2.rsp', encodePartial({ run, shard: { index: 2, count: 2 }, time }, one));
+    if (!p2.ok) throw new Error(p2.message);
+    // Built in memory past the decoder, combine still refuses the same group twice.
+    const twin = { ...p2.partial, header: { ...p2.partial.header, shard: { index: 1, count: 2 } } };
+    expect(
+      combine([
+        { path: '1.rsp', p: twin },
+        { path: '2.rsp', p: p2.partial },
+      ]),
+    ).toEqual({ ok: false, message: 'group "0" is in two partials (1.rsp and 2.rsp)' });
+    const alone = decodePartial('a.rsp', encodePartial({ run, shard: { index: 1, count: 1 }, time }, one));
+    if (!alone.ok) throw new Error(alone.message);
+    expect(combine([{ path: 'a.rsp', p: alone.partial }])).toEqual({ ok: false, message: 'the partials hold 2 rows where the dataset has 6' });
+  });
+
   it('optional columns: present exactly when the run has their option', () => {
     const noLabel = encodePartial({ run, shard: { index: 2, count: 3 }, time }, { ...two, rows: { ...two.rows, label: null } });
     expect(decodePartial('n.rsp', noLabel)).toEqual({ ok: false, message: 'n.rsp: header → columns: label missing in a run with it' });
