@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { shardOf } from '../core/dataset/shard';
 import type { ScoreColumns } from './columns';
 import { combine } from './merge';
-import { decodePartial, encodePartial, type PartialHeader } from './partial';
+import { decodePartial, encodePartial, PARTIAL_LIMITS, type PartialHeader } from './partial';
 
 // Shards of 3 (scripts/shard-fixtures.py): "a", "foobar", "" → 2; "0" → 1.
 const run: PartialHeader['run'] = {
@@ -124,6 +124,17 @@ describe('partial files', () => {
     const alone = decodePartial('a.rsp', encodePartial({ run, shard: { index: 1, count: 1 }, time }, one));
     if (!alone.ok) throw new Error(alone.message);
     expect(combine([{ path: 'a.rsp', p: alone.partial }])).toEqual({ ok: false, message: 'the partials hold 2 rows where the dataset has 6' });
+  });
+
+  it('a file that inflates past the limit is refused while inflating (a gzip bomb)', () => {
+    const bytes = encodePartial({ run, shard: { index: 2, count: 3 }, time }, two);
+    const limit = PARTIAL_LIMITS.bytes;
+    PARTIAL_LIMITS.bytes = gunzipSync(bytes).length - 1;
+    try {
+      expect(decodePartial('bomb.rsp', bytes)).toEqual({ ok: false, message: `bomb.rsp: inflates to more than ${PARTIAL_LIMITS.bytes} bytes` });
+    } finally {
+      PARTIAL_LIMITS.bytes = limit;
+    }
   });
 
   it('optional columns: present exactly when the run has their option', () => {
