@@ -99,9 +99,6 @@ Options:
   --shard <i/n>          score only the groups of shard i of n (1 ≤ i ≤ n), picked by a hash of the group key
                          (FNV-1a of its UTF-8, mod n): a group is never split, every machine picks the same
   --save-partial <file>  write this run's per-row columns, for \`reward-studio merge\`
-
-merge: the report (or with --json the object) of scoring every row at once, from the --save-partial files of
-all n shards of one run (each shard once; the same reward files, options and data).
   --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
                          (a batched Python call gets the limit × its rows)
   --model <folder>       a reward model: a Hugging Face ONNX export (config.json, tokenizer.json, model.onnx or
@@ -134,6 +131,10 @@ its completion, and reports how often each passes the threshold or beats the rol
                          is above r (default ${DEFAULT_MAX_RATE})
   --sample <N>           probe N rollouts drawn at random (seeded by --seed, default 1); default every rollout
   --probe <name>         only this probe (repeat for several; default all): ${PROBE_NAMES.map((x) => JSON.stringify(x)).join(', ')}
+
+merge: prints the report (or with --json the object) of scoring every row at once, from the --save-partial files
+of all n shards of one run (each shard once; the same reward files, options and data). Exit 1 when a partial cannot
+be read, is malformed, or does not belong with the others.
 
 Exit status: 0 scored (rows whose reward threw or timed out are counted, not fatal); 1 the reward does not
 compile (Python: a syntax error, an error at import, no reward function) or a file cannot be read; 2 usage error;
