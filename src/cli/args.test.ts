@@ -29,7 +29,33 @@ describe('parseArgs', () => {
         allowAll: false,
         models: [],
         workerMemoryMb: 4096,
+        shard: null,
+        savePartial: null,
       },
+    });
+  });
+
+  it('--shard i/n and --save-partial; merge takes partial files and --json only', () => {
+    const s = parseArgs([...base, '--shard', '2/8', '--save-partial', 'p.rsp']);
+    expect(s.kind === 'score' && [s.options.shard, s.options.savePartial]).toEqual([{ index: 2, count: 8 }, 'p.rsp']);
+    expect(parseArgs([...base, '--shard=1/1'])).toMatchObject({ kind: 'score', options: { shard: { index: 1, count: 1 } } });
+    for (const bad of ['0/3', '4/3', '1/0', '2', '1/2/3', 'a/b', '-1/3', '1.5/3', '1/100001', ''])
+      expect(parseArgs([...base, '--shard', bad])).toEqual({
+        kind: 'usage-error',
+        message: `--shard must be i/n with 1 ≤ i ≤ n ≤ 100000 (shard i of n), got "${bad}"`,
+      });
+    expect(parseArgs([...base, '--save-partial='])).toMatchObject({ kind: 'usage-error', message: '--save-partial needs a file name' });
+    expect(parseArgs([...base, '--save-partial', 'x', '--out', 'x'])).toMatchObject({
+      kind: 'usage-error',
+      message: '--save-partial and --out name the same file',
+    });
+    expect(parseArgs(['probe', 'd.jsonl', '--reward', 'r.ts', '--shard', '1/2'])).toMatchObject({ message: '--shard applies to score, not probe' });
+    expect(parseArgs(['merge', 'a.rsp', 'b.rsp', '--json'])).toEqual({ kind: 'merge', paths: ['a.rsp', 'b.rsp'], json: true });
+    expect(parseArgs(['merge', 'a.rsp'])).toEqual({ kind: 'merge', paths: ['a.rsp'], json: false });
+    expect(parseArgs(['merge'])).toMatchObject({ kind: 'usage-error', message: 'merge: missing the partial files (written by score --save-partial)' });
+    expect(parseArgs(['merge', 'a.rsp', '--preset', 'verl'])).toMatchObject({
+      kind: 'usage-error',
+      message: '--preset applies to score, not merge (merge takes partial files and --json)',
     });
   });
 

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_RATE } from '../core/probe/figures';
 import { PROBE_NAMES } from '../core/probe/probes';
 import { parseWeights } from '../core/reward/weighted';
 import { isPresetId, PRESET_IDS, type PresetId } from '../core/stats/advantage';
+import { MAX_SHARDS, type Shard } from '../core/dataset/shard';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
 
 export interface ScoreOptions {
@@ -39,6 +40,10 @@ export interface ScoreOptions {
   allowAll: boolean;
   /** `--model <folder>`, repeated: reward models (ONNX folders) whose scores the reward reads as `ctx.models.<name>`. */
   models: string[];
+  /** `--shard i/n`: score only the groups of shard i (src/core/dataset/shard.ts); null: every row. */
+  shard: Shard | null;
+  /** `--save-partial <file>`: write the run's columns for `reward-studio merge` (src/cli/partial.ts). */
+  savePartial: string | null;
 }
 
 /** Rows per call of a batched Python reward when --batch-size is not given. */
@@ -64,10 +69,12 @@ export type ParsedArgs =
   | { kind: 'help' }
   | { kind: 'score'; options: ScoreOptions }
   | { kind: 'probe'; options: ScoreOptions; probe: ProbeOptions }
+  | { kind: 'merge'; paths: string[]; json: boolean }
   | { kind: 'usage-error'; message: string };
 
 export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js|file.py> [options]
        reward-studio probe <data file> --reward <file> [--model <folder>] [--label c] [--pass x] [--max-rate r] [--sample N] [--json]
+       reward-studio merge <partial files…> [--json]
 
 Scores every rollout of a dataset (JSONL, JSON, CSV, Parquet, optionally gzipped; TRL, verl, OpenAI or
 preference formats) with a reward function, in worker threads, and prints the diagnostics of the studio.
@@ -89,6 +96,9 @@ Options:
                          with --json: "groupBy": {column, values: [{value, rows, mean, std}]}
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
+  --shard <i/n>          score only the groups of shard i of n (1 ≤ i ≤ n), picked by a hash of the group key
+                         (FNV-1a of its UTF-8, mod n): a group is never split, every machine picks the same
+  --save-partial <file>  write this run's per-row columns, for \`reward-studio merge\`
   --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
                          (a batched Python call gets the limit × its rows)
   --model <folder>       a reward model: a Hugging Face ONNX export (config.json, tokenizer.json, model.onnx or
@@ -122,6 +132,10 @@ its completion, and reports how often each passes the threshold or beats the rol
   --sample <N>           probe N rollouts drawn at random (seeded by --seed, default 1); default every rollout
   --probe <name>         only this probe (repeat for several; default all): ${PROBE_NAMES.map((x) => JSON.stringify(x)).join(', ')}
 
+merge: prints the report (or with --json the object) of scoring every row at once, from the --save-partial files
+of all n shards of one run (each shard once; the same reward files, options and data). Exit 1 when a partial cannot
+be read, is malformed, or does not belong with the others.
+
 Exit status: 0 scored (rows whose reward threw or timed out are counted, not fatal); 1 the reward does not
 compile (Python: a syntax error, an error at import, no reward function) or a file cannot be read; 2 usage error;
 3 (probe) a probe fools the reward.`;
@@ -150,6 +164,8 @@ const VALUE_OPTIONS = new Set([
   '--seed',
   '--probe',
   '--model',
+  '--shard',
+  '--save-partial',
 ]);
 /** Options that may be given more than once (their values kept in order). */
 const REPEATABLE = new Set(['--reward', '--probe', '--model']);
@@ -191,16 +207,22 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (flags.has('--help')) return { kind: 'help' };
-  if (positional.length === 0) return err('missing command (score or probe)');
+  if (positional.length === 0) return err('missing command (score, probe or merge)');
   const [command, ...rest] = positional;
-  if (command !== 'score' && command !== 'probe') return err(`unknown command "${command}" (the commands are "score" and "probe")`);
+  if (command === 'merge') {
+    const other = [...values.keys(), ...[...flags].filter((f) => f !== '--json')];
+    if (other.length > 0) return err(`${other[0]} applies to score, not merge (merge takes partial files and --json)`);
+    if (rest.length === 0) return err('merge: missing the partial files (written by score --save-partial)');
+    return { kind: 'merge', paths: rest, json: flags.has('--json') };
+  }
+  if (command !== 'score' && command !== 'probe') return err(`unknown command "${command}" (the commands are "score", "probe" and "merge")`);
   let probe: ProbeOptions | null = null;
   if (command === 'probe') {
     const parsed = probeOptions(values, repeated.get('--probe') ?? null);
     if (typeof parsed === 'string') return err(parsed);
     probe = parsed;
     if ((repeated.get('--reward') ?? []).length > 1) return err('probe takes one --reward file (a file may list several functions)');
-    for (const o of ['--out', '--reward-weights', '--group-by']) if (values.has(o)) return err(`${o} applies to score, not probe`);
+    for (const o of ['--out', '--reward-weights', '--group-by', '--shard', '--save-partial']) if (values.has(o)) return err(`${o} applies to score, not probe`);
   } else {
     for (const o of ['--pass', '--max-rate', '--sample', '--seed', '--probe']) if (values.has(o)) return err(`${o} applies to probe, not score`);
   }
@@ -288,6 +310,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (groupBy === '') return err('--group-by needs a column name');
   const out = values.get('--out');
   if (out === '') return err('--out needs a file name');
+  let shard: Shard | null = null;
+  const sh = values.get('--shard');
+  if (sh !== undefined) {
+    const m = /^(\d{1,9})\/(\d{1,9})$/.exec(sh.trim());
+    const index = m ? Number(m[1]) : NaN;
+    const count = m ? Number(m[2]) : NaN;
+    if (!(index >= 1 && index <= count && count <= MAX_SHARDS)) return err(`--shard must be i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (shard i of n), got "${sh}"`);
+    shard = { index, count };
+  }
+  const savePartial = values.get('--save-partial');
+  if (savePartial === '') return err('--save-partial needs a file name');
+  if (savePartial !== undefined && out !== undefined && savePartial === out) return err('--save-partial and --out name the same file');
   const models = repeated.get('--model') ?? [];
   if (models.includes('')) return err('--model needs a folder');
 
@@ -310,6 +344,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     mapping,
     pythonFunction: fn ?? null,
     batchSize,
+    shard,
+    savePartial: savePartial ?? null,
   };
   return probe ? { kind: 'probe', options, probe } : { kind: 'score', options };
 }

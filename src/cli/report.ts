@@ -52,13 +52,15 @@ export function* outLines(
   errors: Map<number, RowError>,
   labels: readonly string[] = meta.groupKeys,
   strings?: Readonly<Record<string, readonly (string | null)[]>>,
+  /** --shard: the dataset row of each line (default: the line's own position). */
+  index?: ArrayLike<number>,
 ): Generator<string> {
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   const texts = strings && Object.keys(strings).length > 0 ? Object.entries(strings) : null;
   for (let i = 0; i < meta.rows; i++) {
     const e = errors.get(i);
     const line: Record<string, unknown> = {
-      index: i,
+      index: index ? index[i] : i,
       group: labels[meta.groupOf[i]],
       reward: finite(scores[i]),
       advantage: finite(advantages[i]),
@@ -102,7 +104,8 @@ export interface HumanReportInput {
   preset: string;
   label: string | null;
   groupBy?: GroupByReport | null;
-  meta: DatasetMeta;
+  /** The rows reported, the input's skipped lines (or rows), and its container. */
+  meta: { rows: number; skipped: number; detection: { container: string; gzip: boolean } };
   formatLabel: string;
   summary: RunSummary;
   diagnostics: Diagnostics;
@@ -124,7 +127,7 @@ export function humanReport(r: HumanReportInput): string {
   lines.push(`${r.file}: ${meta.detection.container.toUpperCase()}${meta.detection.gzip ? ' (gzip)' : ''}, ${r.formatLabel}`);
   lines.push(`reward ${r.reward}, preset ${r.preset}`);
   lines.push('');
-  lines.push(`rows        ${d.rows} in ${d.groups} groups (skipped ${unit}: ${meta.issues.length})`);
+  lines.push(`rows        ${d.rows} in ${d.groups} groups (skipped ${unit}: ${meta.skipped})`);
   lines.push(`scored      ${summary.ok}   nulls ${summary.nulls}   errors ${summary.errors}   timed out ${summary.timedOut}`);
   if (r.errors.size > 0) {
     const first = [...r.errors.values()].sort((a, b) => a.row - b.row).slice(0, 5);

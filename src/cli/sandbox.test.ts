@@ -50,4 +50,10 @@ describe('permissionFlags', () => {
     expect(options(['score', 'd.jsonl', '--reward', 'r.ts', '--allow-all']).allowAll).toBe(true);
     expect(options(['score', 'd.jsonl', '--reward', 'r.ts']).allowAll).toBe(false);
   });
+
+  it('--save-partial may be written, as --out', () => {
+    const o = options(['score', '/data/rows.jsonl', '--reward', '/code/reward.ts', '--shard', '1/2', '--save-partial', '/results/p1.rsp']);
+    const flags = permissionFlags(o, '/studio', () => null);
+    expect(flags.filter((f) => f.startsWith('--allow-fs-write'))).toEqual(['--allow-fs-write=/results/p1.rsp']);
+  });
 });

@@ -34,6 +34,7 @@ export function permissionFlags(o: ScoreOptions, root: string, resolvePackage: (
   const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
   const flags = ['--experimental-permission', '--allow-worker', ...read.map((p) => `--allow-fs-read=${p}`)];
   if (o.out !== null) flags.push(`--allow-fs-write=${resolve(o.out)}`);
+  if (o.savePartial !== null) flags.push(`--allow-fs-write=${resolve(o.savePartial)}`);
   return flags;
 }
 
@@ -52,7 +53,7 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
     }
   };
   // Node splits a flag's value at commas: a path holding one cannot be allowed exactly.
-  const paths = [o.dataPath, ...o.rewardPaths, ...o.models, o.out ?? ''].map((p) => resolve(p));
+  const paths = [o.dataPath, ...o.rewardPaths, ...o.models, o.out ?? '', o.savePartial ?? ''].map((p) => resolve(p));
   const comma = paths.find((p) => p.includes(','));
   if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
   const models = o.models.length > 0;

@@ -3,22 +3,24 @@
  * Returns the exit status: 0 scored, 1 the reward does not compile or a file cannot be read, 2 usage error.
  */
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
-import { closeSync, openAsBlob, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, openAsBlob, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import type { RangeResult } from '../core/reward/runRows';
-import { summarizeRun } from '../core/reward/summary';
-import { combineFunctions, summarizeFunctions, uniqueNames, type WeightedFunction } from '../core/reward/weighted';
+import { combineFunctions, uniqueNames, type WeightedFunction } from '../core/reward/weighted';
 import { advantages } from '../core/stats/advantage';
-import { diagnose } from '../core/stats/diagnose';
-import { groupByStats, type GroupByValue } from '../core/stats/groupBy';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
 import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
-import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
+import { issuesText, outLines } from './report';
+import { columnsOf } from './columns';
+import { encodePartial, type PartialHeader } from './partial';
+import { scoreReport } from './scoreReport';
+import { shardRows } from '../core/dataset/shard';
 import { runSandboxed, sandboxed } from './sandbox';
 import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { loadAll } from '../core/dataset/loadAll';
@@ -40,9 +42,11 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     io.stderr(`reward-studio: ${parsed.message}\n\n${USAGE}\n`);
     return 2;
   }
+  // merge runs no reward code: nothing to sandbox.
+  if (parsed.kind === 'merge') return (await import('./merge')).merge(parsed.paths, parsed.json, io);
   if (!parsed.options.allowAll && !sandboxed()) {
     // Checked here, outside the sandbox: the sandboxed run may not look at --out's folder.
-    const bad = checkOut(parsed.options.out);
+    const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
     if (bad) return fail(io, bad);
     try {
       return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv);
@@ -97,7 +101,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   if (!inputs.ok) return fail(io, inputs.message);
   const { codes } = inputs;
   if (!sandboxed()) {
-    const bad = checkOut(o.out);
+    const bad = checkOut(o.out) ?? checkOut(o.savePartial);
     if (bad) return fail(io, bad);
   }
 
@@ -132,60 +136,86 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
       stdout: '',
     };
   }
-  const { scores, status, errors } = result;
+  const { errors } = result;
   const elapsedMs = runs.reduce((a, r) => a + r.outcome.elapsedMs, 0);
   const workersUsed = Math.max(...runs.map((r) => r.outcome.workersUsed));
   if (meta.issues.length > 0) io.stderr(issuesText(meta.issues, meta.detection.container) + '\n');
   if (o.label !== null && meta.labelPresent === 0)
     io.stderr(`reward-studio: warning: no row has a "${o.label}" field (columns: ${meta.detection.columns.join(', ')})\n`);
 
-  let groups: GroupByValue[] | null = null;
-  if (o.groupBy !== null) {
-    if (!meta.groupBy || meta.groupBy.present === 0) {
-      io.stderr(`reward-studio: --group-by: no row has a column "${o.groupBy}" (columns: ${meta.detection.columns.join(', ')})\n`);
-      return 2;
-    }
-    groups = groupByStats(scores, status, meta.groupBy.codes, meta.groupBy.values);
+  if (o.groupBy !== null && (!meta.groupBy || meta.groupBy.present === 0)) {
+    io.stderr(`reward-studio: --group-by: no row has a column "${o.groupBy}" (columns: ${meta.detection.columns.join(', ')})\n`);
+    return 2;
   }
-
-  const groupCount = meta.groupKeys.length;
-  const diagnostics = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
-  const summaries = functions ? summarizeFunctions(functions, result.components, errors.values()) : undefined;
+  // With --shard the run covered its rows only (by position); the report and the partial describe those rows.
+  const subset = runs[0].rows ?? null;
+  const columns = columnsOf(meta, result, subset, functions?.map((f) => f.name) ?? []);
 
   if (o.out !== null) {
-    const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
+    const { rows: c, groupKeys } = columns;
+    const adv = advantages(c.score, c.group, groupKeys.length, o.preset);
     try {
-      const labels = groupLabels(meta.groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
-      writeLines(o.out, outLines(meta, scores, adv, errors, labels, result.strings));
+      const labels = groupLabels(groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
+      const shardMeta = { ...meta, rows: c.index.length, groupOf: c.group, groupKeys, lengths: c.length };
+      writeLines(o.out, outLines(shardMeta, c.score, adv, errors, labels, result.strings, subset ?? undefined));
     } catch (e) {
       return fail(io, `cannot write ${o.out}: ${reason(e)}`);
     }
   }
-
-  const grouped = groups && o.groupBy !== null ? { column: o.groupBy, values: groups } : null;
-  if (o.json) io.stdout(diagnosticsJson(diagnostics, summaries, grouped) + '\n');
-  else {
-    io.stdout(
-      humanReport({
-        file: o.dataPath,
-        reward: o.rewardPaths.join(', '),
-        preset: o.preset,
-        label: o.label,
-        groupBy: grouped,
-        meta,
-        formatLabel: FORMAT_LABELS[meta.detection.format],
-        summary: summarizeRun(scores, status),
-        diagnostics,
-        errors,
-        elapsedMs,
-        workersUsed,
-        poolSize: size,
-        out: o.out,
-        functions: summaries,
-      }) + '\n',
-    );
+  if (o.savePartial !== null) {
+    try {
+      writeFileSync(o.savePartial, encodePartial(partialHeader(o, codes, meta, functions, { elapsedMs, workersUsed, poolSize: size }), columns));
+    } catch (e) {
+      return fail(io, `cannot write ${o.savePartial}: ${reason(e)}`);
+    }
   }
+
+  const shardNote = o.shard ? ` (shard ${o.shard.index}/${o.shard.count}: ${columns.rows.index.length} of ${meta.rows} rows)` : '';
+  const report = scoreReport(columns, {
+    preset: o.preset,
+    label: o.label,
+    groupBy: o.groupBy,
+    ...(functions ? { functions } : {}),
+    json: o.json,
+    human: {
+      file: o.dataPath + shardNote,
+      reward: o.rewardPaths.join(', '),
+      formatLabel: FORMAT_LABELS[meta.detection.format],
+      container: meta.detection.container,
+      gzip: meta.detection.gzip,
+      skipped: meta.issues.length,
+      elapsedMs,
+      workersUsed,
+      poolSize: size,
+      out: o.out,
+    },
+  });
+  io.stdout(report + '\n');
   return 0;
+}
+
+/** What a partial says about the run, besides its rows: merge checks that every shard's agrees. */
+function partialHeader(o: ScoreOptions, codes: string[], meta: DatasetMeta, functions: WeightedFunction[] | undefined, time: PartialHeader['time']) {
+  return {
+    run: {
+      rewards: o.rewardPaths.map((p, k) => ({ file: basename(p), sha256: createHash('sha256').update(codes[k]).digest('hex') })),
+      weights: o.rewardWeights,
+      function: o.pythonFunction,
+      preset: o.preset,
+      label: o.label,
+      groupBy: o.groupBy,
+      tokenizer: o.tokenizer,
+      import: { format: o.format, mapping: o.mapping ? { ...o.mapping } : null },
+      data: { name: basename(o.dataPath), bytes: statSync(o.dataPath).size },
+      detection: { container: meta.detection.container, gzip: meta.detection.gzip, format: meta.detection.format },
+      datasetRows: meta.rows,
+      skipped: meta.issues.length,
+      groupByValues: meta.groupBy ? meta.groupBy.values : null,
+      functions: functions ? functions.map(({ name, weight }) => ({ name, weight })) : null,
+    },
+    shard: o.shard ?? { index: 1, count: 1 },
+    time,
+  };
 }
 
 /** A whole run's result as the range result of rows [0, n). */
@@ -209,6 +239,8 @@ export type Ran =
       name: string;
       /** A Python file's own `reward_funcs` list, combined inside the run. */
       functions?: WeightedFunction[];
+      /** --shard: the dataset rows the run covered, by position (absent: every row). */
+      rows?: Int32Array;
     }
   | { ok: false; message: string };
 
@@ -309,7 +341,24 @@ export async function runOn(
   models?: RunOptions['models'],
 ): Promise<Ran> {
   const { engine } = r;
-  const outcome = await engine.run(code, { timeLimitMs: o.timeLimitMs, python: r.call, tokenizer: r.tokenizer, probe, ...(models ? { models } : {}) }).done;
+  // --shard: the groups come from the first worker's read; only the shard's rows are run (models' columns by position).
+  let rows: Int32Array | undefined;
+  if (o.shard && !probe) {
+    const info = await engine.loadInfo();
+    if (!info.ok || !info.meta)
+      return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : mappingHint(info.message)}` };
+    const subset = shardRows(info.meta.groupOf, info.meta.groupKeys, o.shard);
+    if (models) models = Object.fromEntries(Object.entries(models).map(([k, col]) => [k, Float64Array.from(subset, (row) => col[row])]));
+    rows = subset;
+  }
+  const outcome = await engine.run(code, {
+    timeLimitMs: o.timeLimitMs,
+    python: r.call,
+    tokenizer: r.tokenizer,
+    probe,
+    ...(models ? { models } : {}),
+    ...(rows ? { rows } : {}),
+  }).done;
   if (outcome.kind === 'compile-error') {
     // The module ran but bound no reward object either: the parse's message lists what would have been one.
     if (r.whenRun && /^no reward function (found|named)/.test(outcome.message)) {
@@ -328,20 +377,20 @@ export async function runOn(
       r.whenRun = null;
     }
   }
-  if (outcome.kind === 'load-failed') {
-    // The browser's mapping dialog is, here, a pair of options.
-    const message = outcome.message.replace(
-      / Choose which columns hold the prompt and the completion\.$/,
-      ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).',
-    );
-    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${message}` };
-  }
+  if (outcome.kind === 'load-failed') return { ok: false, message: `cannot read the data file ${o.dataPath}: ${mappingHint(outcome.message)}` };
   if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
   const info = await engine.loadInfo();
   if (!info.ok || !info.meta)
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
-  return { ok: true, outcome, meta: info.meta, name: r.name, ...(r.functions ? { functions: r.functions } : {}) };
+  return { ok: true, outcome, meta: info.meta, name: r.name, ...(r.functions ? { functions: r.functions } : {}), ...(rows ? { rows } : {}) };
 }
+
+/** The browser's mapping dialog is, here, a pair of options. */
+const mappingHint = (message: string) =>
+  message.replace(
+    / Choose which columns hold the prompt and the completion\.$/,
+    ' Name them with --prompt <column> --completion <column> (and optionally --group, --ground-truth).',
+  );
 
 /** Score the file with the engine on worker threads. */
 async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io, models: RunOptions['models']): Promise<Ran> {

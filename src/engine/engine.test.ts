@@ -144,6 +144,37 @@ describe('RewardEngine on fake ports', () => {
     expect(workers.map((w) => w.runs())).toEqual(firstRuns);
   });
 
+  it('a row-subset run sends only those rows, by position, with their share of the model columns; results by position', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d100'));
+    const rows = Int32Array.from({ length: 30 }, (_, j) => 3 * j + 1);
+    const col = Float64Array.from({ length: 30 }, (_, j) => j + 0.25);
+    const out = await e.run('code', { rows, models: { rm: col } }).done;
+    expect(out.kind).toBe('done');
+    if (out.kind !== 'done') return;
+    // The fake worker scores position p with p + 0.5.
+    expect(Array.from(out.result.scores)).toEqual(Array.from({ length: 30 }, (_, j) => j + 0.5));
+    const sent = workers.flatMap((w) => w.sent.flatMap((m) => (m.kind === 'run' ? [m] : [])));
+    expect(sent.reduce((a, m) => a + m.end - m.start, 0)).toBe(30);
+    for (const m of sent) {
+      expect(Array.from(m.rows!)).toEqual(Array.from({ length: m.end - m.start }, (_, k) => 3 * (m.start + k) + 1));
+      expect(Array.from(m.models!.rm)).toEqual(Array.from({ length: m.end - m.start }, (_, k) => m.start + k + 0.25));
+    }
+  });
+
+  it.each([
+    ['a row past the end', [1, 100], 'row subset: row 100 (position 1) is outside the dataset (100 rows)'],
+    ['a negative row', [-1, 3], 'row subset: row -1 (position 0) is outside the dataset (100 rows)'],
+    ['rows out of order', [5, 3], 'row subset: rows must be ascending and distinct (position 1)'],
+    ['a row twice', [5, 5], 'row subset: rows must be ascending and distinct (position 1)'],
+  ])('a row subset with %s fails the run before any task goes out', async (_, list, message) => {
+    const { e, workers } = engine(1);
+    e.setDataset(dataset('d100'));
+    const out = await e.run('code', { rows: Int32Array.from(list) }).done;
+    expect(out).toEqual({ kind: 'failed', message });
+    expect(workers.flatMap((w) => w.sent.filter((m) => m.kind === 'run'))).toEqual([]);
+  });
+
   it('a probe run sends each task its positions’ share of the model columns; a column of another length fails the run', async () => {
     const { e, workers } = engine(2);
     e.setDataset(dataset('d100'));

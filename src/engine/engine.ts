@@ -101,6 +101,11 @@ export interface RunOptions {
    * the row whose completion `cross` gives position j.
    */
   probe?: { name: string; rows: Int32Array; donors?: Int32Array };
+  /**
+   * Score only these dataset rows (ascending, each once; `--shard`): results, errors and model columns by position in
+   * `rows`. Rows outside it never reach the reward.
+   */
+  rows?: Int32Array;
   onProgress?: (p: RunProgress) => void;
 }
 
@@ -419,6 +424,16 @@ export class RewardEngine {
   }
 }
 
+/** Why a row subset cannot be run on a dataset of `size` rows, or null. */
+export function subsetProblem(rows: Int32Array, size: number, probe: boolean): string | null {
+  if (probe) return 'a run takes a probe or a row subset, not both';
+  for (let j = 0; j < rows.length; j++) {
+    if (!(rows[j] >= 0 && rows[j] < size)) return `row subset: row ${rows[j]} (position ${j}) is outside the dataset (${size} rows)`;
+    if (j > 0 && rows[j] <= rows[j - 1]) return `row subset: rows must be ascending and distinct (position ${j})`;
+  }
+  return null;
+}
+
 /** One run over the dataset: its queue, its results, and what it does about each reply. */
 class Run {
   readonly done: Promise<RunOutcome>;
@@ -468,6 +483,11 @@ class Run {
     }
     this.datasetRows = n;
     if (this.opts.probe) n = this.opts.probe.rows.length;
+    if (this.opts.rows) {
+      const bad = subsetProblem(this.opts.rows, n, this.opts.probe !== undefined);
+      if (bad) return this.finish({ kind: 'failed', message: bad });
+      n = this.opts.rows.length;
+    }
     this.rows = n;
     // Columns are sliced by position: one of another length would give rows other rollouts' scores.
     for (const [name, col] of Object.entries(this.opts.models ?? {}))
@@ -553,6 +573,7 @@ class Run {
     const { tokenizer, python, probe: p, models: m } = this.opts;
     const models = m && Object.keys(m).length ? Object.fromEntries(Object.entries(m).map(([k, col]) => [k, col.slice(task.start, task.end)])) : undefined;
     const probe = p && { name: p.name, rows: p.rows.slice(task.start, task.end), ...(p.donors ? { donors: p.donors.slice(task.start, task.end) } : {}) };
+    const rows = this.opts.rows?.slice(task.start, task.end);
     const run = {
       kind: 'run',
       taskId: task.id,
@@ -562,7 +583,7 @@ class Run {
       end: task.end,
       timeLimitMs: this.limit,
     } as const;
-    slot.port.post({ ...run, tokenizer, python, models, ...(probe ? { probe } : {}) });
+    slot.port.post({ ...run, tokenizer, python, models, ...(probe ? { probe } : {}), ...(rows ? { rows } : {}) });
   }
 
   reply(slot: Slot, m: Extract<FromWorker, { kind: 'result' | 'compile-error' | 'failed' }>): void {

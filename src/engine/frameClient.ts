@@ -69,7 +69,7 @@ export class RewardSandbox {
         const ds = this.datasets[id];
         const done = new Promise<RunOutcome>((resolve) => {
           if (ds?.size === undefined) return resolve({ kind: 'failed', message: 'no dataset loaded' });
-          this.runs.set(runId, { rows: opts.probe ? opts.probe.rows.length : ds.size, onProgress, resolve });
+          this.runs.set(runId, { rows: opts.probe ? opts.probe.rows.length : opts.rows ? opts.rows.length : ds.size, onProgress, resolve });
           this.send({ kind: 'run', pool: id, runId, code, opts });
         });
         return { done, cancel: () => this.runs.has(runId) && this.send({ kind: 'cancel', runId }) };

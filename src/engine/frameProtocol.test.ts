@@ -155,6 +155,26 @@ describe('requests from the page, checked in the sandbox', () => {
     expect(c.value.opts.models).toEqual(models);
   });
 
+  it('a row-subset run keeps its rows and takes model columns of the subset’s length; a bad subset is refused', () => {
+    const models = { rm: Float64Array.from([0.5, -1.5]) };
+    const c = checkToFrame({ kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { rows: Int32Array.from([1, 3]), models } }, rows);
+    if (!c.ok || c.value.kind !== 'run') throw new Error('expected a run');
+    expect(c.value.opts.rows).toEqual(Int32Array.from([1, 3]));
+    expect(c.value.opts.models).toEqual(models);
+    const run = (opts: unknown) => checkToFrame({ kind: 'run', pool: 'ts', runId: 1, code: 'x', opts }, rows);
+    expect(run({ rows: Int32Array.from([1, 4]) })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('opts.rows.1: expected ascending rows of the dataset (0 to 3)'),
+    });
+    expect(run({ rows: Int32Array.from([2, 2]) })).toMatchObject({ ok: false, error: expect.stringContaining('opts.rows.1') });
+    expect(run({ rows: [0, 1] })).toMatchObject({ ok: false, error: expect.stringContaining('opts.rows: expected an Int32Array') });
+    expect(run({ rows: Int32Array.from([0, 1]), models: { rm: new Float64Array(4) } })).toMatchObject({ ok: false });
+    expect(run({ rows: Int32Array.from([0]), probe: { name: 'empty', rows: Int32Array.from([0]) } })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('opts.rows: expected absent in a probe run'),
+    });
+  });
+
   it('a dataset with its file passes', () => {
     expect(checkToFrame({ kind: 'dataset', pool: 'py', ds: { size: 4, file: { datasetId: 'd', name: 'a.jsonl', blob } }, load: false }, rows).ok).toBe(true);
   });

@@ -45,9 +45,10 @@ function checkRunOptions(v: unknown, rows: number | undefined): FrameRunOptions 
     out.tokenizer = Object.hasOwn(TOKENIZERS, str(o.tokenizer, 'opts.tokenizer')) ? (o.tokenizer as TokenizerId) : bad('opts.tokenizer', 'a tokenizer id');
   if (o.python !== undefined) out.python = checkPythonCall(o.python, 'opts.python');
   if (o.probe !== undefined) out.probe = checkProbeRun(o.probe, rows);
+  if (o.rows !== undefined) out.rows = checkSubsetRun(o.rows, rows, out.probe !== undefined);
   if (o.models !== undefined) {
-    // A probe run's columns score the probed texts, one per position; otherwise one per dataset row.
-    const n = out.probe ? out.probe.rows.length : rows;
+    // A probe or subset run's columns are one per position; otherwise one per dataset row.
+    const n = out.probe ? out.probe.rows.length : out.rows ? out.rows.length : rows;
     const models: Record<string, Float64Array> = {};
     for (const [k, col] of Object.entries(record(o.models, 'opts.models')))
       setOwn(
@@ -73,6 +74,16 @@ function checkProbeRun(v: unknown, rows: number | undefined): NonNullable<FrameR
   };
   const picked = list(p.rows, 'opts.probe.rows');
   return p.donors === undefined ? { name, rows: picked } : { name, rows: picked, donors: list(p.donors, 'opts.probe.donors', picked.length) };
+}
+
+/** A row-subset run: ascending dataset rows (each below the dataset's size, when known); never with a probe. */
+function checkSubsetRun(v: unknown, size: number | undefined, probe: boolean): Int32Array {
+  if (probe) bad('opts.rows', 'absent in a probe run');
+  if (!(v instanceof Int32Array)) return bad('opts.rows', 'an Int32Array');
+  for (let j = 0; j < v.length; j++)
+    if (v[j] < 0 || (size !== undefined && v[j] >= size) || (j > 0 && v[j] <= v[j - 1]))
+      bad(`opts.rows.${j}`, `ascending rows of the dataset (0 to ${size === undefined ? 'its size' : size - 1})`);
+  return v;
 }
 
 function checkDataset(v: unknown): EngineDataset {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../core/trajectory';
-import { probeRows } from './probeRows';
+import { probeRows, subsetRows } from './probeRows';
 import type { WorkerRows } from './workerRows';
 
 const t = (i: number): Trajectory => ({
@@ -43,5 +43,22 @@ describe('probeRows', () => {
   it('a row outside the dataset (a forged task) fails the task with the reason', async () => {
     const { data } = fakeRows(3);
     await expect(probeRows(data, 'd', 0, { name: 'empty', rows: Int32Array.from([1, 3]) })).rejects.toThrow('probe row 3 is outside the dataset (3 rows)');
+  });
+
+  it('a row subset: position start + j is row rows[j] unchanged; neighbours read in one go; a row past the end fails', async () => {
+    const { data, asked } = fakeRows(10);
+    const src = await subsetRows(data, 'd', 20, Int32Array.from([1, 2, 3, 8]));
+    expect(src.keep).toBe(false);
+    expect([20, 21, 22, 23].map((i) => [src.rows[i].index, src.rows[i].completion])).toEqual([
+      [1, 'c1'],
+      [2, 'c2'],
+      [3, 'c3'],
+      [8, 'c8'],
+    ]);
+    expect(asked).toEqual([
+      [1, 4],
+      [8, 9],
+    ]);
+    await expect(subsetRows(data, 'd', 0, Int32Array.from([9, 10]))).rejects.toThrow('row 10 is outside the dataset (10 rows)');
   });
 });

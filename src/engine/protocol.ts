@@ -62,6 +62,8 @@ export interface RunTask {
   models?: Record<string, Float64Array>;
   /** A stress-test run: positions [start, end) are rows `rows` of the dataset with probe `name` applied. */
   probe?: ProbeTask;
+  /** A row-subset run (`--shard`): position start + j is dataset row rows[j] (ascending). */
+  rows?: Int32Array;
 }
 
 /** One task's share of a probe run: the dataset row of each position, and (for `cross`) the row lending its completion. */
@@ -309,6 +311,14 @@ function checkProbeTask(v: unknown, n: number): void {
   }
 }
 
+/** A subset task's rows: one per position, ascending and ≥ 0 (the worker checks each is one of its rows); no probe. */
+function checkSubset(a: unknown, n: number, probe: boolean): void {
+  if (probe) bad('rows', 'absent in a probe task');
+  if (!(a instanceof Int32Array) || a.length !== n) bad('rows', `an Int32Array of ${n}`);
+  const rows = a as Int32Array;
+  for (let j = 0; j < n; j++) if (rows[j] < 0 || (j > 0 && rows[j] <= rows[j - 1])) bad(`rows.${j}`, 'rows ≥ 0, ascending');
+}
+
 /** A message from the engine, checked by the worker before it acts on it. */
 export function checkToWorker(v: unknown): Check<ToWorker> {
   return checked((): ToWorker => {
@@ -333,6 +343,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         if (m.models !== undefined) for (const [k, col] of Object.entries(record(m.models, 'models'))) f64(col, (m.end as number) - start, `models.${k}`);
         if (m.python !== undefined) checkPythonCall(m.python);
         if (m.probe !== undefined) checkProbeTask(m.probe, (m.end as number) - start);
+        if (m.rows !== undefined) checkSubset(m.rows, (m.end as number) - start, m.probe !== undefined);
         return m as ToWorker;
       }
       case 'idle': {

@@ -7,7 +7,7 @@ import type { RangeResult } from '../core/reward/runRows';
 import type { RewardCandidate } from '../core/python/signatures';
 import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from './protocol';
 import { WATCH_IDLE, watchOf, type Watch } from './watch';
-import { probeRows, type RowSource } from './probeRows';
+import { probeRows, subsetRows, type RowSource } from './probeRows';
 import { WorkerRows } from './workerRows';
 
 /** What a language runtime answers for one task. */
@@ -49,6 +49,7 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
       // The task's rows, read from the file the first time a task needs them (a probe task: its rows, probed).
       let source: RowSource = rows;
       if (m.probe) source = await probeRows(rows, m.datasetId, m.start, m.probe);
+      else if (m.rows) source = await subsetRows(rows, m.datasetId, m.start, m.rows);
       else await rows.ensureFor(m.datasetId, m.start, m.end);
       out = await runtime.run(m, source, watch);
     } catch (e) {

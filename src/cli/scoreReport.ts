@@ -1,0 +1,63 @@
+/**
+ * `score`'s output from its columns: the one function `score` and `merge` both call, so a merged report is the report
+ * of scoring everything at once.
+ */
+import { summarizeRun } from '../core/reward/summary';
+import { summarizeFunctions, type WeightedFunction } from '../core/reward/weighted';
+import type { PresetId } from '../core/stats/advantage';
+import { diagnose } from '../core/stats/diagnose';
+import { groupByStats } from '../core/stats/groupBy';
+import { errorsOf, type ScoreColumns } from './columns';
+import { diagnosticsJson, humanReport, type GroupByReport, type HumanReportInput } from './report';
+
+export interface ReportOptions {
+  preset: PresetId;
+  label: string | null;
+  groupBy: string | null;
+  /** Several reward functions (names and weights, in the order of the columns' `functions`). */
+  functions?: WeightedFunction[];
+  json: boolean;
+  /** What only the human report shows: the files, the run's time, the file's skipped lines. */
+  human: Omit<HumanReportInput, 'preset' | 'label' | 'groupBy' | 'meta' | 'summary' | 'diagnostics' | 'errors' | 'functions'> & {
+    container: string;
+    gzip: boolean;
+    skipped: number;
+  };
+}
+
+/** The JSON object (one line) or the human report of the columns' rows. */
+export function scoreReport(c: ScoreColumns, o: ReportOptions): string {
+  const { rows } = c;
+  const diagnostics = diagnose({
+    scores: rows.score,
+    status: rows.status,
+    groupOf: rows.group,
+    groupCount: c.groupKeys.length,
+    lengths: rows.length,
+    labels: rows.label,
+    preset: o.preset,
+  });
+  const errors = errorsOf(c);
+  const summaries = o.functions
+    ? summarizeFunctions(o.functions, Object.fromEntries(o.functions.map((f, k) => [f.name, c.functions[k]])), errors.values())
+    : undefined;
+  let grouped: GroupByReport | null = null;
+  if (o.groupBy !== null && rows.groupBy && c.groupByValues) {
+    // Values of the file that none of these rows has (another shard's) are left out; a whole run has none.
+    const values = groupByStats(rows.score, rows.status, rows.groupBy, c.groupByValues).filter((g) => g.rows > 0);
+    grouped = { column: o.groupBy, values };
+  }
+  if (o.json) return diagnosticsJson(diagnostics, summaries, grouped);
+  const { container, gzip, skipped, ...human } = o.human;
+  return humanReport({
+    ...human,
+    preset: o.preset,
+    label: o.label,
+    groupBy: grouped,
+    meta: { rows: rows.index.length, skipped, detection: { container, gzip } },
+    summary: summarizeRun(rows.score, rows.status),
+    diagnostics,
+    errors,
+    functions: summaries,
+  });
+}
