@@ -251,7 +251,10 @@ def cli_case():
         steps=[float(x['step']) for x in rows], lengths=[float(x['length']) for x in rows],
         labels=[1.0 if x['ok'] else 0.0 for x in rows],
         truncated=[x['fr'] if x['fr'] is not None else int(x['length'] >= max_length) for x in rows], components={})
-    return '\n'.join(lines) + '\n', max_length, case
+    # Without --max-length only the finish reasons count: the truncated share per step from them alone.
+    steps = sorted(set(case['steps']))
+    by_reason = [np.mean([1 if x['fr'] == 1 else 0 for x in rows if x['step'] == st_]) for st_ in steps]
+    return '\n'.join(lines) + '\n', max_length, case, by_reason
 
 
 def main():
@@ -267,11 +270,11 @@ def main():
     for c in cases:
         exp = ref_over_steps(c)
         fixtures.append(dict(input=c, expected=exp, prompts=ref_prompts(c)))
-    text, max_length, cc = cli_case()
+    text, max_length, cc, by_reason = cli_case()
     os.makedirs(OUT, exist_ok=True)
     os.makedirs(CLI_OUT, exist_ok=True)
     with open(os.path.join(OUT, 'steps.json'), 'w') as f:
-        json.dump(enc(dict(cases=fixtures, cli=dict(maxLength=max_length, input=cc, expected=ref_over_steps(cc)))), f,
+        json.dump(enc(dict(cases=fixtures, cli=dict(maxLength=max_length, input=cc, expected=ref_over_steps(cc), truncatedByReason=by_reason))), f,
                   allow_nan=False, separators=(',', ':'))
         f.write('\n')
     with open(os.path.join(CLI_OUT, 'run.jsonl'), 'w') as f:

@@ -13,6 +13,9 @@ import { summarizeRun } from '../core/reward/summary';
 import { combineFunctions, summarizeFunctions, uniqueNames, type WeightedFunction } from '../core/reward/weighted';
 import { advantages } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
+import { scoredValues } from '../core/stats/scored';
+import { truncatedRows } from '../core/stats/truncation';
+import { stepsJson, type StepsJson } from '../core/steps/json';
 import { groupByStats, type GroupByValue } from '../core/stats/groupBy';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
 import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
@@ -151,6 +154,21 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   const groupCount = meta.groupKeys.length;
   const diagnostics = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
   const summaries = functions ? summarizeFunctions(functions, result.components, errors.values()) : undefined;
+  let byStep: StepsJson | null = null;
+  if (o.byStep) {
+    if (!meta.steps.some(Number.isFinite)) io.stderr('reward-studio: warning: --by-step: no row has a step (a `step` field)\n');
+    byStep = stepsJson({
+      scores: scoredValues(scores, status),
+      groupOf: meta.groupOf,
+      groupCount,
+      steps: meta.steps,
+      lengths: meta.lengths,
+      labels: meta.labels,
+      truncated: truncatedRows(meta.truncated, meta.lengths, o.maxLength),
+      components: result.components,
+      preset: o.preset,
+    });
+  }
 
   if (o.out !== null) {
     const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
@@ -163,7 +181,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
 
   const grouped = groups && o.groupBy !== null ? { column: o.groupBy, values: groups } : null;
-  if (o.json) io.stdout(diagnosticsJson(diagnostics, summaries, grouped) + '\n');
+  if (o.json) io.stdout(diagnosticsJson(diagnostics, summaries, grouped, byStep) + '\n');
   else {
     io.stdout(
       humanReport({
@@ -182,6 +200,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
         poolSize: size,
         out: o.out,
         functions: summaries,
+        byStep,
       }) + '\n',
     );
   }
