@@ -21,6 +21,7 @@ Definitions, per finite step (ascending; rows with a NaN step left out):
 """
 import json
 import os
+from typing import Any
 
 import numpy as np
 import scipy.stats as st
@@ -185,8 +186,9 @@ def seeded_case(name, seed, steps, groups, size, label=True, cut=True, comps=Tru
     for k in range(0, n, size * 5):
         r[k:k + size] = 1.0 if (k // size) % 2 == 0 else 0.0
     lengths = rng.integers(1, 400, size=n).astype(float)
-    t = (rng.random(n) < 0.2).astype(int) if cut else None
+    t = None
     if cut:
+        t = (rng.random(n) < 0.2).astype(int)
         for k in range(size * 3, n, size * 7):
             t[k:k + size] = 1  # groups cut whole
     labels = rng.integers(0, 2, size=n).astype(float) if label else None
@@ -228,7 +230,7 @@ def cli_case():
             for j in range(4):
                 length = int(rng.integers(5, 60))
                 r = [0, 1, 0.5][int(rng.integers(0, 2 if step >= 2 else 3))] if p != 2 else 1  # 0/1 from step 2 (agreement); prompt 2 collapses at 1
-                rec = dict(prompt=f'Question {p}?', completion='x' * length, step=step, r=r, ok=bool(rng.integers(0, 2)))
+                rec: dict[str, Any] = dict(prompt=f'Question {p}?', completion='x' * length, step=step, r=r, ok=bool(rng.integers(0, 2)))
                 fr = None
                 k = int(rng.integers(0, 3))
                 if k == 0:
@@ -245,7 +247,7 @@ def cli_case():
                 lines.append(json.dumps(rec))
                 rows.append(dict(fr=fr, length=length, r=rec['r'], ok=rec['ok'], step=step, p=p))
     max_length = 40
-    case = dict(
+    case: dict[str, Any] = dict(
         name='cli', scores=[NAN if x['r'] is None else float(x['r']) for x in rows],
         groupOf=[x['p'] for x in rows], groupCount=3, groupKeys=[f'Question {p}?' for p in range(3)],
         steps=[float(x['step']) for x in rows], lengths=[float(x['length']) for x in rows],
@@ -255,6 +257,31 @@ def cli_case():
     steps = sorted(set(case['steps']))
     by_reason = [np.mean([1 if x['fr'] == 1 else 0 for x in rows if x['step'] == st_]) for st_ in steps]
     return '\n'.join(lines) + '\n', max_length, case, by_reason
+
+
+def e2e_case():
+    """The browser test's run: 6 steps × 4 prompts × 4 rollouts; the reward field r rises, the label ok falls."""
+    lines: list[str] = []
+    case: dict[str, Any] = dict(name='e2e', scores=[], groupOf=[], groupCount=4, groupKeys=[], steps=[], lengths=[], labels=[],
+                            truncated=None, components={})
+    case['groupKeys'] = [f'What is {p} + {p}?' for p in range(4)]
+    for step in range(6):
+        for p in range(4):
+            for j in range(4):
+                # Rewards: (step + j) / 10 capped at 1; prompt 3 all 1 from step 3 (a collapsed group).
+                r = 1.0 if (p == 3 and step >= 3) else min(1.0, (step + j) / 10)
+                ok = (4 * p + j) < 14 - 2 * step  # 14, 12, …, 4 correct of 16: fewer as steps go on
+                length = 20 + 15 * step + 3 * j + p
+                rec: dict[str, Any] = dict(prompt=case['groupKeys'][p], completion='y' * length, step=step, r=r, ok=ok)
+                if j == 3:
+                    rec['finish_reason'] = 'length' if step >= 2 else 'stop'
+                lines.append(json.dumps(rec))
+                case['scores'].append(r)
+                case['groupOf'].append(p)
+                case['steps'].append(float(step))
+                case['lengths'].append(float(length))
+                case['labels'].append(1.0 if ok else 0.0)
+    return '\n'.join(lines) + '\n', case
 
 
 def main():
@@ -279,6 +306,16 @@ def main():
         f.write('\n')
     with open(os.path.join(CLI_OUT, 'run.jsonl'), 'w') as f:
         f.write(text)
+    text, ec = e2e_case()
+    e2e = os.path.join(HERE, '..', 'e2e', 'fixtures')
+    with open(os.path.join(e2e, 'steps-run.jsonl'), 'w') as f:
+        f.write(text)
+    # Truncation from finish_reason alone (no maximum length given in the test).
+    ec['truncated'] = [1 if (k % 4 == 3 and ec['steps'][k] >= 2) else 0 for k in range(len(ec['scores']))]
+    with open(os.path.join(e2e, 'steps-run.expected.json'), 'w') as f:
+        json.dump(enc(ref_over_steps(ec)), f, allow_nan=False, separators=(',', ':'))
+        f.write('\n')
+    print('e2e → divergence', ref_over_steps(ec)['divergence'])
     for c, fx in zip(cases, fixtures):
         print(c['name'], '→ divergence', fx['expected']['divergence'])
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diff, f64, i32, type Num } from '../stats/fixtures/check';
 import fixture from './fixtures/steps.json';
-import { divergence, DIVERGENCE_RULE, overSteps, type StepColumns } from './overSteps';
+import { countSteps, divergence, DIVERGENCE_RULE, overSteps, type StepColumns } from './overSteps';
 import { compareSteps, promptIndex, promptOverSteps, promptsAcrossSteps } from './prompts';
 
 interface CaseInput {
@@ -91,6 +91,14 @@ describe('the divergence rule, by hand', () => {
   });
   it('skips steps without a label mean (they neither break nor extend the run)', () => {
     expect(divergence(series([0.1, 0.2, 0.25, 0.3, 0.4], [0.9, 0.8, NaN, 0.7, 0.6]))).toEqual({ step: 40, from: 0, rule: DIVERGENCE_RULE });
+  });
+});
+
+describe('countSteps', () => {
+  it('counts distinct finite steps (0 and −0 are one), up to a limit', () => {
+    expect(countSteps(f64([3, NaN, 3, -0, 0, Infinity, 7]))).toBe(3);
+    expect(countSteps(f64([1, 2, 3, 4]), 2)).toBe(2);
+    expect(countSteps(f64([null, null]))).toBe(0);
   });
 });
 

@@ -99,6 +99,13 @@ export function stepIndex(steps: ArrayLike<number>): { values: Float64Array; of:
   return { values, of };
 }
 
+/** Distinct finite steps, counted up to `atMost` (cheap when only "two or more?" matters). O(n). */
+export function countSteps(steps: ArrayLike<number>, atMost = Infinity): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < steps.length && seen.size < atMost; i++) if (Number.isFinite(steps[i])) seen.add(steps[i]);
+  return seen.size;
+}
+
 /** Rows of each step, in row order: rows of step s are order[start[s] .. start[s + 1]). */
 export function rowsByStep(of: Int32Array, stepCount: number): { start: Int32Array; order: Int32Array } {
   const start = new Int32Array(stepCount + 1);
