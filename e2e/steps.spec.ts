@@ -115,7 +115,28 @@ test('axe finds no violations on the Over steps tab, in each of its views', asyn
   }
 });
 
-test('without two steps the tab is not listed; a session that left it open says why it is empty', async ({ page }) => {
+test('a click on a chart opens the rollouts of the step under the pointer', async ({ page }) => {
+  await openSteps(page);
+  const chart = page.getByRole('figure', { name: 'Reward over steps', exact: true }).locator('.recharts-wrapper');
+  const box = (await chart.boundingBox())!;
+  // The plot runs from step 0 (left) to step 5 (right): its right end is step 5.
+  // As a person does: the pointer moves over the plot (the tooltip shows the step), then clicks.
+  const at = { x: box.width - 14, y: box.height / 2 };
+  await chart.hover({ position: { x: at.x - 30, y: at.y } });
+  await chart.hover({ position: at });
+  await expect(page.locator('.recharts-tooltip-wrapper').first()).toBeVisible();
+  await chart.click({ position: at });
+  await expect(page.getByRole('button', { name: 'Clear chart selection' }).locator('..')).toHaveText('step 5×');
+});
+
+test('without two steps the tab is not listed; left open on data without steps, it says why it is empty', async ({ page }) => {
   await openStudio(page);
   await expect(page.getByRole('tab', { name: 'Over steps' })).toHaveCount(0);
+  await upload(page, 'steps-run.jsonl', DATA);
+  await expect(statusLine(page)).toContainText('96 trajectories · 4 groups');
+  await page.getByRole('tab', { name: 'Over steps' }).click();
+  await upload(page, 'no-steps.jsonl', Buffer.from('{"prompt":"a","completion":"b"}\n{"prompt":"a","completion":"c"}\n'));
+  await expect(statusLine(page)).toContainText('2 trajectories · 1 group');
+  await expect(page.getByRole('tab', { name: 'Over steps' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel')).toContainText('This data has no training steps');
 });

@@ -15,11 +15,11 @@ interface Props {
 const nul = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
 const MARGIN = { top: 4, right: 12, bottom: 4, left: 0 };
 
-/** A click on a chart opens the rows of the step under the pointer. */
-function clickStep(onStep: (k: number) => void) {
-  return (e: { activeTooltipIndex?: number | string | null } | null) => {
-    const k = Number(e?.activeTooltipIndex);
-    if (Number.isInteger(k) && k >= 0) onStep(k);
+/** A click on a chart opens the rows of the step under the pointer (Recharts gives its x value as the active label). */
+function clickStep(steps: readonly number[], onStep: (k: number) => void) {
+  return (e: { activeLabel?: number | string | null } | null) => {
+    const k = e?.activeLabel === undefined || e.activeLabel === null ? -1 : steps.indexOf(Number(e.activeLabel));
+    if (k >= 0) onStep(k);
   };
 }
 
@@ -50,7 +50,10 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
       }),
     [figures, shown],
   );
-  const click = clickStep(onStep);
+  const click = clickStep(
+    figures.steps.map((s) => s.step),
+    onStep,
+  );
   const d = figures.divergence;
   const hasTruncation = figures.steps.some((s) => s.truncated !== null);
   const hasLabel = figures.steps.some((s) => s.label !== null && Number.isFinite(s.label.accuracy));
