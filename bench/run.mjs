@@ -12,6 +12,7 @@ const benches = [
   'bench/model.bench.mjs',
   'bench/tokenCount.bench.mjs',
   'bench/download.bench.mjs',
+  'bench/steps.bench.mjs',
 ];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {

@@ -3,7 +3,7 @@ import type { Dataset } from '../../../core/dataset/dataset';
 import { defaultLabelColumn } from '../../../core/dataset/labelChoice';
 import { scoredValues } from '../../../core/stats/scored';
 import { truncatedRows } from '../../../core/stats/truncation';
-import { overSteps, rowsByStep, stepIndex } from '../../../core/steps/overSteps';
+import { rowsByStep, stepIndex, type StepColumns } from '../../../core/steps/overSteps';
 import { TOKENIZERS } from '../../../core/tokenize/tokenizers';
 import { useStudio } from '../../../store';
 import type { RunRecord } from '../../../store/runsSlice';
@@ -13,6 +13,7 @@ import { CompareStepsView } from './CompareStepsView';
 import { PromptView } from './PromptView';
 import { StepCharts } from './StepCharts';
 import { StepTable } from './StepTable';
+import { useOverSteps } from './useOverSteps';
 
 type View = 'steps' | 'prompt' | 'compare';
 const VIEWS: { id: View; label: string }[] = [
@@ -56,10 +57,10 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     return out;
   }, [run]);
   const truncated = useMemo(() => (lengths ? truncatedRows(ds.truncatedFields, lengths, max) : null), [ds, lengths, max]);
-  const figures = useMemo(
-    () =>
+  const stepColumns = useMemo(
+    (): StepColumns | null =>
       lengths
-        ? overSteps({
+        ? {
             scores: values,
             groupOf: ds.groupOf,
             groupCount: ds.groupKeys.length,
@@ -69,10 +70,11 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             truncated,
             components,
             preset,
-          })
+          }
         : null,
     [values, ds, lengths, label, truncated, components, preset],
   );
+  const { figures, stale, error } = useOverSteps(stepColumns);
   const byStep = useMemo(() => {
     const { values: stepValues, of } = stepIndex(ds.steps);
     return { stepValues, ...rowsByStep(of, stepValues.length) };
@@ -105,11 +107,13 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
         <CompareStepsView ds={ds} values={values} steps={byStep.stepValues} />
       ) : (
         <div className="diag-split">
-          <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
-            {figures ? (
+          <div className={stale && figures ? 'diag-charts stale' : 'diag-charts'} role="group" aria-label="Charts" tabIndex={0} aria-busy={stale}>
+            {error ? (
+              <p className="error-text">The figures over steps could not be computed: {error}</p>
+            ) : figures ? (
               <StepCharts figures={figures} onStep={openStep} labelName={label?.name ?? null} lengthUnit={unitLabel} />
             ) : (
-              <p className="muted empty-chart">Counting tokens…</p>
+              <p className="muted empty-chart">{lengths ? 'Computing the figures of each step…' : 'Counting tokens…'}</p>
             )}
           </div>
           <div className="diag-side">
