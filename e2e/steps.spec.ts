@@ -140,3 +140,16 @@ test('without two steps the tab is not listed; left open on data without steps, 
   await expect(page.getByRole('tab', { name: 'Over steps' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel')).toContainText('This data has no training steps');
 });
+
+test('a step per row (3,000 steps): the charts draw 1,500 of them and the table lists 400', async ({ page }) => {
+  await openStudio(page);
+  const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ prompt: `p${i % 7}`, completion: 'c'.repeat(i % 50), step: i, r: i % 3 }));
+  await upload(page, 'many-steps.jsonl', Buffer.from(lines.join('\n') + '\n'));
+  await expect(statusLine(page)).toContainText('3,000 trajectories');
+  await typeReward(page, FIELD_REWARD);
+  await runAndWait(page, '3,000 scored');
+  await page.getByRole('tab', { name: 'Over steps' }).click();
+  await expect(page.getByRole('figure', { name: 'Reward over steps', exact: true })).toContainText('1500 of 3000 steps drawn');
+  await expect(page.getByRole('table', { name: 'Figures per step' }).getByRole('row')).toHaveCount(401);
+  await expect(page.getByText('The first 400 of 3,000 steps in this order')).toBeVisible();
+});

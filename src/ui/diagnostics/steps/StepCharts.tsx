@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Area, Bar, CartesianGrid, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { OverSteps } from '../../../core/steps/overSteps';
 import { DIVERGENCE_RULE } from '../../../core/steps/overSteps';
+import { sampleRows } from '../../../core/stats/sample';
 import { fmt } from '../format';
 
 interface Props {
@@ -14,6 +15,8 @@ interface Props {
 
 const nul = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
 const MARGIN = { top: 4, right: 12, bottom: 4, left: 0 };
+/** Steps drawn at most (evenly spaced, the last one kept): a hostile file can hold a step per row. */
+export const MAX_CHART_STEPS = 1500;
 
 /** A click on a chart opens the rows of the step under the pointer (Recharts gives its x value as the active label). */
 function clickStep(steps: readonly number[], onStep: (k: number) => void) {
@@ -28,9 +31,15 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
   const names = useMemo(() => Object.keys(figures.steps[0]?.components ?? {}), [figures]);
   const [series, setSeries] = useState('');
   const shown = names.includes(series) ? series : '';
+  const drawn = useMemo(() => {
+    const n = figures.steps.length;
+    const k = sampleRows(n, () => true, MAX_CHART_STEPS);
+    if (k.length < n && k[k.length - 1] !== n - 1) k[k.length - 1] = n - 1;
+    return k.map((i) => figures.steps[i]);
+  }, [figures]);
   const data = useMemo(
     () =>
-      figures.steps.map((s) => {
+      drawn.map((s) => {
         const m = shown ? s.components[shown] : s.reward;
         return {
           step: s.step,
@@ -48,7 +57,7 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
           accuracy: nul(s.label?.accuracy),
         };
       }),
-    [figures, shown],
+    [drawn, shown],
   );
   const click = clickStep(
     figures.steps.map((s) => s.step),
@@ -76,6 +85,7 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
             </label>
           ) : null}
           {shown || 'reward'}: mean ± std per step (population std over the scored rollouts); click a step to open its rollouts
+          {drawn.length < figures.steps.length ? ` (${drawn.length} of ${figures.steps.length} steps drawn, evenly spaced; the table has all)` : ''}
         </figcaption>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={MARGIN} onClick={click}>

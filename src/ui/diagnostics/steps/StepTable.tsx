@@ -2,6 +2,9 @@ import { useMemo, useState } from 'react';
 import type { OverSteps, StepFigures } from '../../../core/steps/overSteps';
 import { fmt, pct } from '../format';
 
+/** Steps listed at once; sorting brings any of the others up. */
+const MAX_ROWS = 400;
+
 interface Column {
   id: string;
   label: string;
@@ -60,7 +63,7 @@ export function StepTable({ figures, onStep }: { figures: OverSteps; onStep(k: n
           </tr>
         </thead>
         <tbody>
-          {order.map((k) => {
+          {order.slice(0, MAX_ROWS).map((k) => {
             const s = figures.steps[k];
             return (
               <tr key={k} className={figures.divergence?.step === s.step ? 'flagged' : undefined}>
@@ -77,6 +80,11 @@ export function StepTable({ figures, onStep }: { figures: OverSteps; onStep(k: n
           })}
         </tbody>
       </table>
+      {order.length > MAX_ROWS ? (
+        <p className="muted small">
+          The first {MAX_ROWS} of {order.length.toLocaleString('en-US')} steps in this order; sort by another column to see others.
+        </p>
+      ) : null}
     </div>
   );
 }
