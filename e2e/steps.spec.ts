@@ -10,11 +10,12 @@ const expected = JSON.parse(readFileSync('e2e/fixtures/steps-run.expected.json',
   steps: {
     step: number;
     rows: number;
+    groups: number;
     reward: { mean: number; std: number };
     collapse: { zeroStdGroupFraction: number };
     length: { p95: number };
     truncated: number;
-    label: { accuracy: number };
+    label: { accuracy: number; agreement: number | null };
   }[];
   divergence: { step: number; from: number };
 };
@@ -44,12 +45,14 @@ test('Over steps: the per-step table shows the numpy figures, sorts, and a step 
     const cells = rows.nth(k + 1).getByRole('cell');
     await expect(rows.nth(k + 1).getByRole('rowheader')).toHaveText(String(s.step));
     await expect(cells.nth(0)).toHaveText(String(s.rows));
-    await shows3(cells.nth(1), s.reward.mean);
-    await shows3(cells.nth(2), s.reward.std);
-    await expect(cells.nth(3)).toHaveText(pct(s.collapse.zeroStdGroupFraction));
-    await expect(cells.nth(4)).toHaveText(s.length.p95.toFixed(0));
-    await expect(cells.nth(5)).toHaveText(pct(s.truncated));
-    await shows3(cells.nth(6), s.label.accuracy);
+    await expect(cells.nth(1)).toHaveText(String(s.groups));
+    await shows3(cells.nth(2), s.reward.mean);
+    await shows3(cells.nth(3), s.reward.std);
+    await expect(cells.nth(4)).toHaveText(pct(s.collapse.zeroStdGroupFraction));
+    await expect(cells.nth(5)).toHaveText(s.length.p95.toFixed(0));
+    await expect(cells.nth(6)).toHaveText(pct(s.truncated));
+    await shows3(cells.nth(7), s.label.accuracy);
+    await expect(cells.nth(8)).toHaveText(s.label.agreement === null ? '—' : pct(s.label.agreement));
   }
   // The divergence, in words, at the step numpy found.
   await expect(page.getByRole('note', { name: 'Divergence' })).toContainText(
@@ -68,7 +71,7 @@ test('Over steps: the per-step table shows the numpy figures, sorts, and a step 
 
 test('Over steps: the maximum completion length counts long rows without a finish reason as truncated', async ({ page }) => {
   await openSteps(page);
-  const cell = page.getByRole('table', { name: 'Figures per step' }).getByRole('row').nth(1).getByRole('cell').nth(5);
+  const cell = page.getByRole('table', { name: 'Figures per step' }).getByRole('row').nth(1).getByRole('cell').nth(6);
   await expect(cell).toHaveText('0.0%');
   await expect(page.getByTestId('truncation-rule')).toContainText('finish_reason');
   // Step 0's lengths are 20 + 3j + p (20..32): at most 30 chars, so j = 3 rows reach 29..32 (they say "stop"), and p = 3, j = 2 reaches 29.

@@ -14,12 +14,14 @@ interface Column {
 
 const COLUMNS: Column[] = [
   { id: 'rows', label: 'rows', value: (s) => s.rows, show: (s) => s.rows.toLocaleString('en-US') },
+  { id: 'groups', label: 'groups', value: (s) => s.groups, show: (s) => s.groups.toLocaleString('en-US') },
   { id: 'mean', label: 'mean', value: (s) => s.reward.mean, show: (s) => fmt(s.reward.mean, 3) },
   { id: 'std', label: 'std', value: (s) => s.reward.std, show: (s) => fmt(s.reward.std, 3) },
   { id: 'zero', label: 'zero std', value: (s) => s.collapse.zeroStdGroupFraction, show: (s) => pct(s.collapse.zeroStdGroupFraction) },
   { id: 'len', label: 'len p95', value: (s) => s.length.p95, show: (s) => fmt(s.length.p95, 0) },
   { id: 'cut', label: 'truncated', value: (s) => s.truncated ?? NaN, show: (s) => pct(s.truncated) },
   { id: 'label', label: 'label', value: (s) => s.label?.accuracy ?? NaN, show: (s) => fmt(s.label?.accuracy, 3) },
+  { id: 'agree', label: 'agreement', value: (s) => s.label?.agreement ?? NaN, show: (s) => pct(s.label?.agreement) },
 ];
 
 /**
