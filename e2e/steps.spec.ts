@@ -156,3 +156,16 @@ test('a step per row (3,000 steps): the charts draw 1,500 of them and the table 
   await expect(page.getByRole('table', { name: 'Figures per step' }).getByRole('row')).toHaveCount(401);
   await expect(page.getByText('The first 400 of 3,000 steps in this order')).toBeVisible();
 });
+
+test('a reward with components: the Series menu draws a component over the steps', async ({ page }) => {
+  await openStudio(page);
+  await upload(page, 'steps-run.jsonl', DATA);
+  await expect(statusLine(page)).toContainText('96 trajectories · 4 groups');
+  await typeReward(page, 'export default function reward(t) {\n  return { score: Number(t.fields.r), components: { doubled: 2 * Number(t.fields.r) } };\n}\n');
+  await runAndWait(page, '96 scored');
+  await page.getByRole('tab', { name: 'Over steps' }).click();
+  const figure = page.getByRole('figure', { name: 'Reward over steps', exact: true });
+  await expect(figure).toContainText('reward: mean ± std per step');
+  await page.getByRole('combobox', { name: 'Series' }).selectOption('doubled');
+  await expect(figure).toContainText('doubled: mean ± std per step');
+});

@@ -51,11 +51,8 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const lengths: ArrayLike<number> | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
   const max = /^\d+$/.test(maxLength.trim()) && Number(maxLength) >= 1 ? Number(maxLength) : null;
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
-  const components = useMemo(() => {
-    const out: Record<string, Float64Array> = {};
-    for (const [name, col] of Object.entries(run.result.components)) out[name] = scoredValues(col, run.result.status);
-    return out;
-  }, [run]);
+  // Each component / reward function column as it stands (NaN where it has no value), as the CLI's --by-step reads it.
+  const components = run.result.components;
   const truncated = useMemo(() => (lengths ? truncatedRows(ds.truncatedFields, lengths, max) : null), [ds, lengths, max]);
   const stepColumns = useMemo(
     (): StepColumns | null =>
