@@ -1,6 +1,6 @@
 // Over steps at the scale: 50 steps × 10,000 rollouts (500k rows, GRPO groups of 8, a 0/1 label, truncation)
 // through core/steps overSteps (what the Over steps tab computes on the page's thread), and the per-prompt and
-// two-step helpers. Baseline in the same process and rounds: sorting 500k random doubles (Float64Array.prototype.sort).
+// two-step helpers, and what the tab does on the page's thread: the rows of each step (byStep), the prompt list. Baseline in the same process and rounds: sorting 500k random doubles (Float64Array.prototype.sort).
 // Usage: node bench/steps.bench.mjs [--steps=50] [--per-step=10000] [--reps=5]
 import { importTs } from './tsImport.mjs';
 
@@ -11,8 +11,8 @@ const REPS = arg('reps', 5);
 const N = STEPS * PER;
 const GROUP = 8;
 
-const { overSteps } = await importTs('src/core/steps/overSteps.ts');
-const { promptIndex, promptOverSteps, compareSteps } = await importTs('src/core/steps/prompts.ts');
+const { overSteps, stepIndex, rowsByStep } = await importTs('src/core/steps/overSteps.ts');
+const { promptIndex, promptOverSteps, promptsAcrossSteps, compareSteps } = await importTs('src/core/steps/prompts.ts');
 
 // mulberry32, so every run times the same data.
 let a = 12345;
@@ -47,16 +47,23 @@ const time = (f) => {
   f();
   return performance.now() - t0;
 };
-const t = { overSteps: [], prompt: [], compare: [], sort: [] };
+const t = { overSteps: [], byStep: [], prompts: [], prompt: [], compare: [], sort: [] };
 for (let r = 0; r < REPS + 1; r++) {
   const base = Float64Array.from({ length: N }, rnd);
   const o = time(() => overSteps(cols));
-  const idx = promptIndex(keys, groupOf);
+  const b = time(() => {
+    const { values, of } = stepIndex(steps);
+    rowsByStep(of, values.length);
+  });
+  let idx;
+  const l = time(() => promptsAcrossSteps((idx = promptIndex(keys, groupOf)), steps));
   const p = time(() => promptOverSteps(idx, 7, scores, steps));
   const c = time(() => compareSteps(idx, scores, steps, 0, STEPS - 1));
   const s = time(() => base.sort());
   if (r === 0) continue; // warm-up
   t.overSteps.push(o);
+  t.byStep.push(b);
+  t.prompts.push(l);
   t.prompt.push(p);
   t.compare.push(c);
   t.sort.push(s);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diff, f64, i32, type Num } from '../stats/fixtures/check';
 import fixture from './fixtures/steps.json';
-import { countSteps, divergence, DIVERGENCE_RULE, overSteps, type StepColumns } from './overSteps';
+import { countSteps, rowsByStep, stepIndex, divergence, DIVERGENCE_RULE, overSteps, type StepColumns } from './overSteps';
 import { compareSteps, promptIndex, promptOverSteps, promptsAcrossSteps } from './prompts';
 
 interface CaseInput {
@@ -91,6 +91,17 @@ describe('the divergence rule, by hand', () => {
   });
   it('skips steps without a label mean (they neither break nor extend the run)', () => {
     expect(divergence(series([0.1, 0.2, 0.25, 0.3, 0.4], [0.9, 0.8, NaN, 0.7, 0.6]))).toEqual({ step: 40, from: 0, rule: DIVERGENCE_RULE });
+  });
+});
+
+describe('stepIndex and rowsByStep', () => {
+  it("numbers the distinct finite steps ascending (0 and −0 one step) and lists each step's rows in row order", () => {
+    const { values, of } = stepIndex(f64([5, 5, -1, NaN, 0, -0, 5, Infinity, 2.5]));
+    expect(Array.from(values)).toEqual([-1, 0, 2.5, 5]);
+    expect(Array.from(of)).toEqual([3, 3, 0, -1, 1, 1, 3, -1, 2]);
+    const { start, order } = rowsByStep(of, values.length);
+    expect(Array.from(start)).toEqual([0, 1, 3, 4, 7]);
+    expect(Array.from(order)).toEqual([2, 4, 5, 8, 0, 1, 6]);
   });
 });
 

@@ -23,12 +23,18 @@ export function CompareStepsView({ ds, values, steps }: { ds: Dataset; values: F
   const b = steps.includes(pick.b) ? pick.b : steps[steps.length - 1];
   const index = useMemo(() => promptIndex(ds.groupKeys, ds.groupOf), [ds]);
   const cmp = useMemo(() => compareSteps(index, values, ds.steps, a, b), [index, values, ds, a, b]);
-  // Each step's rewards with the rows they come from, for the histogram and the rows behind a bin.
+  // Each step's rewards and the rows they come from: the histogram takes only these two steps' rows, not every row.
   const hist = useMemo(() => {
-    const va = Float64Array.from(values, (v, i) => (ds.steps[i] === a ? v : NaN));
-    const vb = Float64Array.from(values, (v, i) => (ds.steps[i] === b ? v : NaN));
+    const rowsA: number[] = [];
+    const rowsB: number[] = [];
+    for (let i = 0; i < values.length; i++) {
+      if (ds.steps[i] === a) rowsA.push(i);
+      if (ds.steps[i] === b) rowsB.push(i);
+    }
+    const va = Float64Array.from(rowsA, (i) => values[i]);
+    const vb = Float64Array.from(rowsB, (i) => values[i]);
     const { histogram, counts } = overlayHistogram([va, vb], { maxBins: 30 });
-    return { va, vb, histogram, counts };
+    return { rowsA, rowsB, va, vb, histogram, counts };
   }, [values, ds, a, b]);
   const points = useMemo(() => Array.from(cmp.promptIds, (p, k) => ({ x: cmp.meansA[k], y: cmp.meansB[k], row: p })), [cmp]);
   const openPrompt = (p: number) => {
@@ -62,9 +68,9 @@ export function CompareStepsView({ ds, values, steps }: { ds: Dataset; values: F
               { name: `step ${fmt(b)}`, color: COLOR_B, counts: hist.counts[1] },
             ]}
             onOpenBin={(bin) => {
-              const ra = rowsInBin(hist.va, hist.histogram, bin);
-              const rb = rowsInBin(hist.vb, hist.histogram, bin);
-              const rows = Int32Array.from([...ra, ...rb]).sort();
+              const ra = Array.from(rowsInBin(hist.va, hist.histogram, bin), (k) => hist.rowsA[k]);
+              const rb = Array.from(rowsInBin(hist.vb, hist.histogram, bin), (k) => hist.rowsB[k]);
+              const rows = Int32Array.from(new Set([...ra, ...rb])).sort();
               setSubset({ label: `reward ${binName(hist.histogram, bin)} · steps ${fmt(a)} and ${fmt(b)}`, rows });
             }}
           />
