@@ -110,7 +110,13 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             ) : figures ? (
               <StepCharts figures={figures} onStep={openStep} labelName={label?.name ?? null} lengthUnit={unitLabel} />
             ) : (
-              <p className="muted empty-chart">{lengths ? 'Computing the figures of each step…' : 'Counting tokens…'}</p>
+              <p className="muted empty-chart">
+                {lengths
+                  ? 'Computing the figures of each step…'
+                  : tokens.status === 'failed'
+                    ? `The tokens could not be counted (${tokens.message}): pick characters.`
+                    : 'Counting tokens…'}
+              </p>
             )}
           </div>
           <div className="diag-side">
