@@ -74,10 +74,15 @@ test('Over steps: the maximum completion length counts long rows without a finis
   const cell = page.getByRole('table', { name: 'Figures per step' }).getByRole('row').nth(1).getByRole('cell').nth(6);
   await expect(cell).toHaveText('0.0%');
   await expect(page.getByTestId('truncation-rule')).toContainText('finish_reason');
-  // Step 0's lengths are 20 + 3j + p (20..32): at most 30 chars, so j = 3 rows reach 29..32 (they say "stop"), and p = 3, j = 2 reaches 29.
+  // Step 0: rollout j of prompt p has 20 + 3j + p characters; j = 3 says "stop", j = 0–2 say nothing.
   await page.getByRole('spinbutton', { name: 'Max completion length' }).fill('29');
-  // Rows without a finish reason with length ≥ 29 at step 0: j = 2 and p = 3 (20 + 6 + 3 = 29): 1 of 16.
+  // Of those without a finish reason only j = 2, p = 3 (29 characters) reaches 29: 1 of 16.
   await expect(cell).toHaveText(pct(1 / 16));
+  // In GPT-2 tokens, a maximum of 1 token: every rollout without a finish reason (12 of 16) reaches it.
+  await page.getByRole('combobox', { name: 'Length unit' }).selectOption('tokens');
+  await page.getByRole('spinbutton', { name: 'Max completion length' }).fill('1');
+  await expect(cell).toHaveText(pct(12 / 16), { timeout: 30_000 });
+  await expect(page.getByRole('figure', { name: 'Length over steps' })).toContainText('GPT-2 tokens');
 });
 
 test('Per prompt and Compare two steps', async ({ page }) => {
