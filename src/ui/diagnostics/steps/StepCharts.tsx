@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Area, Bar, CartesianGrid, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { OverSteps } from '../../../core/steps/overSteps';
 import { DIVERGENCE_RULE } from '../../../core/steps/overSteps';
@@ -24,6 +24,20 @@ function clickStep(steps: readonly number[], onStep: (k: number) => void) {
     const k = e?.activeLabel === undefined || e.activeLabel === null ? -1 : steps.indexOf(Number(e.activeLabel));
     if (k >= 0) onStep(k);
   };
+}
+
+/**
+ * How many of `count` charts to draw: one more each frame. Each chart then mounts, and measures its size, in a task
+ * of its own, instead of all four in one task of over 100 ms (bench/steps-browser.bench.mjs).
+ */
+function useOneMorePerFrame(count: number): number {
+  const [n, setN] = useState(1);
+  useEffect(() => {
+    if (n >= count) return;
+    const id = requestAnimationFrame(() => setN((k) => k + 1));
+    return () => cancelAnimationFrame(id);
+  }, [n, count]);
+  return n;
 }
 
 /** The per-step line charts: reward ± std (or a component's), zero-std groups by cause, lengths, truncation, label. */
@@ -59,6 +73,7 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
       }),
     [drawn, shown],
   );
+  const drawnCharts = useOneMorePerFrame(4);
   const click = clickStep(
     figures.steps.map((s) => s.step),
     onStep,
@@ -98,60 +113,68 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
           </ComposedChart>
         </ResponsiveContainer>
       </figure>
-      <figure className="chart" aria-label="Zero-std groups over steps">
-        <figcaption className="muted small">Groups whose rewards are all equal (frac_reward_zero_std), by cause; line: std &lt; 1e-3</figcaption>
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={data} margin={MARGIN} onClick={click}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            {xAxis}
-            <YAxis tick={{ fontSize: 11 }} width={44} domain={[0, 1]} />
-            <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
-            <Bar dataKey="cut" stackId="z" name="all truncated" fill="#6e7781" isAnimationActive={false} />
-            <Bar dataKey="allMax" stackId="z" name="all max" fill="#1a7f37" isAnimationActive={false} />
-            <Bar dataKey="allMin" stackId="z" name="all min" fill="#cf222e" isAnimationActive={false} />
-            <Bar dataKey="other" stackId="z" name="other" fill="#bf8700" isAnimationActive={false} />
-            <Line dataKey="near" name="std < 1e-3" stroke="#8250df" dot={false} isAnimationActive={false} />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </figure>
-      <figure className="chart" aria-label="Length over steps">
-        <figcaption className="muted small">
-          Completion length ({lengthUnit}): mean and p95{hasTruncation ? '; truncated share on the right axis' : ''}
-        </figcaption>
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={MARGIN} onClick={click}>
-            <CartesianGrid strokeDasharray="3 3" />
-            {xAxis}
-            <YAxis yAxisId="len" tick={{ fontSize: 11 }} width={44} />
-            {hasTruncation ? <YAxis yAxisId="share" orientation="right" domain={[0, 1]} tick={{ fontSize: 11 }} width={36} /> : null}
-            <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
-            <Line yAxisId="len" dataKey="lenMean" name="mean" stroke="#1f6feb" dot={false} isAnimationActive={false} />
-            <Line yAxisId="len" dataKey="lenP95" name="p95" stroke="#0969da" strokeDasharray="4 2" dot={false} isAnimationActive={false} />
-            {hasTruncation ? <Line yAxisId="share" dataKey="truncated" name="truncated share" stroke="#cf222e" dot={false} isAnimationActive={false} /> : null}
-          </LineChart>
-        </ResponsiveContainer>
-      </figure>
-      <figure className="chart" aria-label="Label vs reward over steps">
-        <figcaption className="muted small">
-          {hasLabel ? `Mean reward and mean ${labelName} (accuracy) per step` : 'Pick a trusted label column to see the label against the reward.'}
-        </figcaption>
-        {hasLabel ? (
+      {drawnCharts >= 2 ? (
+        <figure className="chart" aria-label="Zero-std groups over steps">
+          <figcaption className="muted small">Groups whose rewards are all equal (frac_reward_zero_std), by cause; line: std &lt; 1e-3</figcaption>
+          <ResponsiveContainer width="100%" height="100%">
+            <ComposedChart data={data} margin={MARGIN} onClick={click}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              {xAxis}
+              <YAxis tick={{ fontSize: 11 }} width={44} domain={[0, 1]} />
+              <Tooltip formatter={(v) => fmt(Number(v), 3)} />
+              <Legend wrapperStyle={{ fontSize: 11 }} />
+              <Bar dataKey="cut" stackId="z" name="all truncated" fill="#6e7781" isAnimationActive={false} />
+              <Bar dataKey="allMax" stackId="z" name="all max" fill="#1a7f37" isAnimationActive={false} />
+              <Bar dataKey="allMin" stackId="z" name="all min" fill="#cf222e" isAnimationActive={false} />
+              <Bar dataKey="other" stackId="z" name="other" fill="#bf8700" isAnimationActive={false} />
+              <Line dataKey="near" name="std < 1e-3" stroke="#8250df" dot={false} isAnimationActive={false} />
+            </ComposedChart>
+          </ResponsiveContainer>
+        </figure>
+      ) : null}
+      {drawnCharts >= 3 ? (
+        <figure className="chart" aria-label="Length over steps">
+          <figcaption className="muted small">
+            Completion length ({lengthUnit}): mean and p95{hasTruncation ? '; truncated share on the right axis' : ''}
+          </figcaption>
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={data} margin={MARGIN} onClick={click}>
               <CartesianGrid strokeDasharray="3 3" />
               {xAxis}
-              <YAxis tick={{ fontSize: 11 }} width={44} />
+              <YAxis yAxisId="len" tick={{ fontSize: 11 }} width={44} />
+              {hasTruncation ? <YAxis yAxisId="share" orientation="right" domain={[0, 1]} tick={{ fontSize: 11 }} width={36} /> : null}
               <Tooltip formatter={(v) => fmt(Number(v), 3)} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Line dataKey="reward" name="mean reward" stroke="#1f6feb" dot={{ r: 2 }} isAnimationActive={false} />
-              <Line dataKey="accuracy" name={`mean ${labelName}`} stroke="#1a7f37" dot={{ r: 2 }} isAnimationActive={false} />
-              {d ? <ReferenceLine x={d.step} stroke="#cf222e" strokeDasharray="4 2" label={{ value: 'divergence', fontSize: 11, fill: '#cf222e' }} /> : null}
+              <Line yAxisId="len" dataKey="lenMean" name="mean" stroke="#1f6feb" dot={false} isAnimationActive={false} />
+              <Line yAxisId="len" dataKey="lenP95" name="p95" stroke="#0969da" strokeDasharray="4 2" dot={false} isAnimationActive={false} />
+              {hasTruncation ? (
+                <Line yAxisId="share" dataKey="truncated" name="truncated share" stroke="#cf222e" dot={false} isAnimationActive={false} />
+              ) : null}
             </LineChart>
           </ResponsiveContainer>
-        ) : null}
-      </figure>
+        </figure>
+      ) : null}
+      {drawnCharts >= 4 ? (
+        <figure className="chart" aria-label="Label vs reward over steps">
+          <figcaption className="muted small">
+            {hasLabel ? `Mean reward and mean ${labelName} (accuracy) per step` : 'Pick a trusted label column to see the label against the reward.'}
+          </figcaption>
+          {hasLabel ? (
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart data={data} margin={MARGIN} onClick={click}>
+                <CartesianGrid strokeDasharray="3 3" />
+                {xAxis}
+                <YAxis tick={{ fontSize: 11 }} width={44} />
+                <Tooltip formatter={(v) => fmt(Number(v), 3)} />
+                <Legend wrapperStyle={{ fontSize: 11 }} />
+                <Line dataKey="reward" name="mean reward" stroke="#1f6feb" dot={{ r: 2 }} isAnimationActive={false} />
+                <Line dataKey="accuracy" name={`mean ${labelName}`} stroke="#1a7f37" dot={{ r: 2 }} isAnimationActive={false} />
+                {d ? <ReferenceLine x={d.step} stroke="#cf222e" strokeDasharray="4 2" label={{ value: 'divergence', fontSize: 11, fill: '#cf222e' }} /> : null}
+              </LineChart>
+            </ResponsiveContainer>
+          ) : null}
+        </figure>
+      ) : null}
       <p className={d ? 'warn-banner' : 'muted small'} role="note" aria-label="Divergence" title={`Rule: ${DIVERGENCE_RULE}`}>
         {!hasLabel
           ? 'Divergence needs a trusted label.'

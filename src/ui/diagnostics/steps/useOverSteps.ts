@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { OverSteps, StepColumns } from '../../../core/steps/overSteps';
 import { computeOverSteps } from '../../../runtime/importClient';
 
@@ -20,8 +20,9 @@ export function useOverSteps(columns: StepColumns | null): OverStepsState {
   useEffect(() => {
     if (!columns) return;
     let live = true;
+    // A transition: drawing four charts and the table is then rendered in slices the page can interleave with input.
     computeOverSteps(columns).then(
-      (figures) => live && setState({ columns, figures, error: null }),
+      (figures) => live && startTransition(() => setState({ columns, figures, error: null })),
       (e: unknown) => live && setState({ columns, figures: null, error: e instanceof Error ? e.message : String(e) }),
     );
     return () => {
