@@ -55,7 +55,14 @@ try {
       );
       times[view].push(t1 - t0);
       longest[view].push(Math.max(0, ...long.filter(([s]) => s >= t0).map(([, d]) => d)));
-      if (process.env.STEPS_DEBUG) console.log(view, long.filter(([s]) => s >= t0).map(([s, d]) => `${(s - t0).toFixed(0)}+${d.toFixed(0)}`).join(" "));
+      if (process.env.STEPS_DEBUG)
+        console.log(
+          view,
+          long
+            .filter(([s]) => s >= t0)
+            .map(([s, d]) => `${(s - t0).toFixed(0)}+${d.toFixed(0)}`)
+            .join(' '),
+        );
     }
     await page.getByRole('radio', { name: 'Over steps' }).check();
     sorts.push(
