@@ -13,6 +13,8 @@ const benches = [
   'bench/tokenCount.bench.mjs',
   'bench/download.bench.mjs',
   'bench/merge.bench.mjs',
+  'bench/steps.bench.mjs',
+  'bench/steps-browser.bench.mjs',
 ];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {

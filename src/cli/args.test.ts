@@ -27,6 +27,8 @@ describe('parseArgs', () => {
         pythonFunction: null,
         batchSize: 32,
         allowAll: false,
+        byStep: false,
+        maxLength: null,
         models: [],
         workerMemoryMb: 4096,
         shard: null,
@@ -59,6 +61,17 @@ describe('parseArgs', () => {
     });
   });
 
+  it('reads --by-step and --max-length (a whole number of characters ≥ 1)', () => {
+    const s = parseArgs(['score', 'd.jsonl', '--reward', 'r.ts', '--by-step', '--max-length=512']);
+    expect(s.kind === 'score' && [s.options.byStep, s.options.maxLength]).toEqual([true, 512]);
+    for (const bad of ['0', '-3', '1.5', 'x', '']) {
+      expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.ts', '--max-length', bad])).toMatchObject({
+        kind: 'usage-error',
+        message: expect.stringMatching(/--max-length must be/),
+      });
+    }
+    expect(parseArgs(['score', 'd.jsonl', '--reward', 'r.ts', '--by-step=1'])).toEqual({ kind: 'usage-error', message: '--by-step takes no value' });
+  });
   it('takes --model more than once, in order, for score and probe', () => {
     const s = parseArgs([...base, '--model', 'a', '--model=models/b']);
     expect(s.kind === 'score' && s.options.models).toEqual(['a', 'models/b']);

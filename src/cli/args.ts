@@ -38,6 +38,10 @@ export interface ScoreOptions {
   workerMemoryMb: number;
   /** `--allow-all`: run the reward without Node's permission model (src/cli/sandbox.ts). */
   allowAll: boolean;
+  /** `--by-step`: per training step figures (README "Over steps"); with --json, `steps` and `divergence`. */
+  byStep: boolean;
+  /** `--max-length <n>`: a row without a finish reason counts as truncated when its completion has ≥ n characters. */
+  maxLength: number | null;
   /** `--model <folder>`, repeated: reward models (ONNX folders) whose scores the reward reads as `ctx.models.<name>`. */
   models: string[];
   /** `--shard i/n`: score only the groups of shard i (src/core/dataset/shard.ts); null: every row. */
@@ -94,6 +98,13 @@ Options:
   --label <column>       a column with a reference label (true/false, 1/0); reports the reward's agreement with it
   --group-by <column>    rows, mean and std (population) of the reward per value of this column, e.g. model;
                          with --json: "groupBy": {column, values: [{value, rows, mean, std}]}
+  --by-step              figures per training step (the rows' \`step\` field): reward mean and std, collapse by
+                         cause, length mean and p95, truncated share, label agreement; with --json, "steps": [...]
+                         and "divergence": {step, from, rule} | null (the step where the reward keeps rising while
+                         the --label column's mean falls: 3 step-to-step changes in a row)
+  --max-length <n>       a row counts as truncated when its finish_reason / stop_reason says "length" (or its
+                         truncated field is true); a row with neither counts as truncated when its completion has
+                         at least n characters (without --max-length: not truncated)
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
   --shard <i/n>          score only the groups of shard i of n (1 ≤ i ≤ n), picked by a hash of the group key
@@ -166,10 +177,11 @@ const VALUE_OPTIONS = new Set([
   '--model',
   '--shard',
   '--save-partial',
+  '--max-length',
 ]);
 /** Options that may be given more than once (their values kept in order). */
 const REPEATABLE = new Set(['--reward', '--probe', '--model']);
-const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
+const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--by-step', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const err = (message: string): ParsedArgs => ({ kind: 'usage-error', message });
@@ -222,7 +234,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (typeof parsed === 'string') return err(parsed);
     probe = parsed;
     if ((repeated.get('--reward') ?? []).length > 1) return err('probe takes one --reward file (a file may list several functions)');
-    for (const o of ['--out', '--reward-weights', '--group-by', '--shard', '--save-partial']) if (values.has(o)) return err(`${o} applies to score, not probe`);
+    for (const o of ['--out', '--reward-weights', '--group-by', '--shard', '--save-partial', '--max-length'])
+      if (values.has(o)) return err(`${o} applies to score, not probe`);
+    if (flags.has('--by-step')) return err('--by-step applies to score, not probe');
   } else {
     for (const o of ['--pass', '--max-rate', '--sample', '--seed', '--probe']) if (values.has(o)) return err(`${o} applies to probe, not score`);
   }
@@ -322,6 +336,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const savePartial = values.get('--save-partial');
   if (savePartial === '') return err('--save-partial needs a file name');
   if (savePartial !== undefined && out !== undefined && savePartial === out) return err('--save-partial and --out name the same file');
+  let maxLength: number | null = null;
+  const ml = values.get('--max-length');
+  if (ml !== undefined) {
+    maxLength = Number(ml);
+    if (!/^\d+$/.test(ml.trim()) || !(maxLength >= 1)) return err(`--max-length must be a whole number of characters ≥ 1, got "${ml}"`);
+  }
   const models = repeated.get('--model') ?? [];
   if (models.includes('')) return err('--model needs a folder');
 
@@ -335,6 +355,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     out: out ?? null,
     json: flags.has('--json'),
     allowAll: flags.has('--allow-all'),
+    byStep: flags.has('--by-step'),
+    maxLength,
     models,
     workerMemoryMb,
     timeLimitMs,

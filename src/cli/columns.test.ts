@@ -14,6 +14,8 @@ const meta = {
   labels: Float64Array.from([1, 0, 1, NaN, 1, 0]),
   labelPresent: 5,
   groupBy: { codes: Int32Array.from([0, -1, 1, 1, 0, 0]), values: ['m1', 'm2'], present: 5 },
+  steps: Float64Array.from([1, 1, 2, 2, NaN, 3]),
+  truncated: Float64Array.from([NaN, 1, 0, NaN, 1, 0]),
 } satisfies DatasetMeta;
 
 const result = (n: number, errors: [number, string][]): RunResult => ({
@@ -60,5 +62,14 @@ describe('columnsOf', () => {
     expect(c.groupKeys).toEqual(['x', 'y', 'z']);
     expect(Array.from(c.rows.group)).toEqual([0, 1, 0, 2, 1, 2]);
     expect([c.rows.label, c.rows.groupBy, c.groupByValues]).toEqual([null, null, null]);
+  });
+
+  it('--by-step: the rows’ steps, what their fields say of truncation, and the components by name', () => {
+    const c = columnsOf(meta, result(3, []), Int32Array.from([1, 3, 4]), [], true);
+    expect(Array.from(c.rows.step!)).toEqual([1, 2, NaN]);
+    expect(Array.from(c.rows.truncated!)).toEqual([1, NaN, 1]);
+    expect(c.components.map((x) => [x.name, Array.from(x.values)])).toEqual([['f', [10, 11, 12]]]);
+    const plain = columnsOf(meta, result(3, []), Int32Array.from([1, 3, 4]), []);
+    expect([plain.rows.step, plain.rows.truncated, plain.components]).toEqual([null, null, []]);
   });
 });

@@ -30,6 +30,10 @@ export const ROW_COLUMNS = {
   label: optional(Float64Array),
   /** --group-by: index into `groupByValues`, −1 when the row has no value. */
   groupBy: optional(Int32Array),
+  /** --by-step: the row's training step (NaN when it has none). */
+  step: optional(Float64Array),
+  /** --by-step: what the row's fields say of truncation (truncatedFromFields: 1, 0, NaN); --max-length applies later. */
+  truncated: optional(Float64Array),
 };
 
 type Spec = typeof ROW_COLUMNS;
@@ -54,10 +58,12 @@ export interface ScoreColumns {
   errorTable: { message: string; line?: number }[];
   /** Several reward functions: each one's value per row (NaN = None), in the order of the report's `functions`. */
   functions: Float64Array[];
+  /** --by-step: the reward's components per row (a dict result's numeric keys, or the functions), by name. */
+  components: { name: string; values: Float64Array }[];
 }
 
 /** The columns of a run's rows `subset` (positions of the run; null: the run covered every row of the dataset). */
-export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Array | null, functionNames: readonly string[]): ScoreColumns {
+export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Array | null, functionNames: readonly string[], byStep = false): ScoreColumns {
   const n = result.scores.length;
   const index = subset ?? Int32Array.from({ length: n }, (_, i) => i);
   // Groups renumbered over the subset in first-seen order (for all rows: the dataset's own numbering).
@@ -67,6 +73,8 @@ export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Arr
   const length = new Float64Array(n);
   const label = meta.labels ? new Float64Array(n) : null;
   const groupBy = meta.groupBy ? new Int32Array(n) : null;
+  const step = byStep ? new Float64Array(n) : null;
+  const truncated = byStep ? new Float64Array(n) : null;
   for (let j = 0; j < n; j++) {
     const row = index[j];
     const g = meta.groupOf[row];
@@ -80,6 +88,8 @@ export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Arr
     length[j] = meta.lengths[row];
     if (label && meta.labels) label[j] = meta.labels[row];
     if (groupBy && meta.groupBy) groupBy[j] = meta.groupBy.codes[row];
+    if (step) step[j] = meta.steps[row];
+    if (truncated) truncated[j] = meta.truncated[row];
   }
   const error = new Int32Array(n).fill(-1);
   const errorTable: ScoreColumns['errorTable'] = [];
@@ -89,12 +99,14 @@ export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Arr
     errorTable.push(e.line === undefined ? { message: e.message } : { message: e.message, line: e.line });
   }
   const functions = functionNames.map((name) => (Object.hasOwn(result.components, name) ? result.components[name] : new Float64Array(n).fill(Number.NaN)));
+  const components = byStep ? Object.entries(result.components).map(([name, values]) => ({ name, values })) : [];
   return {
-    rows: { index, score: result.scores, status: result.status, group, length, error, label, groupBy },
+    rows: { index, score: result.scores, status: result.status, group, length, error, label, groupBy, step, truncated },
     groupKeys,
     groupByValues: meta.groupBy ? meta.groupBy.values : null,
     errorTable,
     functions,
+    components,
   };
 }
 

@@ -39,6 +39,8 @@ export function merge(paths: readonly string[], json: boolean, io: MergeIo): num
     preset: run.preset,
     label: run.label,
     groupBy: run.groupBy,
+    byStep: run.byStep,
+    maxLength: run.maxLength,
     ...(run.functions ? { functions: run.functions } : {}),
     json,
     human: {
@@ -132,9 +134,20 @@ export function combine(partials: readonly { path: string; p: Partial }[]): { ok
     if (merged.error[i] >= 0) merged.error[i] += errorBase[k];
   }
   const functions = cols[0].functions.map((_, f) => pick(Float64Array, (c) => c.functions[f]));
+  // Components by name, in first-seen order over the partials; a row whose partial lacks one has none (NaN).
+  const componentNames = [...new Set(cols.flatMap((c) => c.components.map((x) => x.name)))];
+  const components = componentNames.map((name) => {
+    const of = cols.map((c) => c.components.find((x) => x.name === name)?.values ?? null);
+    const values = new Float64Array(total).fill(Number.NaN);
+    for (let i = 0; i < total; i++) {
+      const v = of[from[i]];
+      if (v) values[i] = v[at[i]];
+    }
+    return { name, values };
+  });
   return {
     ok: true,
-    columns: { rows: merged, groupKeys, groupByValues: cols[0].groupByValues, errorTable: cols.flatMap((c) => c.errorTable), functions },
+    columns: { rows: merged, groupKeys, groupByValues: cols[0].groupByValues, errorTable: cols.flatMap((c) => c.errorTable), functions, components },
   };
 }
 

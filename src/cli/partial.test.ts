@@ -13,6 +13,8 @@ const run: PartialHeader['run'] = {
   preset: 'trl',
   label: 'ok',
   groupBy: null,
+  byStep: false,
+  maxLength: null,
   tokenizer: 'gpt2',
   import: { format: null, mapping: null },
   data: { name: 'd.jsonl', bytes: 123 },
@@ -34,6 +36,8 @@ const cols = (c: Omit<ScoreColumns, 'rows'> & { rows: Record<string, number[]> }
     error: Int32Array.from(c.rows.error),
     label: Float64Array.from(c.rows.label),
     groupBy: null,
+    step: null,
+    truncated: null,
   },
 });
 
@@ -44,6 +48,7 @@ const one = cols({
   groupByValues: null,
   errorTable: [],
   functions: [],
+  components: [],
 });
 const two = cols({
   rows: {
@@ -59,6 +64,7 @@ const two = cols({
   groupByValues: null,
   errorTable: [{ message: 'boom', line: 3 }],
   functions: [],
+  components: [],
 });
 
 describe('partial files', () => {
@@ -147,6 +153,25 @@ describe('partial files', () => {
       encodePartial({ run: { ...run, label: null }, shard: { index: 2, count: 3 }, time }, { ...two, rows: { ...two.rows, label: null } }),
     );
     expect(ok.ok && ok.partial.columns.rows.label).toBeNull();
+  });
+
+  it('--by-step: steps, truncation and components travel; a step column without --by-step, or a bad truncation value, is refused', () => {
+    const stepRows = { ...two.rows, step: Float64Array.from([1, 1, 2, NaN]), truncated: Float64Array.from([NaN, 1, 0, 0]) };
+    const stepped = { ...two, rows: stepRows, components: [{ name: 'half', values: Float64Array.from([0.5, NaN, 0, 1]) }] };
+    const byStep = { ...run, byStep: true, maxLength: 40 };
+    const back = decodePartial('s.rsp', encodePartial({ run: byStep, shard: { index: 2, count: 3 }, time }, stepped));
+    expect(back.ok && Array.from(back.partial.columns.rows.step!)).toEqual([1, 1, 2, NaN]);
+    expect(back.ok && back.partial.columns.components.map((x) => [x.name, Array.from(x.values)])).toEqual([['half', [0.5, NaN, 0, 1]]]);
+    expect(back.ok && back.partial.header.run.maxLength).toBe(40);
+    expect(decodePartial('x.rsp', encodePartial({ run, shard: { index: 2, count: 3 }, time }, { ...two, rows: stepRows }))).toEqual({
+      ok: false,
+      message: 'x.rsp: header → columns: step present in a run without it',
+    });
+    const badCut = { ...stepped, rows: { ...stepRows, truncated: Float64Array.from([NaN, 1, 0.5, 0]) } };
+    expect(decodePartial('t.rsp', encodePartial({ run: byStep, shard: { index: 2, count: 3 }, time }, badCut))).toEqual({
+      ok: false,
+      message: 't.rsp: row 2: truncated 0.5 is not 1, 0 or NaN',
+    });
   });
 
   it('a hostile header is named with its place', () => {

@@ -17,6 +17,7 @@ export const PARTIAL_VERSION = 1;
 export const PARTIAL_LIMITS = { bytes: 2 ** 31 - 1, rows: 50_000_000, header: 1 << 30, shards: MAX_SHARDS, text: 100_000 };
 
 const FUNCTION_COLUMN = /^function\.(\d{1,3})$/;
+const COMPONENT_COLUMN = /^component\.(\d{1,3})$/;
 
 const text = z.string().max(PARTIAL_LIMITS.text);
 const count = z.number().int().min(0);
@@ -34,6 +35,8 @@ const header = z.strictObject({
     preset: z.enum(PRESET_IDS),
     label: text.nullable(),
     groupBy: text.nullable(),
+    byStep: z.boolean(),
+    maxLength: z.number().int().min(1).nullable(),
     tokenizer: text,
     import: z.strictObject({ format: text.nullable(), mapping: z.record(text, text).nullable() }),
     data: z.strictObject({ name: text, bytes: count }),
@@ -49,6 +52,8 @@ const header = z.strictObject({
   shard: z.strictObject({ index: z.number().int().min(1), count: z.number().int().min(1).max(PARTIAL_LIMITS.shards) }),
   rows: count.max(PARTIAL_LIMITS.rows),
   groupKeys: z.array(z.string()),
+  /** --by-step: the reward components' names (their columns are component.0, component.1, …). */
+  components: z.array(text).max(64),
   errorTable: z.array(z.strictObject({ message: z.string(), line: z.number().int().optional() })),
   columns: z.array(z.strictObject({ name: text, length: count })).max(64),
   /** The human report's time line: summed over the partials when merged. */
@@ -65,7 +70,10 @@ export interface Partial {
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The partial file's bytes. */
-export function encodePartial(h: Omit<PartialHeader, 'format' | 'version' | 'rows' | 'groupKeys' | 'errorTable' | 'columns'>, c: ScoreColumns): Uint8Array {
+export function encodePartial(
+  h: Omit<PartialHeader, 'format' | 'version' | 'rows' | 'groupKeys' | 'components' | 'errorTable' | 'columns'>,
+  c: ScoreColumns,
+): Uint8Array {
   if (!littleEndian) throw new Error('partial files are little-endian; this machine is not');
   const parts: [string, ArrayBufferView][] = [];
   for (const name of COLUMN_NAMES) {
@@ -73,12 +81,14 @@ export function encodePartial(h: Omit<PartialHeader, 'format' | 'version' | 'row
     if (col) parts.push([name, col]);
   }
   c.functions.forEach((col, k) => parts.push([`function.${k}`, col]));
+  c.components.forEach((x, k) => parts.push([`component.${k}`, x.values]));
   const full: PartialHeader = {
     format: PARTIAL_FORMAT,
     version: PARTIAL_VERSION,
     ...h,
     rows: c.rows.index.length,
     groupKeys: c.groupKeys,
+    components: c.components.map((x) => x.name),
     errorTable: c.errorTable,
     columns: parts.map(([name, col]) => ({ name, length: col.byteLength / (col as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT })),
   };
@@ -130,11 +140,16 @@ export function decodePartial(file: string, bytes: Uint8Array): { ok: true; part
   const names = h.columns.map((c) => c.name);
   const functionColumns = (h.run.functions ?? []).map((_, k) => `function.${k}`);
   // The spec's columns in its order (the optional ones where present), then one per reward function.
-  const expected = [...COLUMN_NAMES.filter((k) => !ROW_COLUMNS[k].optional || names.includes(k)), ...functionColumns];
+  const componentColumns = h.components.map((_, k) => `component.${k}`);
+  if (new Set(h.components).size !== h.components.length) return bad('header → components: a name given twice');
+  if (h.components.length > 0 && !h.run.byStep) return bad('header → components: present in a run without --by-step');
+  const expected = [...COLUMN_NAMES.filter((k) => !ROW_COLUMNS[k].optional || names.includes(k)), ...functionColumns, ...componentColumns];
   if (names.join(',') !== expected.join(',')) return bad(`header → columns: ${names.join(', ') || 'none'} where a partial has ${expected.join(', ')}`);
   for (const [option, column] of [
     [h.run.label, 'label'],
     [h.run.groupBy, 'groupBy'],
+    [h.run.byStep || null, 'step'],
+    [h.run.byStep || null, 'truncated'],
   ] as const)
     if ((option !== null) !== names.includes(column))
       return bad(`header → columns: ${column} ${option !== null ? 'missing in a run with' : 'present in a run without'} it`);
@@ -144,7 +159,7 @@ export function decodePartial(file: string, bytes: Uint8Array): { ok: true; part
   const cols: Record<string, ArrayBufferView> = {};
   let at = 4 + headLength;
   for (const c of h.columns) {
-    const Type = FUNCTION_COLUMN.test(c.name) ? Float64Array : ROW_COLUMNS[c.name as ColumnName].type;
+    const Type = FUNCTION_COLUMN.test(c.name) || COMPONENT_COLUMN.test(c.name) ? Float64Array : ROW_COLUMNS[c.name as ColumnName].type;
     const size = n * Type.BYTES_PER_ELEMENT;
     if (at + size > raw.length) return bad(`cut short: column ${c.name} needs ${size} bytes at ${at}, the file has ${raw.length}`);
     const copy = new Uint8Array(size);
@@ -158,15 +173,16 @@ export function decodePartial(file: string, bytes: Uint8Array): { ok: true; part
   const problem = rowProblem(rows, h);
   if (problem) return bad(problem);
   const functions = functionColumns.map((name) => cols[name] as Float64Array);
+  const components = h.components.map((name, k) => ({ name, values: cols[`component.${k}`] as Float64Array }));
   return {
     ok: true,
-    partial: { header: h, columns: { rows, groupKeys: h.groupKeys, groupByValues: h.run.groupByValues, errorTable: h.errorTable, functions } },
+    partial: { header: h, columns: { rows, groupKeys: h.groupKeys, groupByValues: h.run.groupByValues, errorTable: h.errorTable, functions, components } },
   };
 }
 
 /** Why the columns' values cannot be this shard's rows, or null. */
 function rowProblem(r: RowColumns, h: PartialHeader): string | null {
-  const { index, status, group, error, length, groupBy } = r;
+  const { index, status, group, error, length, groupBy, truncated } = r;
   let seenGroups = 0;
   for (let j = 0; j < index.length; j++) {
     if (!(index[j] >= 0 && index[j] < h.run.datasetRows)) return `row ${j}: index ${index[j]} is outside the dataset (${h.run.datasetRows} rows)`;
@@ -177,6 +193,7 @@ function rowProblem(r: RowColumns, h: PartialHeader): string | null {
     if (group[j] === seenGroups) seenGroups++;
     if (!(error[j] >= -1 && error[j] < h.errorTable.length)) return `row ${j}: error ${error[j]} is not in the error table`;
     if (!(length[j] >= 0 && Number.isInteger(length[j]))) return `row ${j}: length ${length[j]} is not a length`;
+    if (truncated && !(truncated[j] === 0 || truncated[j] === 1 || Number.isNaN(truncated[j]))) return `row ${j}: truncated ${truncated[j]} is not 1, 0 or NaN`;
     if (groupBy && !(groupBy[j] >= -1 && groupBy[j] < (h.run.groupByValues?.length ?? 0))) return `row ${j}: group-by value ${groupBy[j]} is not in the values`;
   }
   if (seenGroups !== h.groupKeys.length) return `header → groupKeys: ${h.groupKeys.length} keys where the rows use ${seenGroups}`;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostics } from '../core/stats/diagnose';
 import type { DatasetMeta } from '../core/dataset/meta';
 import { errorText } from '../core/reward/runRows';
-import { diagnosticsJson, issuesText, outLines } from './report';
+import { diagnosticsJson, issuesText, outLines, stepsTable } from './report';
+import { stepsJson } from '../core/steps/json';
 
 describe('diagnosticsJson', () => {
   it('keeps the binding keys in order, NaN and ±Infinity as null, and drops anything else', () => {
@@ -54,5 +55,42 @@ describe('--out lines and messages', () => {
     expect(t).not.toContain('line 21');
     expect(t).toMatch(/… and 2 more$/);
     expect(issuesText([{ line: 3, reason: 'x' }], 'parquet')).toBe('skipped 1 malformed row (the rest was scored):\n  row 3: x');
+  });
+});
+
+describe('--by-step', () => {
+  // Two steps of two groups of two. Step 0: rewards 1, 1 | 0, 1 (mean 0.75); step 1: 0, 0 | 0, 0 (all min, both cut).
+  const by = stepsJson({
+    scores: Float64Array.from([1, 1, 0, 1, 0, 0, 0, 0]),
+    groupOf: Int32Array.from([0, 0, 1, 1, 0, 0, 1, 1]),
+    groupCount: 2,
+    steps: Float64Array.from([0, 0, 0, 0, 1, 1, 1, 1]),
+    lengths: Float64Array.from([1, 2, 3, 4, 10, 10, 10, 10]),
+    labels: Float64Array.from([1, 1, 1, 1, 1, 0, 1, 0]),
+    truncated: Uint8Array.from([0, 0, 0, 0, 1, 1, 1, 1]),
+  });
+  it('adds steps and divergence after the usual keys, by hand', () => {
+    const d = { rows: 8, groups: 2, errors: 0, nulls: 0, reward: {}, length: {}, collapse: {}, label: null } as unknown as Diagnostics;
+    const out = JSON.parse(diagnosticsJson(d, undefined, null, by)) as Record<string, unknown>;
+    expect(Object.keys(out).slice(-2)).toEqual(['steps', 'divergence']);
+    expect(out.divergence).toBeNull();
+    const [s0, s1] = out.steps as { reward: unknown; collapse: Record<string, number>; label: unknown; length: unknown; truncated: number }[];
+    // Step 0: mean 0.75, std √(0.1875); group 0 all 1 = the step's max → all max 1/2; lengths 1..4: mean 2.5, p95 3.85.
+    expect(s0.reward).toEqual({ mean: 0.75, std: Math.sqrt(0.1875) });
+    expect([s0.collapse.zeroStdGroupFraction, s0.collapse.allMaxFraction, s0.collapse.truncatedZeroStdFraction]).toEqual([0.5, 0.5, 0]);
+    expect(s0.label).toEqual({ agreement: 0.75, accuracy: 1, gap: -0.25 });
+    const len = s0.length as { mean: number; p95: number };
+    expect(len.mean).toBe(2.5);
+    expect(len.p95).toBeCloseTo(3.85, 12); // 3 + 0.85·(4 − 3), in floating point
+    // Step 1: both groups all 0 and every rollout cut: the truncated cause, not all max (0 is also the step's max).
+    expect([s1.collapse.zeroStdGroupFraction, s1.collapse.truncatedZeroStdFraction, s1.collapse.allMaxFraction]).toEqual([1, 1, 0]);
+    expect(s1.truncated).toBe(1);
+  });
+  it('the human report: one line per step and the divergence in words', () => {
+    const t = stepsTable(by);
+    expect(t[0]).toMatch(/^by step {5}2 steps/);
+    expect(t[1]).toMatch(/step +rows +groups +mean/);
+    expect(t[2].trim().split(/ +/)).toEqual(['0', '4', '2', '0.75', '0.433', '50.0%', '0.0%', '2.5', '3.85', '0.0%', '1', '75.0%']);
+    expect(t.at(-1)).toMatch(/^divergence {2}none/);
   });
 });

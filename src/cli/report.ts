@@ -6,6 +6,7 @@ import type { FunctionSummary } from '../core/reward/weighted';
 import type { ParseIssue } from '../core/trajectory';
 import type { DatasetMeta } from '../core/dataset/meta';
 import type { GroupByValue } from '../core/stats/groupBy';
+import type { StepsJson } from '../core/steps/json';
 
 /** `--group-by`: the column and the reward per value. */
 export interface GroupByReport {
@@ -18,7 +19,7 @@ export interface GroupByReport {
  * functions, `functions: [{name, weight, mean, std, errors}]` follows `reward` (their weighted total). `groupBy` is
  * added last, only when asked for: the JSON without --group-by is what it always was.
  */
-export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], groupBy: GroupByReport | null = null): string {
+export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], groupBy: GroupByReport | null = null, byStep: StepsJson | null = null): string {
   const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
   const out = {
     rows: d.rows,
@@ -35,9 +36,13 @@ export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], g
     },
     label: d.label === null ? null : { agreement: num(d.label.agreement) },
   };
-  if (groupBy === null) return JSON.stringify(out);
-  const values = groupBy.values.map((g) => ({ value: g.value, rows: g.rows, mean: num(g.mean), std: num(g.std) }));
-  return JSON.stringify({ ...out, groupBy: { column: groupBy.column, values } });
+  // --group-by and --by-step add their keys last, so the JSON without them is what it always was.
+  const values = groupBy?.values.map((g) => ({ value: g.value, rows: g.rows, mean: num(g.mean), std: num(g.std) }));
+  return JSON.stringify({
+    ...out,
+    ...(groupBy && values ? { groupBy: { column: groupBy.column, values } } : {}),
+    ...(byStep ? { steps: byStep.steps, divergence: byStep.divergence } : {}),
+  });
 }
 
 /**
@@ -116,6 +121,37 @@ export interface HumanReportInput {
   out: string | null;
   /** Several reward functions: each one's weight and TRL's statistics. */
   functions?: FunctionSummary[];
+  /** --by-step: the per-step figures. */
+  byStep?: StepsJson | null;
+}
+
+/** The --by-step table: one line per step, and the divergence flag in words. */
+export function stepsTable(b: StepsJson): string[] {
+  const head = ['step', 'rows', 'groups', 'mean', 'std', 'zero std', '(cut)', 'len mean', 'len p95', 'truncated', 'label mean', 'agreement'];
+  const rows = b.steps.map((s) => [
+    fmt(s.step),
+    String(s.rows),
+    String(s.groups),
+    fmt(s.reward.mean),
+    fmt(s.reward.std),
+    pct(s.collapse.zeroStdGroupFraction),
+    pct(s.collapse.truncatedZeroStdFraction),
+    fmt(s.length.mean),
+    fmt(s.length.p95),
+    pct(s.truncated),
+    s.label ? fmt(s.label.accuracy) : 'n/a',
+    s.label ? pct(s.label.agreement) : 'n/a',
+  ]);
+  const width = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k].length)));
+  const line = (cells: string[]) => '              ' + cells.map((c, k) => c.padStart(width[k])).join('  ');
+  const out = [`by step     ${b.steps.length} steps (std: population; zero std = groups with equal rewards, (cut) = of them every rollout truncated)`];
+  out.push(line(head), ...rows.map(line));
+  out.push(
+    b.divergence
+      ? `divergence  at step ${b.divergence.step} (from step ${b.divergence.from}): ${b.divergence.rule}`
+      : 'divergence  none (the reward never rose while the label fell 3 step-to-step changes in a row)',
+  );
+  return out;
 }
 
 /** The short report printed without --json. */
@@ -159,6 +195,7 @@ export function humanReport(r: HumanReportInput): string {
       lines.push(`              ${v}  ${String(g.rows).padStart(7)}  ${fmt(g.mean).padStart(8)}  ${fmt(g.std).padStart(8)}`);
     }
   }
+  if (r.byStep) lines.push(...stepsTable(r.byStep));
   lines.push(`time        ${(r.elapsedMs / 1000).toFixed(2)} s, ${r.workersUsed} worker thread${r.workersUsed === 1 ? '' : 's'} (of up to ${r.poolSize})`);
   if (r.out) lines.push(`wrote       ${r.out} (${meta.rows} lines)`);
   return lines.join('\n');

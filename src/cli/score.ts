@@ -149,7 +149,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
   // With --shard the run covered its rows only (by position); the report and the partial describe those rows.
   const subset = runs[0].rows ?? null;
-  const columns = columnsOf(meta, result, subset, functions?.map((f) => f.name) ?? []);
+  if (o.byStep && !meta.steps.some(Number.isFinite)) io.stderr('reward-studio: warning: --by-step: no row has a step (a `step` field)\n');
+  const columns = columnsOf(meta, result, subset, functions?.map((f) => f.name) ?? [], o.byStep);
 
   if (o.out !== null) {
     const { rows: c, groupKeys } = columns;
@@ -175,6 +176,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     preset: o.preset,
     label: o.label,
     groupBy: o.groupBy,
+    byStep: o.byStep,
+    maxLength: o.maxLength,
     ...(functions ? { functions } : {}),
     json: o.json,
     human: {
@@ -204,6 +207,8 @@ function partialHeader(o: ScoreOptions, codes: string[], meta: DatasetMeta, func
       preset: o.preset,
       label: o.label,
       groupBy: o.groupBy,
+      byStep: o.byStep,
+      maxLength: o.maxLength,
       tokenizer: o.tokenizer,
       import: { format: o.format, mapping: o.mapping ? { ...o.mapping } : null },
       data: { name: basename(o.dataPath), bytes: statSync(o.dataPath).size },

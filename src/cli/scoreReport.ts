@@ -7,6 +7,9 @@ import { summarizeFunctions, type WeightedFunction } from '../core/reward/weight
 import type { PresetId } from '../core/stats/advantage';
 import { diagnose } from '../core/stats/diagnose';
 import { groupByStats } from '../core/stats/groupBy';
+import { scoredValues } from '../core/stats/scored';
+import { truncatedRows } from '../core/stats/truncation';
+import { stepsJson, type StepsJson } from '../core/steps/json';
 import { errorsOf, type ScoreColumns } from './columns';
 import { diagnosticsJson, humanReport, type GroupByReport, type HumanReportInput } from './report';
 
@@ -14,6 +17,9 @@ export interface ReportOptions {
   preset: PresetId;
   label: string | null;
   groupBy: string | null;
+  /** --by-step, and --max-length for rows whose fields say nothing of truncation. */
+  byStep: boolean;
+  maxLength: number | null;
   /** Several reward functions (names and weights, in the order of the columns' `functions`). */
   functions?: WeightedFunction[];
   json: boolean;
@@ -47,7 +53,21 @@ export function scoreReport(c: ScoreColumns, o: ReportOptions): string {
     const values = groupByStats(rows.score, rows.status, rows.groupBy, c.groupByValues).filter((g) => g.rows > 0);
     grouped = { column: o.groupBy, values };
   }
-  if (o.json) return diagnosticsJson(diagnostics, summaries, grouped);
+  let byStep: StepsJson | null = null;
+  if (o.byStep && rows.step && rows.truncated) {
+    byStep = stepsJson({
+      scores: scoredValues(rows.score, rows.status),
+      groupOf: rows.group,
+      groupCount: c.groupKeys.length,
+      steps: rows.step,
+      lengths: rows.length,
+      labels: rows.label,
+      truncated: truncatedRows(rows.truncated, rows.length, o.maxLength),
+      components: Object.fromEntries(c.components.map((x) => [x.name, x.values])),
+      preset: o.preset,
+    });
+  }
+  if (o.json) return diagnosticsJson(diagnostics, summaries, grouped, byStep);
   const { container, gzip, skipped, ...human } = o.human;
   return humanReport({
     ...human,
@@ -59,5 +79,6 @@ export function scoreReport(c: ScoreColumns, o: ReportOptions): string {
     diagnostics,
     errors,
     functions: summaries,
+    byStep,
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFromWorker } from './protocol';
 
 /** A worker's `loaded` reply with the CLI's per-row facts, two rows in one group, and `groupBy` as given. */
-const loaded = (groupBy: unknown) => ({
+const loaded = (groupBy: unknown, truncated: Float64Array = new Float64Array([1, Number.NaN])) => ({
   kind: 'loaded',
   datasetId: 'cli',
   rows: 2,
@@ -13,6 +13,8 @@ const loaded = (groupBy: unknown) => ({
     groupOf: new Int32Array([0, 0]),
     groupKeys: ['g'],
     lengths: new Float64Array([1, 2]),
+    steps: new Float64Array([0, Number.NaN]),
+    truncated,
     labels: null,
     labelPresent: 0,
     groupBy,
@@ -40,5 +42,12 @@ describe('checkFromWorker: meta.groupBy', () => {
     });
     expect(checkFromWorker(loaded({ codes: new Int32Array([0, 0]), values: [{ toString: 1 }], present: 2 })).ok).toBe(false);
     expect(checkFromWorker(loaded({ codes: new Int32Array([0, 0]), values: ['a'], present: 3 })).ok).toBe(false);
+  });
+});
+
+describe('checkFromWorker: meta.truncated', () => {
+  it('holds 1, 0 or NaN per row; any other value is refused with the place', () => {
+    expect(checkFromWorker(loaded(undefined, new Float64Array([0, 1]))).ok).toBe(true);
+    expect(checkFromWorker(loaded(undefined, new Float64Array([1, 2])))).toEqual({ ok: false, error: 'meta.truncated.1: expected 1, 0 or NaN' });
   });
 });

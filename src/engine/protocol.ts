@@ -190,10 +190,18 @@ function checkMeta(v: unknown): DatasetMeta {
     groupOf,
     groupKeys,
     lengths: f64(m.lengths, rows, 'meta.lengths'),
+    steps: f64(m.steps, rows, 'meta.steps'),
+    truncated: truncatedColumn(f64(m.truncated, rows, 'meta.truncated')),
     labels,
     labelPresent: int(m.labelPresent, 'meta.labelPresent', 0, rows),
     groupBy,
   };
+}
+
+/** A truncation column holds 1, 0 or NaN per row: anything else is a bad message. */
+function truncatedColumn(a: Float64Array): Float64Array {
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0 && a[i] !== 1 && !Number.isNaN(a[i])) bad(`meta.truncated.${i}`, '1, 0 or NaN');
+  return a;
 }
 
 /** A column's categories (core/dataset/categories): a code per row, −1 or an index into the values. */

@@ -102,6 +102,8 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
           const transfer = [
             meta.groupOf.buffer,
             meta.lengths.buffer,
+            meta.steps.buffer,
+            meta.truncated.buffer,
             ...(meta.labels ? [meta.labels.buffer] : []),
             ...(meta.groupBy ? [meta.groupBy.codes.buffer] : []),
           ] as ArrayBuffer[];

@@ -5,6 +5,7 @@ import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
 import type { Detection, ImportOptions } from '../core/formats/types';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
+import type { OverSteps, StepColumns } from '../core/steps/overSteps';
 import type { ColumnValues } from '../core/table/columns';
 import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { Trajectory } from '../core/trajectory';
@@ -185,6 +186,19 @@ export async function computePreferenceAccuracy(scores: Float64Array, status: Ui
   const r = await request(
     (reqId) => ({ kind: 'preference', reqId, scores, status, pairs }),
     (m) => (m.kind === 'preference' ? m : null),
+  );
+  if (!r?.result) throw new Error(r?.error ?? 'the data worker did not answer');
+  return r.result;
+}
+
+/**
+ * The Over steps figures (core/steps overSteps), computed in the data worker: over 500k rows they take a few hundred
+ * ms, which would block the page. The columns are copied, not transferred: the run and the dataset keep theirs.
+ */
+export async function computeOverSteps(columns: StepColumns): Promise<OverSteps> {
+  const r = await request(
+    (reqId) => ({ kind: 'over-steps', reqId, columns }),
+    (m) => (m.kind === 'over-steps' ? m : null),
   );
   if (!r?.result) throw new Error(r?.error ?? 'the data worker did not answer');
   return r.result;

@@ -5,6 +5,7 @@ import type { PackedBatch } from '../core/dataset/packed';
 import type { ColumnValues } from '../core/table/columns';
 import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
+import type { OverSteps, StepColumns } from '../core/steps/overSteps';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
@@ -45,6 +46,7 @@ export type DataRequest =
   | { kind: 'field'; reqId: number; key: number; name: string }
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
   | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs }
+  | { kind: 'over-steps'; reqId: number; columns: StepColumns }
   /** Categorical columns of the pairs' records (core/dataset/pairColumns), for accuracy by column. */
   | { kind: 'pair-columns'; reqId: number; key: number; pairOf: Int32Array; pairCount: number }
   /** The bytes of **Download rows** (core/table/rowExport): seconds of work for 100k rows, kept off the page's thread. */
@@ -69,4 +71,5 @@ export type DataReply =
   | { kind: 'field'; reqId: number; column: ColumnValues | null; error?: string }
   | { kind: 'categories'; reqId: number; categories: Categories | null; error?: string }
   | { kind: 'preference'; reqId: number; result: PreferenceAccuracy | null; error?: string }
+  | { kind: 'over-steps'; reqId: number; result: OverSteps | null; error?: string }
   | { kind: 'pair-columns'; reqId: number; columns: PairColumn[] | null; error?: string };

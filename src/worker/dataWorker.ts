@@ -10,6 +10,7 @@ import { fieldColumn } from '../core/table/columns';
 import { exportBytes } from '../core/table/rowExport';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
+import { overSteps } from '../core/steps/overSteps';
 import { importFailure, type DataReply, type DataRequest } from '../runtime/importProtocol';
 import { pieceWorkers } from './pieceWorkers';
 import { loadTokenCounter } from './tokenizerLoader';
@@ -63,6 +64,13 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         return post({ kind: 'preference', reqId: m.reqId, result: preferenceAccuracy(m.scores, m.status, m.pairs) });
       } catch (e) {
         return post({ kind: 'preference', reqId: m.reqId, result: null, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    if (m.kind === 'over-steps') {
+      try {
+        return post({ kind: 'over-steps', reqId: m.reqId, result: overSteps(m.columns) });
+      } catch (e) {
+        return post({ kind: 'over-steps', reqId: m.reqId, result: null, error: messageOf(e) });
       }
     }
     if (m.kind === 'pair-columns') {

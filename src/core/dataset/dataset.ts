@@ -34,6 +34,11 @@ export interface Dataset {
   steps: Float64Array;
   /** Whether any trajectory has a step. */
   hasSteps: boolean;
+  /**
+   * Per trajectory: 1 / 0 when its fields say it was / was not cut at the length limit (finish reason or truncated
+   * flag: stats/truncation truncatedFromFields), NaN when they say nothing.
+   */
+  truncatedFields: Float64Array;
   /** Trajectory → dense preference-pair index (first-seen order of pairId), −1 outside a pair. */
   pairOf: Int32Array;
   /** Trajectory → its side in the pair, a PairSide code (0 none, 1 chosen, 2 rejected). */
@@ -96,6 +101,7 @@ export class DatasetBuilder {
   private groupOf = ints();
   private charLengths = ints();
   private steps = floats();
+  private truncated = floats();
   private pairOf = ints();
   private pairSide = bytes();
   private previews: Previews = { firstRow: [], units: [], ends: [] };
@@ -109,6 +115,7 @@ export class DatasetBuilder {
     this.groupOf.append(b.groupOf);
     this.charLengths.append(b.charLength);
     this.steps.append(b.step);
+    this.truncated.append(b.truncated);
     this.pairOf.append(b.pairOf);
     this.pairSide.append(b.pairSide);
     if (b.line.length > 0) {
@@ -145,6 +152,7 @@ export class DatasetBuilder {
       charLengths: this.charLengths.done(),
       steps,
       hasSteps: steps.some((x) => !Number.isNaN(x)),
+      truncatedFields: this.truncated.done(),
       pairOf: this.pairOf.done(),
       pairSide: this.pairSide.done(),
       pairSubsets: this.pairSubsets,

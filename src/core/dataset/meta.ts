@@ -1,4 +1,5 @@
 import type { Detection } from '../formats/types';
+import { truncatedFromFields } from '../stats/truncation';
 import type { ParseIssue, Trajectory } from '../trajectory';
 import { categories, type Categories } from './categories';
 
@@ -13,6 +14,10 @@ export interface DatasetMeta {
   groupKeys: string[];
   /** Completion length in UTF-16 code units (String.length). */
   lengths: Float64Array;
+  /** Training step per row, NaN where the row has none. */
+  steps: Float64Array;
+  /** Per row 1 / 0 when its fields say it was / was not cut at the length limit (stats/truncation), else NaN. */
+  truncated: Float64Array;
   /** Label per row (NaN when missing or not a label); null when no label column was asked for. */
   labels: Float64Array | null;
   /** Rows where the label column is present at all. */
@@ -45,6 +50,8 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
   const index = new Map<string, number>();
   const groupKeys: string[] = [];
   const lengths = new Float64Array(n);
+  const steps = new Float64Array(n);
+  const truncated = new Float64Array(n);
   const labels = label === null ? null : new Float64Array(n);
   let labelPresent = 0;
   for (let i = 0; i < n; i++) {
@@ -57,11 +64,25 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
     }
     groupOf[i] = g;
     lengths[i] = t.completion.length;
+    steps[i] = t.step ?? Number.NaN;
+    truncated[i] = truncatedFromFields(t.fields);
     if (labels && label !== null) {
       const v = Object.hasOwn(t.fields, label) ? t.fields[label] : undefined;
       if (v !== undefined) labelPresent++;
       labels[i] = labelValue(v);
     }
   }
-  return { rows: n, issues, detection, groupOf, groupKeys, lengths, labels, labelPresent, groupBy: groupBy === null ? null : categories(rows, groupBy) };
+  return {
+    rows: n,
+    issues,
+    detection,
+    groupOf,
+    groupKeys,
+    lengths,
+    steps,
+    truncated,
+    labels,
+    labelPresent,
+    groupBy: groupBy === null ? null : categories(rows, groupBy),
+  };
 }

@@ -1,4 +1,5 @@
 import { PairSide } from '../stats/preference';
+import { truncatedFromFields } from '../stats/truncation';
 import type { ParseIssue, Trajectory } from '../trajectory';
 
 /** Characters of each completion sent to the main thread for the table. */
@@ -19,6 +20,8 @@ export interface PackedBatch {
   charLength: Int32Array;
   /** Per trajectory: training step, NaN when the row has none. */
   step: Float64Array;
+  /** Per trajectory: 1 / 0 when its fields say it was / was not cut at the length limit (stats/truncation), else NaN. */
+  truncated: Float64Array;
   /**
    * The first PREVIEW_CHARS characters (UTF-16 code units) of each completion, one after the other: trajectory i's
    * are `previewUnits[previewEnds[i - 1] .. previewEnds[i])` (from 0 for the first). Code units, not strings, so
@@ -99,6 +102,7 @@ export class Packer {
   private groupOf = new Int32Array(0);
   private charLength = new Int32Array(0);
   private step = new Float64Array(0);
+  private truncated = new Float64Array(0);
   private pairOf = new Int32Array(0);
   private pairSide = new Uint8Array(0);
   private previewEnds = new Int32Array(0);
@@ -124,7 +128,7 @@ export class Packer {
 
   /** Add a trajectory to the batch being built. */
   trajectory(t: Trajectory): void {
-    const i = this.row(t.line, t.group, t.completion.length, t.step ?? Number.NaN, t.completion);
+    const i = this.row(t.line, t.group, t.completion.length, t.step ?? Number.NaN, t.completion, truncatedFromFields(t.fields));
     // A row is in a pair only with both a pair id and a side (the rule of preferencePairs): the pairs of one
     // record always arrive in the same batch, but a pair id repeated on a later line joins the earlier pair.
     const side = t.preference === 'chosen' ? PairSide.Chosen : t.preference === 'rejected' ? PairSide.Rejected : PairSide.None;
@@ -147,12 +151,12 @@ export class Packer {
    * Add a row outside any preference pair to the batch being built, from its columns (`preview`: the first
    * PREVIEW_CHARS characters of the completion); returns its index in the batch.
    */
-  row(line: number, group: string, charLength: number, step: number, preview: string): number {
+  row(line: number, group: string, charLength: number, step: number, preview: string, truncated = Number.NaN): number {
     this.copyUnits();
     const n = Math.min(preview.length, PREVIEW_CHARS);
     const at = this.room(n);
     for (let k = 0; k < n; k++) this.units[at + k] = preview.charCodeAt(k);
-    return this.start(line, group, charLength, step, n);
+    return this.start(line, group, charLength, step, n, truncated);
   }
 
   /**
@@ -160,7 +164,7 @@ export class Packer {
    * in one piece with those of the rows before it that follow each other in `units` (a scanner writes the previews
    * of consecutive rows one after the other): call `copyUnits` before `units` changes.
    */
-  rowUnits(line: number, group: string, charLength: number, step: number, units: Uint16Array, from: number, count: number): number {
+  rowUnits(line: number, group: string, charLength: number, step: number, units: Uint16Array, from: number, count: number, truncated = Number.NaN): number {
     if (this.runSource !== units || this.runEnd !== from) {
       this.copyUnits();
       this.runSource = units;
@@ -169,7 +173,7 @@ export class Packer {
     }
     this.runEnd = from + count;
     this.room(count);
-    return this.start(line, group, charLength, step, count);
+    return this.start(line, group, charLength, step, count, truncated);
   }
 
   /** Copy the preview units `rowUnits` has not copied yet. */
@@ -189,7 +193,7 @@ export class Packer {
     return this.unitsUsed;
   }
 
-  private start(line: number, group: string, charLength: number, step: number, previewUnits: number): number {
+  private start(line: number, group: string, charLength: number, step: number, previewUnits: number, truncated: number): number {
     if (this.n === this.cap) this.reserve(Math.max(1024, this.cap));
     const i = this.n++;
     this.line[i] = line;
@@ -205,6 +209,7 @@ export class Packer {
     this.groupOf[i] = g;
     this.charLength[i] = charLength;
     this.step[i] = step;
+    this.truncated[i] = truncated;
     this.unitsUsed += previewUnits;
     this.previewEnds[i] = this.unitsUsed;
     this.pairOf[i] = -1;
@@ -232,6 +237,7 @@ export class Packer {
       groupOf: out(this.groupOf, n, handOver),
       charLength: out(this.charLength, n, handOver),
       step: out(this.step, n, handOver),
+      truncated: out(this.truncated, n, handOver),
       previewUnits: out(this.units, this.unitsUsed, unitsOver),
       previewEnds: out(this.previewEnds, n, handOver),
       newGroups: this.newGroups,
@@ -271,6 +277,7 @@ export class Packer {
     this.groupOf = grow(this.groupOf, (k) => new Int32Array(k));
     this.charLength = grow(this.charLength, (k) => new Int32Array(k));
     this.step = grow(this.step, (k) => new Float64Array(k));
+    this.truncated = grow(this.truncated, (k) => new Float64Array(k));
     this.pairOf = grow(this.pairOf, (k) => new Int32Array(k));
     this.pairSide = grow(this.pairSide, (k) => new Uint8Array(k));
     this.previewEnds = grow(this.previewEnds, (k) => new Int32Array(k));
@@ -302,6 +309,7 @@ export function batchTransfer(b: PackedBatch): ArrayBuffer[] {
     b.groupOf.buffer,
     b.charLength.buffer,
     b.step.buffer,
+    b.truncated.buffer,
     b.pairOf.buffer,
     b.pairSide.buffer,
     b.previewUnits.buffer,

@@ -20,6 +20,7 @@ interface Flat {
   group: string[];
   charLength: number[];
   step: number[];
+  truncated: number[];
   previews: string[];
   issues: { line: number; reason: string }[];
   spans: number[];
@@ -29,13 +30,14 @@ interface Flat {
 
 function flatten(batches: { batch: PackedBatch; spans?: Float64Array }[], labels: LabelCollector, lineCount: number): Flat {
   const names: string[] = [];
-  const f: Flat = { line: [], group: [], charLength: [], step: [], previews: [], issues: [], spans: [], labels: [], lineCount };
+  const f: Flat = { line: [], group: [], charLength: [], step: [], truncated: [], previews: [], issues: [], spans: [], labels: [], lineCount };
   for (const { batch: b, spans } of batches) {
     names.push(...b.newGroups);
     f.line.push(...b.line);
     f.group.push(...[...b.groupOf].map((g) => names[g]));
     f.charLength.push(...b.charLength);
     f.step.push(...b.step);
+    f.truncated.push(...b.truncated);
     f.previews.push(...previewsOf(b));
     f.issues.push(...b.issues);
     f.spans.push(...(spans ?? []));
@@ -225,6 +227,24 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
     lines.push('{"prompt":"p","completion":"c","label":true,"other":false}');
     const got = await expectSame(text(lines));
     expect(got.step.slice(0, 5)).toEqual([0, -0, 1, -1, 1.5]);
+  });
+
+  it('truncation from finish_reason / stop_reason / truncated / is_truncated, whatever their types', async () => {
+    const got = await expectSame(
+      text([
+        row({ finish_reason: 'length' }),
+        row({ finish_reason: ' STOP ' }),
+        row({ stop_reason: 'max_tokens' }),
+        row({ truncated: true, finish_reason: 'stop' }),
+        row({ is_truncated: 0 }),
+        row({ truncated: 'yes', finish_reason: null }),
+        row({ finish_reason: 'stop', finish_reason2: 'length' }),
+        row({ finish_reason: ['length'] }),
+        row(),
+        '{"prompt":"p","completion":"c","finish_reason":"stop","finish_reason":"length"}',
+      ]),
+    );
+    expect(got.truncated).toEqual([1, 0, 1, 1, 0, NaN, 0, NaN, NaN, 1]);
   });
 
   it('steps as strings, booleans and other types', async () => {

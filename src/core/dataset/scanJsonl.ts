@@ -22,6 +22,7 @@ import {
 import { NORMALIZERS } from '../formats/normalize';
 import { parseJsonlLine } from '../formats/read-jsonl';
 import { stepValue } from '../formats/record-fields';
+import { FINISH_REASON_FIELDS, TRUNCATED_FIELDS, truncatedFromFields } from '../stats/truncation';
 import type { FormatId } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
 import type { FieldSeen, LabelCollector } from './labelColumns';
@@ -82,6 +83,9 @@ const COMPLETION = 2;
 const STEP = 3;
 /** GROUP + k: the k-th group column (GROUP_COLUMNS order). */
 const GROUP = 4;
+/** CUT + k: the k-th field that tells truncation (CUT_FIELDS order). */
+const CUT = 16;
+const CUT_FIELDS: readonly string[] = [...TRUNCATED_FIELDS, ...FINISH_REASON_FIELDS];
 
 /**
  * Import `blob` (whole lines of a JSONL file in `format`) as packed batches. Returns the number of physical lines.
@@ -104,7 +108,8 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     for (let id = roles.length; id < keys.length; id++) {
       const k = keys[id];
       const g = (GROUP_COLUMNS as readonly string[]).indexOf(k);
-      roles.push(k === flat.prompt ? PROMPT : k === flat.completion ? COMPLETION : k === 'step' ? STEP : g >= 0 ? GROUP + g : NONE);
+      const cut = CUT_FIELDS.indexOf(k);
+      roles.push(k === flat.prompt ? PROMPT : k === flat.completion ? COMPLETION : k === 'step' ? STEP : g >= 0 ? GROUP + g : cut >= 0 ? CUT + cut : NONE);
       slots.push(undefined);
     }
   };
@@ -220,9 +225,17 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
           let g1 = -1;
           let g2 = -1;
           let g3 = -1;
+          let cut: Record<string, unknown> | null = null;
           for (let k = 0; k < fields; k++) {
             const f = f0 + k * FIELD_WORDS;
-            switch (roles[i32[f]]) {
+            const role = roles[i32[f]];
+            if (role >= CUT) {
+              // Only rows that carry a finish reason or a truncated flag pay for reading it.
+              cut ??= {};
+              cut[CUT_FIELDS[role - CUT]] = i32[f + 1] === T_STRING ? textAt(s, f) : literalAt(s, f);
+              continue;
+            }
+            switch (role) {
               case PROMPT:
                 p = f;
                 break;
@@ -255,7 +268,8 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
           const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? textAt(s, st) : literalAt(s, st)) : undefined;
           const length = i32[c + 4];
           // The preview's UTF-16 units, written by the scanner.
-          packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS));
+          const truncated = cut ? truncatedFromFields(cut) : Number.NaN;
+          packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS), truncated);
           spans.push(s.streamBase + start, s.streamBase + end);
           const row = labels.row();
           for (let k = 0; k < fields; k++) {

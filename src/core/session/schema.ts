@@ -20,7 +20,7 @@ export const SHARE_VERSION = 2;
 export const SESSION_DOC_VERSION = 1;
 
 /** Diagnostics tabs. New ids are only appended: a saved session or a link keeps naming its tab the same way. */
-export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare', 'preference', 'bestofn', 'groupby', 'stress'] as const;
+export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare', 'preference', 'bestofn', 'groupby', 'stress', 'steps'] as const;
 export type DiagTabId = (typeof DIAG_TABS)[number];
 
 const MAX_CODE = 1_000_000;

@@ -14,6 +14,8 @@ import { PreferenceTab } from './PreferenceTab';
 import { RunContext } from './RunContext';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
 import { StressTestTab } from './StressTestTab';
+import { OverStepsTab } from './steps/OverStepsTab';
+import { countSteps } from '../../core/steps/overSteps';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
 import { useDataset, useRunningLong } from './useRuns';
@@ -28,11 +30,13 @@ const TABS: { id: DiagTab; label: string }[] = [
   { id: 'bestofn', label: 'Best-of-N' },
   { id: 'groupby', label: 'Group by' },
   { id: 'stress', label: 'Stress test' },
+  { id: 'steps', label: 'Over steps' },
 ];
 
 /** Whether a tab has something to show for this data; the others are listed always. */
 function applies(tab: DiagTab, ds: Dataset | null, labels: LabelColumn[] | null): boolean {
   if (tab === 'preference') return ds?.hasPairs ?? false;
+  if (tab === 'steps') return !!ds && ds.hasSteps && countSteps(ds.steps, 2) >= 2;
   // Best-of-N needs groups of two or more and a trusted 0/1 label per rollout.
   if (tab === 'bestofn') return !!ds && ds.groupSizes.some((n) => n >= 2) && !!labels?.some((c) => c.binary);
   return true;
@@ -76,6 +80,7 @@ export function DiagnosticsPanel() {
   else if (tab === 'label') body = <LabelTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'groupby') body = <GroupByTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'stress') body = <StressTestTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'steps') body = <OverStepsTab run={shown.run} ds={shown.ds} />;
   else body = <CompareTab runs={sameData} />;
   return (
     <section className="panel diag-panel" aria-label="Diagnostics">
