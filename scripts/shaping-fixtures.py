@@ -85,6 +85,7 @@ def apply(spec, r, steps, d):
         for g, ms in members.items():
             if not ms:
                 continue
+            rr = NAN
             if ref == 'median':
                 rr = float(np.median([r[i] for i in ms]))
             elif ref == 'first':

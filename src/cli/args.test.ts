@@ -28,6 +28,7 @@ describe('parseArgs', () => {
         batchSize: 32,
         allowAll: false,
         models: [],
+        shapes: [],
         workerMemoryMb: 4096,
       },
     });

@@ -8,6 +8,8 @@ import { DEFAULT_MAX_RATE } from '../core/probe/figures';
 import { PROBE_NAMES } from '../core/probe/probes';
 import { parseWeights } from '../core/reward/weighted';
 import { isPresetId, PRESET_IDS, type PresetId } from '../core/stats/advantage';
+import { shapeOptions } from './shapeArgs';
+import { SHAPE_NAMES, type ShapeSpec } from '../core/shaping/spec';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
 
 export interface ScoreOptions {
@@ -39,6 +41,8 @@ export interface ScoreOptions {
   allowAll: boolean;
   /** `--model <folder>`, repeated: reward models (ONNX folders) whose scores the reward reads as `ctx.models.<name>`. */
   models: string[];
+  /** `--shape <name>:<k>=<v>,…`, repeated: the Shaping list, applied in order (core/shaping/spec.ts). */
+  shapes: ShapeSpec[];
 }
 
 /** Rows per call of a batched Python reward when --batch-size is not given. */
@@ -87,6 +91,11 @@ Options:
   --label <column>       a column with a reference label (true/false, 1/0); reports the reward's agreement with it
   --group-by <column>    rows, mean and std (population) of the reward per value of this column, e.g. model;
                          with --json: "groupBy": {column, values: [{value, rows, mean, std}]}
+  --shape <name>:<k>=<v>,…  a Shaping transform of the reward (repeat: applied in order), e.g.
+                         --shape dapo-overlong:max=400,cache=100,unit=chars --shape kimi-length:unit=chars;
+                         ${SHAPE_NAMES.join(', ')} (README "Shaping" gives each formula). With it, --json's
+                         reward, length and collapse describe the shaped reward, "raw" the unshaped one,
+                         "shaping" the list, low-std groups and the zero-std causes; --out writes the shaped reward
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
   --time-limit <ms>      per-row time limit (default 1000); a row past it is reported as timed out
@@ -150,9 +159,10 @@ const VALUE_OPTIONS = new Set([
   '--seed',
   '--probe',
   '--model',
+  '--shape',
 ]);
 /** Options that may be given more than once (their values kept in order). */
-const REPEATABLE = new Set(['--reward', '--probe', '--model']);
+const REPEATABLE = new Set(['--reward', '--probe', '--model', '--shape']);
 const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -200,7 +210,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (typeof parsed === 'string') return err(parsed);
     probe = parsed;
     if ((repeated.get('--reward') ?? []).length > 1) return err('probe takes one --reward file (a file may list several functions)');
-    for (const o of ['--out', '--reward-weights', '--group-by']) if (values.has(o)) return err(`${o} applies to score, not probe`);
+    for (const o of ['--out', '--reward-weights', '--group-by', '--shape']) if (values.has(o)) return err(`${o} applies to score, not probe`);
   } else {
     for (const o of ['--pass', '--max-rate', '--sample', '--seed', '--probe']) if (values.has(o)) return err(`${o} applies to probe, not score`);
   }
@@ -290,6 +300,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (out === '') return err('--out needs a file name');
   const models = repeated.get('--model') ?? [];
   if (models.includes('')) return err('--model needs a folder');
+  const shapes = shapeOptions(repeated.get('--shape') ?? []);
+  if (typeof shapes === 'string') return err(shapes);
 
   const options: ScoreOptions = {
     dataPath: rest[0],
@@ -302,6 +314,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     json: flags.has('--json'),
     allowAll: flags.has('--allow-all'),
     models,
+    shapes,
     workerMemoryMb,
     timeLimitMs,
     tokenizer,

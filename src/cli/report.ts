@@ -18,7 +18,13 @@ export interface GroupByReport {
  * functions, `functions: [{name, weight, mean, std, errors}]` follows `reward` (their weighted total). `groupBy` is
  * added last, only when asked for: the JSON without --group-by is what it always was.
  */
-export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], groupBy: GroupByReport | null = null): string {
+export function diagnosticsJson(
+  d: Diagnostics,
+  functions?: FunctionSummary[],
+  groupBy: GroupByReport | null = null,
+  /** Keys added last (--shape: `raw` and `shaping`, src/cli/shaping.ts). */
+  extra: Record<string, unknown> = {},
+): string {
   const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
   const out = {
     rows: d.rows,
@@ -35,9 +41,9 @@ export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], g
     },
     label: d.label === null ? null : { agreement: num(d.label.agreement) },
   };
-  if (groupBy === null) return JSON.stringify(out);
+  if (groupBy === null) return JSON.stringify({ ...out, ...extra });
   const values = groupBy.values.map((g) => ({ value: g.value, rows: g.rows, mean: num(g.mean), std: num(g.std) }));
-  return JSON.stringify({ ...out, groupBy: { column: groupBy.column, values } });
+  return JSON.stringify({ ...out, groupBy: { column: groupBy.column, values }, ...extra });
 }
 
 /**

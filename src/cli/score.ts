@@ -20,6 +20,7 @@ import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
 import { runSandboxed, sandboxed } from './sandbox';
+import { shapeRun } from './shaping';
 import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { loadAll } from '../core/dataset/loadAll';
 import { localSessions, remoteSessions } from './modelHost';
@@ -149,21 +150,29 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
 
   const groupCount = meta.groupKeys.length;
-  const diagnostics = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
+  // --shape: from here on the reward is the shaped one (diagnostics, --out); the JSON keeps the raw one apart.
+  const shaping = o.shapes.length > 0 ? await shapeRun(o, meta, scores, status) : null;
+  if (shaping && !shaping.ok) {
+    io.stderr(`reward-studio: ${shaping.message}\n`);
+    return shaping.status;
+  }
+  const shaped = shaping?.shaped ?? null;
+  const final = shaped?.scores ?? scores;
+  const diagnostics = diagnose({ scores: final, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
   const summaries = functions ? summarizeFunctions(functions, result.components, errors.values()) : undefined;
 
   if (o.out !== null) {
-    const adv = advantages(scores, meta.groupOf, groupCount, o.preset);
+    const adv = advantages(final, meta.groupOf, groupCount, o.preset);
     try {
       const labels = groupLabels(meta.groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
-      writeLines(o.out, outLines(meta, scores, adv, errors, labels, result.strings));
+      writeLines(o.out, outLines(meta, final, adv, errors, labels, result.strings));
     } catch (e) {
       return fail(io, `cannot write ${o.out}: ${reason(e)}`);
     }
   }
 
   const grouped = groups && o.groupBy !== null ? { column: o.groupBy, values: groups } : null;
-  if (o.json) io.stdout(diagnosticsJson(diagnostics, summaries, grouped) + '\n');
+  if (o.json) io.stdout(diagnosticsJson(diagnostics, summaries, grouped, shaped?.json) + '\n');
   else {
     io.stdout(
       humanReport({
@@ -184,6 +193,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
         functions: summaries,
       }) + '\n',
     );
+    if (shaped) io.stdout(shaped.text + '\n');
   }
   return 0;
 }

@@ -26,13 +26,7 @@ export interface LowStdGroups {
  * Low-std groups of one batch. std is the population std of the group's scored rewards (collapse.ts groupStats), so
  * "above 0" means the rewards are not all equal. Throws RangeError for a floor that is not a finite number ≥ 0.
  */
-export function lowStdGroups(
-  rewards: ArrayLike<number>,
-  groupOf: Int32Array,
-  groupCount: number,
-  preset: PresetId,
-  floor: number | null = null,
-): LowStdGroups {
+export function lowStdGroups(rewards: ArrayLike<number>, groupOf: Int32Array, groupCount: number, preset: PresetId, floor: number | null = null): LowStdGroups {
   if (floor !== null && !(floor >= 0 && Number.isFinite(floor))) throw new RangeError(`invalid floor: ${floor}`);
   const s = groupStats(rewards, groupOf, groupCount);
   let lo = Infinity;

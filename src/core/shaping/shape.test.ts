@@ -37,7 +37,7 @@ describe('dapo-overlong', () => {
     close(shape([{ name: 'dapo-overlong', max: 400, cache: 100, unit: 'chars' }]), [1, -0.5, 0, 0.5, -0.3, NaN]);
   });
   it('needs the lengths in its unit', () => {
-    expect(() => shape([{ name: 'dapo-overlong', max: 400, cache: 100 }])).toThrow('dapo-overlong needs the completions’ lengths in tokens'.replace('’', "'"));
+    expect(() => shape([{ name: 'dapo-overlong', max: 400, cache: 100 }])).toThrow("dapo-overlong needs the completions' lengths in tokens");
   });
 });
 
@@ -97,12 +97,30 @@ describe('clip, scale, center', () => {
   });
   it('transforms apply in order', () => {
     // scale then clip: 2, 0, 2, 1, 1 → clip max 1.5 → 1.5, 0, 1.5, 1, 1; clip then scale: 0.6·2 …
-    close(shape([{ name: 'scale', by: 2 }, { name: 'clip', max: 1.5 }]), [1.5, 0, 1.5, 1, 1, NaN]);
-    close(shape([{ name: 'clip', max: 0.6 }, { name: 'scale', by: 2 }]), [1.2, 0, 1.2, 1, 1, NaN]);
+    close(
+      shape([
+        { name: 'scale', by: 2 },
+        { name: 'clip', max: 1.5 },
+      ]),
+      [1.5, 0, 1.5, 1, 1, NaN],
+    );
+    close(
+      shape([
+        { name: 'clip', max: 0.6 },
+        { name: 'scale', by: 2 },
+      ]),
+      [1.2, 0, 1.2, 1, 1, NaN],
+    );
     // DAPO then Kimi: Kimi's "correct" reads the reward after DAPO (row 2: 1 − 1 = 0 is no longer correct).
     // Group 0 after DAPO: 1, −0.5, 0; λ 0.5, −0.28125, −0.5 → 1.5, −0.78125, 0 + min(0, −0.5) = −0.5.
     // Group 1 after DAPO: 0.5, −0.3; λ 0.5, −0.5 → 1, −0.3 − 0.5 = −0.8.
-    close(shape([{ name: 'dapo-overlong', max: 400, cache: 100, unit: 'chars' }, { name: 'kimi-length', unit: 'chars' }]), [1.5, -0.78125, -0.5, 1, -0.8, NaN]);
+    close(
+      shape([
+        { name: 'dapo-overlong', max: 400, cache: 100, unit: 'chars' },
+        { name: 'kimi-length', unit: 'chars' },
+      ]),
+      [1.5, -0.78125, -0.5, 1, -0.8, NaN],
+    );
   });
 });
 

@@ -115,7 +115,11 @@ const TRANSFORMS: { [K in ShapeName]: Transform<Extract<ShapeSpec, { name: K }>>
     }
     let sum = 0;
     let c = 0;
-    for (let i = 0; i < st.r.length; i++) if (st.scored(i)) (sum += st.r[i]), c++;
+    for (let i = 0; i < st.r.length; i++) {
+      if (!st.scored(i)) continue;
+      sum += st.r[i];
+      c++;
+    }
     const m = sum / c;
     for (let i = 0; i < st.r.length; i++) if (st.scored(i)) st.r[i] -= m;
   },

@@ -30,7 +30,9 @@ describe('shaping against the Python reference', () => {
   it.each(fixture.lowStd.map((c) => [`${c.preset} after [${c.specs.map((s) => s.name).join(', ')}]`, c] as const))('low-std groups, %s', (_, c) => {
     const r = lowStdGroups(shaped(c.specs), input.groupOf, input.groupCount, c.preset as PresetId);
     const e = c.expected;
-    expect(diff({ floor: r.floor, lowGroups: [...r.lowGroups], fraction: r.fraction }, { floor: e.floor, lowGroups: e.lowGroups, fraction: e.fraction })).toEqual([]);
+    expect(
+      diff({ floor: r.floor, lowGroups: [...r.lowGroups], fraction: r.fraction }, { floor: e.floor, lowGroups: e.lowGroups, fraction: e.fraction }),
+    ).toEqual([]);
     // Advantages of near-equal rewards: float64 cancellation in (r − mean) differs between summation orders.
     expect(diff(r.maxAbsAdvantage, e.maxAbsAdvantage, '$', 1e-6)).toEqual([]);
   });

@@ -3,7 +3,10 @@ import { normaliseShape, normaliseShapes, parseShapeArg, shapeLabel, shapeNeeds,
 
 describe('parseShapeArg', () => {
   it('reads name:k=v,… with defaults filled', () => {
-    expect(parseShapeArg('dapo-overlong:max=400,cache=100,unit=chars')).toEqual({ ok: true, value: { name: 'dapo-overlong', max: 400, cache: 100, unit: 'chars' } });
+    expect(parseShapeArg('dapo-overlong:max=400,cache=100,unit=chars')).toEqual({
+      ok: true,
+      value: { name: 'dapo-overlong', max: 400, cache: 100, unit: 'chars' },
+    });
     expect(parseShapeArg('kimi-length')).toEqual({ ok: true, value: { name: 'kimi-length', unit: 'tokens' } });
     expect(parseShapeArg('par:ref=column,column=ref_score')).toEqual({ ok: true, value: { name: 'par', ref: 'column', column: 'ref_score' } });
     expect(parseShapeArg('clip:min=-1')).toEqual({ ok: true, value: { name: 'clip', min: -1, max: null } });
