@@ -14,6 +14,7 @@ import { PreferenceTab } from './PreferenceTab';
 import { RunContext } from './RunContext';
 import { ScoreSourcePicker } from './ScoreSourcePicker';
 import { StressTestTab } from './StressTestTab';
+import { ShapingTab } from '../shaping/ShapingTab';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
 import { useDataset, useRunningLong } from './useRuns';
@@ -28,6 +29,7 @@ const TABS: { id: DiagTab; label: string }[] = [
   { id: 'bestofn', label: 'Best-of-N' },
   { id: 'groupby', label: 'Group by' },
   { id: 'stress', label: 'Stress test' },
+  { id: 'shaping', label: 'Shaping' },
 ];
 
 /** Whether a tab has something to show for this data; the others are listed always. */
@@ -76,6 +78,7 @@ export function DiagnosticsPanel() {
   else if (tab === 'label') body = <LabelTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'groupby') body = <GroupByTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'stress') body = <StressTestTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'shaping') body = <ShapingTab run={shown.run} ds={shown.ds} />;
   else body = <CompareTab runs={sameData} />;
   return (
     <section className="panel diag-panel" aria-label="Diagnostics">

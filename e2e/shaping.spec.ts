@@ -1,0 +1,95 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
+
+// Group a: lengths 100, 350, 420, rewards 1, 0, 1; group b: 300, 380, rewards 0.5, 0.5, both cut at the length limit.
+const ROWS = [
+  { group: 'a', n: 100, r: 1 },
+  { group: 'a', n: 350, r: 0 },
+  { group: 'a', n: 420, r: 1 },
+  { group: 'b', n: 300, r: 0.5, finish_reason: 'length' },
+  { group: 'b', n: 380, r: 0.5, finish_reason: 'length' },
+];
+const DATA = ROWS.map(({ n, ...rest }) => JSON.stringify({ prompt: `q ${rest.group}`, completion: 'x'.repeat(n), ...rest })).join('\n') + '\n';
+const REWARD = 'export default function reward(t) {\n  return Number(t.fields.r ?? 0);\n}\n';
+
+/** The raw | shaped cells of one row of the comparison table. */
+function cells(page: Page, row: string) {
+  const r = page
+    .getByRole('table', { name: 'Raw and shaped' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: row, exact: true }) });
+  return { raw: r.getByRole('cell').nth(0), shaped: r.getByRole('cell').nth(1) };
+}
+
+async function shapeTheFile(page: Page) {
+  await openStudio(page);
+  await typeReward(page, REWARD);
+  await runAndWait(page, '800 scored');
+  await upload(page, 'lengths.jsonl', Buffer.from(DATA));
+  await expect(page.getByTestId('run-summary')).toContainText('5 scored');
+  await page.getByRole('tab', { name: 'Shaping' }).click();
+  // The issue's example: dapo-overlong (L 400, C 100, characters), then kimi-length in characters.
+  await page.getByRole('combobox', { name: 'Transform to add' }).selectOption('dapo-overlong');
+  await page.getByRole('button', { name: 'Add transform' }).click();
+  await page.getByRole('textbox', { name: '1. dapo-overlong max' }).fill('400');
+  await page.getByRole('textbox', { name: '1. dapo-overlong cache' }).fill('100');
+  await page.getByRole('combobox', { name: '1. dapo-overlong unit' }).selectOption('chars');
+  await page.getByRole('combobox', { name: 'Transform to add' }).selectOption('kimi-length');
+  await page.getByRole('button', { name: 'Add transform' }).click();
+  await page.getByRole('combobox', { name: '2. kimi-length unit' }).selectOption('chars');
+}
+
+test('shaping tab: the issue’s dapo-overlong + kimi-length list, raw and shaped side by side', async ({ page }) => {
+  await shapeTheFile(page);
+  // Shaped (worked by hand in src/core/shaping/shape.test.ts): 1.5, −0.78125, −0.5, 1, −0.8; raw 1, 0, 1, 0.5, 0.5.
+  await expect(cells(page, 'mean').raw).toHaveText('0.6000');
+  await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+  await expect(cells(page, 'min / max').shaped).toHaveText('-0.800 / 1.500');
+  // Group b (0.5, 0.5) has zero std raw, and both its rollouts were cut at the length limit.
+  await expect(cells(page, 'zero-std groups').raw).toHaveText('50.0%');
+  await expect(cells(page, 'zero-std groups').shaped).toHaveText('0.0%');
+  await expect(cells(page, '· all truncated').raw).toHaveText('50.0%');
+  await expect(page.getByText('Truncated rollouts: from the rows’ finish reason.')).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Shaped reward histogram' })).toBeVisible();
+  // Each transform shows its formula and source.
+  await expect(page.getByRole('group', { name: '1. dapo-overlong' })).toContainText('Source: DAPO (Yu et al. 2025)');
+  await expect(page.getByRole('group', { name: '2. kimi-length' })).toContainText('λ = 0.5 − (|y| − min) / (max − min)');
+
+  // Reordered: Kimi now reads the raw reward, DAPO comes after it.
+  await page.getByRole('button', { name: 'Move 2. kimi-length up' }).click();
+  await expect(page.getByRole('group', { name: '1. kimi-length' })).toBeVisible();
+  // Kimi on raw: 1.5, −0.28125, 0.5, 1, 0; then DAPO: 1.5, −0.78125, −0.5, 1, −0.8 (here no row's "correct" changes).
+  await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+
+  // A bad value is named; the last valid list stays in use.
+  await page.getByRole('textbox', { name: '2. dapo-overlong max' }).fill('abc');
+  const shapingAlert = page.getByRole('region', { name: 'Diagnostics' }).getByRole('alert');
+  await expect(shapingAlert).toContainText('invalid dapo-overlong max: abc');
+  await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+  await page.getByRole('textbox', { name: '2. dapo-overlong max' }).fill('400');
+  await expect(shapingAlert).toHaveCount(0);
+
+  // Removing both leaves the reward as it is.
+  await page.getByRole('button', { name: 'Remove 1. kimi-length' }).click();
+  await page.getByRole('button', { name: 'Remove 1. dapo-overlong' }).click();
+  await expect(cells(page, 'mean').shaped).toHaveText('0.6000');
+});
+
+test('shaping tab: the list travels in a share link; axe finds no violations', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await shapeTheFile(page);
+  await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+  const axe = await new AxeBuilder({ page }).include('section[aria-label="Diagnostics"]').analyze();
+  expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+
+  const link = await shareLink(page);
+  const other = await (await browser.newContext()).newPage();
+  await other.goto(link);
+  await expect(statusLine(other)).toContainText('5 trajectories', { timeout: 45_000 });
+  await runAndWait(other, '5 scored');
+  await other.getByRole('tab', { name: 'Shaping' }).click();
+  await expect(other.getByRole('textbox', { name: '1. dapo-overlong max' })).toHaveValue('400');
+  await expect(other.getByRole('combobox', { name: '2. kimi-length unit' })).toHaveValue('chars');
+  await expect(cells(other, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+});

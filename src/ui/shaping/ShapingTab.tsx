@@ -1,0 +1,118 @@
+import { useMemo } from 'react';
+import type { Dataset } from '../../core/dataset/dataset';
+import { shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
+import { applyShaping } from '../../core/shaping/shape';
+import { histogram } from '../../core/stats/histogram';
+import { rowsInBin } from '../../core/stats/rowsInBin';
+import { scoredValues } from '../../core/stats/scored';
+import { PRESETS } from '../../core/stats/advantage';
+import { useStudio } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { binName, HistogramChart } from '../charts/HistogramChart';
+import { fmt, pct } from '../diagnostics/format';
+import { TransformList } from './TransformList';
+import { useShapingInputs } from './useShapingInputs';
+
+const TRUNCATION_SOURCE = {
+  fields: 'from the rows’ finish reason',
+  'dapo-max': 'length ≥ the dapo-overlong max',
+  unknown: 'unknown: no finish reason, no dapo-overlong',
+} as const;
+
+/** Figures drawn raw | shaped, each row one diagnostic. */
+const ROWS: [string, (s: ShapingSide) => string][] = [
+  ['mean', (s) => fmt(s.reward.mean)],
+  ['std', (s) => fmt(s.reward.std)],
+  ['min / max', (s) => `${fmt(s.reward.min, 3)} / ${fmt(s.reward.max, 3)}`],
+  ['distinct values', (s) => String(s.reward.distinct)],
+  ['Pearson with length (chars)', (s) => fmt(s.length.pearson, 3)],
+  ['Spearman with length', (s) => fmt(s.length.spearman, 3)],
+  ['within-group Pearson', (s) => fmt(s.length.withinGroupPearson, 3)],
+  ['zero-std groups', (s) => pct(s.collapse.zeroStdGroupFraction)],
+  ['· all truncated', (s) => pct(s.collapse.truncatedZeroStdFraction)],
+  ['· all max / all min / other', (s) => `${pct(s.collapse.allMaxFraction)} / ${pct(s.collapse.allMinFraction)} / ${pct(s.collapse.otherZeroStdFraction)}`],
+  ['low-std groups (0 < std < floor)', (s) => pct(s.lowStd.fraction)],
+  ['· floor (1e-3 × range)', (s) => fmt(s.lowStd.floor, 6)],
+  ['· largest |advantage| there', (s) => fmt(s.lowStd.maxAbsAdvantage, 3)],
+  ['rollouts with zero advantage', (s) => pct(s.collapse.zeroAdvantageRolloutFraction)],
+];
+
+/** The Shaping step: a list of transforms of the reward, and the raw and shaped reward side by side. */
+export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
+  const shaping = useStudio((s) => s.shaping);
+  const preset = useStudio((s) => s.preset);
+  const setSubset = useStudio((s) => s.setSubset);
+  const inputs = useShapingInputs(ds, shaping);
+  const raw = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const shaped = useMemo((): { values: Float64Array } | { error: string } | null => {
+    if (inputs.waiting) return null;
+    try {
+      return { values: applyShaping(raw, shaping, { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: inputs.lengths, columns: inputs.columns }) };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [raw, shaping, ds, inputs]);
+  const values = shaped && 'values' in shaped ? shaped.values : null;
+  const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
+  const sides = useMemo(() => {
+    const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated };
+    return { raw: shapingSide(raw, side), shaped: values ? shapingSide(values, side) : null };
+  }, [raw, values, ds, preset, cut]);
+  return (
+    <div className="diag-split">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
+        <Hist label="Raw reward histogram" what="raw reward" values={raw} onOpen={(label, rows) => setSubset({ label, rows })} />
+        {values ? (
+          <Hist label="Shaped reward histogram" what="shaped reward" values={values} onOpen={(label, rows) => setSubset({ label, rows })} />
+        ) : (
+          <p className="muted empty-chart" role="status">
+            {shaped && 'error' in shaped ? shaped.error : (inputs.waiting ?? '')}
+          </p>
+        )}
+      </div>
+      <div className="diag-side">
+        <TransformList />
+        <table className="shaping-compare" aria-label="Raw and shaped">
+          <thead>
+            <tr>
+              <th scope="col">under {PRESETS[preset].label}</th>
+              <th scope="col">raw</th>
+              <th scope="col">shaped</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ROWS.map(([name, f]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>{f(sides.raw)}</td>
+                <td>{sides.shaped ? f(sides.shaped) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="muted small">Truncated rollouts: {TRUNCATION_SOURCE[cut.source]}.</p>
+      </div>
+    </div>
+  );
+}
+
+function Hist({ label, what, values, onOpen }: { label: string; what: string; values: Float64Array; onOpen(label: string, rows: Int32Array): void }) {
+  const h = useMemo(() => histogram(values, { maxBins: 40 }), [values]);
+  const series = useMemo(() => [{ name: what, color: what === 'raw reward' ? '#6e7781' : '#1f6feb', counts: h.bins.map((b) => b.count) }], [h, what]);
+  return (
+    <figure className="chart" aria-label={label} data-bins={h.bins.length}>
+      <figcaption className="muted small">{what}</figcaption>
+      {h.bins.length ? (
+        <HistogramChart
+          label={`${label} bins`}
+          valueName={what}
+          histogram={h}
+          series={series}
+          onOpenBin={(b) => onOpen(`${what} ${binName(h, b)}`, rowsInBin(values, h, b))}
+        />
+      ) : (
+        <p className="muted empty-chart">No scored rollouts.</p>
+      )}
+    </figure>
+  );
+}
