@@ -151,7 +151,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
 
   const groupCount = meta.groupKeys.length;
   // --shape: from here on the reward is the shaped one (diagnostics, --out); the JSON keeps the raw one apart.
-  const shaping = o.shapes.length > 0 ? await shapeRun(o, meta, scores, status) : null;
+  const shaping = o.shapes.length > 0 ? await shapeRun(o, meta, scores, status, result.steps ?? null) : null;
   if (shaping && !shaping.ok) {
     io.stderr(`reward-studio: ${shaping.message}\n`);
     return shaping.status;

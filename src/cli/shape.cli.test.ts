@@ -17,18 +17,22 @@ const cli = (args: string[]) => {
 };
 
 // Group a: lengths 100, 350, 420, rewards 1, 0, 1; group b: 300, 380, rewards 0.5, 0.5, both cut at the length limit.
+// Step rewards for the step transforms: 0.9, 0.7, 0.8 | none | 0.2 | 0.5, 0.6 | none.
 const ROWS = [
-  { group: 'a', n: 100, r: 1 },
-  { group: 'a', n: 350, r: 0 },
-  { group: 'a', n: 420, r: 1 },
-  { group: 'b', n: 300, r: 0.5, finish_reason: 'length' },
+  { group: 'a', n: 100, r: 1, steps: [0.9, 0.7, 0.8] },
+  { group: 'a', n: 350, r: 0, steps: [] },
+  { group: 'a', n: 420, r: 1, steps: [0.2] },
+  { group: 'b', n: 300, r: 0.5, finish_reason: 'length', steps: [0.5, 0.6] },
   { group: 'b', n: 380, r: 0.5, finish_reason: 'length' },
 ];
+let stepReward = '';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'reward-studio-shape-'));
   data = join(dir, 'data.jsonl');
   writeFileSync(data, ROWS.map(({ n, ...rest }) => JSON.stringify({ prompt: `q ${rest.group}`, completion: 'x'.repeat(n), ...rest })).join('\n') + '\n');
+  stepReward = join(dir, 'steps.ts');
+  writeFileSync(stepReward, 'export default function reward(t) { return { score: Number(t.fields.r), steps: t.fields.steps ?? [] }; }\n');
   reward = join(dir, 'r.ts');
   writeFileSync(reward, 'export default function reward(t) { return Number(t.fields.r); }\n');
   const b = spawnSync(process.execPath, [join(ROOT, 'bin/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
@@ -90,6 +94,17 @@ describe('reward-studio score --shape', () => {
     const j = JSON.parse(r.stdout);
     expect(j.shaping.transforms).toEqual(['dapo-overlong:max=1,cache=0,unit=tokens']);
     expect(j.reward.mean).toBeCloseTo(-0.4, 12);
+  });
+  it('step rewards (RewardResult.steps) through the worker threads: Clip, Delta, step-sum', () => {
+    // η = 0.75: clipped 0, −0.05, 0 | — | −0.55 | −0.25, −0.15 | —; then Delta: 0.05, −0.05, 0 | −0.55 | −0.1, −0.15;
+    // summed: 1 + 0, 0, 1 − 0.55, 0.5 − 0.25, 0.5 → mean 2.2 / 5.
+    const r = cli(['score', data, '--reward', stepReward, '--json', '--shape', 'step-clip:eta=0.75', '--shape', 'step-delta', '--shape', 'step-sum']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).reward.mean).toBeCloseTo(0.44, 12);
+    const none = cli(['score', data, '--reward', reward, '--shape', 'step-sum']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('step-sum needs step rewards: no row returned `steps`');
   });
   it('bad values exit 2 naming the bad part', () => {
     const r = cli(['score', data, '--reward', reward, '--shape', 'dapo-overlong:max=400,cache=100,unit=bytes']);

@@ -9,7 +9,7 @@ import { labelValue } from '../core/dataset/meta';
 import { loadAll } from '../core/dataset/loadAll';
 import { RowStatus } from '../core/reward/contract';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../core/shaping/compare';
-import { applyShaping } from '../core/shaping/shape';
+import { applyShaping, type StepColumn } from '../core/shaping/shape';
 import { shapeLabel, shapeNeeds, type LengthUnit } from '../core/shaping/spec';
 import { diagnose, type Diagnostics } from '../core/stats/diagnose';
 import { truncatedFromFields } from '../core/stats/truncation';
@@ -29,7 +29,7 @@ export type ShapeOutcome = { ok: true; shaped: Shaped } | { ok: false; message: 
 
 const num = (x: number) => (Number.isFinite(x) ? x : null);
 
-export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float64Array, status: Uint8Array): Promise<ShapeOutcome> {
+export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float64Array, status: Uint8Array, steps: StepColumn | null): Promise<ShapeOutcome> {
   const needs = shapeNeeds(o.shapes);
   let rows;
   try {
@@ -56,12 +56,16 @@ export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float
       return { ok: false, status: 2, message: `--shape: par: no row has a column "${c}" (columns: ${meta.detection.columns.join(', ')})` };
     columns[c] = Float64Array.from(rows, (t) => labelValue(Object.hasOwn(t.fields, c) ? t.fields[c] : undefined));
   }
-  if (needs.steps) {
-    return { ok: false, status: 2, message: '--shape: step-sum needs step rewards (RewardResult.steps), which the CLI’s reward run does not carry yet' };
+  if (needs.steps && !steps) {
+    return {
+      ok: false,
+      status: 2,
+      message: '--shape: step-sum needs step rewards: no row returned `steps` (TypeScript `{ score, steps: [...] }`; a single --reward)',
+    };
   }
   const groupCount = meta.groupKeys.length;
   const raw = Float64Array.from(scores, (x, i) => (status[i] === RowStatus.Ok ? x : NaN));
-  const shaped = applyShaping(raw, o.shapes, { groupOf: meta.groupOf, groupCount, lengths, columns });
+  const shaped = applyShaping(raw, o.shapes, { groupOf: meta.groupOf, groupCount, lengths, columns, steps });
   const fields = Float64Array.from(rows, (t) => truncatedFromFields(t.fields));
   const cut = shapingTruncation(fields, lengths, o.shapes);
   const side = { groupOf: meta.groupOf, groupCount, lengths: meta.lengths, preset: o.preset, truncated: cut.truncated };

@@ -47,11 +47,12 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const shaped = useMemo((): { values: Float64Array } | { error: string } | null => {
     if (inputs.waiting) return null;
     try {
-      return { values: applyShaping(raw, shaping, { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: inputs.lengths, columns: inputs.columns }) };
+      const input = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: inputs.lengths, columns: inputs.columns, steps: run.result.steps ?? null };
+      return { values: applyShaping(raw, shaping, input) };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [raw, shaping, ds, inputs]);
+  }, [raw, shaping, ds, inputs, run]);
   const values = shaped && 'values' in shaped ? shaped.values : null;
   const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
   const sides = useMemo(() => {
