@@ -8,7 +8,10 @@ import { checkSteps } from './protocol';
 describe('validateResult: steps', () => {
   it('keeps an array of finite numbers; refuses anything else with the reason', () => {
     expect(validateResult({ score: 1, steps: [0.5, -1] })).toEqual({ kind: 'ok', score: 1, steps: [0.5, -1] });
-    expect(validateResult({ score: 1, steps: [0.5, NaN] })).toEqual({ kind: 'error', reason: 'reward returned `steps` that is not an array of finite numbers' });
+    expect(validateResult({ score: 1, steps: [0.5, NaN] })).toEqual({
+      kind: 'error',
+      reason: 'reward returned `steps` that is not an array of finite numbers',
+    });
     expect(validateResult({ score: 1, steps: '1,2' })).toEqual({ kind: 'error', reason: 'reward returned `steps` that is not an array of finite numbers' });
     expect(validateResult({ score: 1, steps: new Array(STEP_LIMIT + 1).fill(0) })).toEqual({
       kind: 'error',
