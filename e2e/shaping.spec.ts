@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
@@ -61,6 +62,13 @@ test('shaping tab: the issue’s dapo-overlong + kimi-length list, raw and shape
   await expect(page.getByRole('group', { name: '1. kimi-length' })).toBeVisible();
   // Kimi on raw: 1.5, −0.28125, 0.5, 1, 0; then DAPO: 1.5, −0.78125, −0.5, 1, −0.8 (here no row's "correct" changes).
   await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+
+  // The list as a TypeScript module, downloaded.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export shaping (TypeScript)' }).click()]);
+  expect(download.suggestedFilename()).toBe('shaping.ts');
+  const text = readFileSync(await download.path(), 'utf8');
+  expect(text).toContain('// Shaping, exported from Reward Studio: kimi-length:unit=chars → dapo-overlong:max=400,cache=100,unit=chars');
+  expect(text).toContain('export function shape(');
 
   // A bad value is named; the last valid list stays in use.
   await page.getByRole('textbox', { name: '2. dapo-overlong max' }).fill('abc');

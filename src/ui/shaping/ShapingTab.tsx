@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
+import { exportShapingTs } from '../../core/shaping/exportTs';
 import { applyShaping } from '../../core/shaping/shape';
 import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
@@ -73,6 +74,16 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
       </div>
       <div className="diag-side">
         <TransformList />
+        <p>
+          <button
+            type="button"
+            disabled={shaping.length === 0}
+            onClick={() => downloadTs(exportShapingTs(shaping))}
+            title="A TypeScript module with no imports: shape(rewards, rows)"
+          >
+            Export shaping (TypeScript)
+          </button>
+        </p>
         <table className="shaping-compare" aria-label="Raw and shaped">
           <thead>
             <tr>
@@ -116,4 +127,14 @@ function Hist({ label, what, values, onOpen }: { label: string; what: string; va
       )}
     </figure>
   );
+}
+
+/** Save the module as shaping.ts (a local download: nothing leaves the machine). */
+function downloadTs(text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/typescript' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'shaping.ts';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
