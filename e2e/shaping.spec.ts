@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
+import { expectSaved, openStudio, runAndWait, shareLink, statusLine, typeReward, upload } from './helpers';
 
 // Group a: lengths 100, 350, 420, rewards 1, 0, 1; group b: 300, 380, rewards 0.5, 0.5, both cut at the length limit.
 const ROWS = [
@@ -100,4 +100,16 @@ test('shaping tab: the list travels in a share link; axe finds no violations', a
   await expect(other.getByRole('textbox', { name: '1. dapo-overlong max' })).toHaveValue('400');
   await expect(other.getByRole('combobox', { name: '2. kimi-length unit' })).toHaveValue('chars');
   await expect(cells(other, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+});
+
+test('shaping tab: the list is saved with the session and back after a reload', async ({ page }) => {
+  await shapeTheFile(page);
+  await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
+  await expectSaved(page);
+  await page.reload();
+  await expect(statusLine(page)).toContainText('5 trajectories');
+  await expect(page.getByRole('tab', { name: 'Shaping' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('textbox', { name: '1. dapo-overlong cache' })).toHaveValue('100');
+  await expect(page.getByRole('combobox', { name: '2. kimi-length unit' })).toHaveValue('chars');
+  await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
 });
