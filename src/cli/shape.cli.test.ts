@@ -102,6 +102,12 @@ describe('reward-studio score --shape', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).reward.mean).toBeCloseTo(0.44, 12);
+    // A Python verl reward's dict carries them too: 1 + 0.5 + 0.25 on every row.
+    const py = join(dir, 'steps.py');
+    writeFileSync(py, 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return {"score": 1.0, "steps": [0.5, 0.25]}\n');
+    const p = cli(['score', data, '--reward', py, '--json', '--shape', 'step-sum']);
+    expect(p.code).toBe(0);
+    expect(JSON.parse(p.stdout).reward).toMatchObject({ mean: 1.75, min: 1.75, max: 1.75 });
     const none = cli(['score', data, '--reward', reward, '--shape', 'step-sum']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('step-sum needs step rewards: no row returned `steps`');
