@@ -114,7 +114,8 @@ def apply(spec, r, steps, d):
     elif name == 'step-clip':
         steps = [[min(x - spec['eta'], 0.0) for x in s] for s in steps]
     elif name == 'step-delta':
-        steps = [[s[k] - s[k + 1] for k in range(len(s) - 1)] + s[-1:] for s in steps]
+        last = [] if spec.get('last', 'keep') == 'keep' else [0.0]
+        steps = [[s[k] - s[k + 1] for k in range(len(s) - 1)] + (s[-1:] if last == [] else last * min(1, len(s))) for s in steps]
     elif name == 'step-sum':
         w = spec.get('weight', 1.0)
         for i in idx:
@@ -174,6 +175,7 @@ def main():
         [{'name': 'step-sum', 'weight': 0.5}],
         [{'name': 'step-clip', 'eta': 0.6}, {'name': 'step-sum'}],
         [{'name': 'step-delta'}, {'name': 'step-sum'}],
+        [{'name': 'step-delta', 'last': 'drop'}, {'name': 'step-sum'}],
         [{'name': 'step-clip', 'eta': 0.6}, {'name': 'step-delta'}, {'name': 'step-sum', 'weight': 2}, {'name': 'kimi-length'}],
     ]
     offsets = [0]

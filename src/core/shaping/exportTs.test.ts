@@ -52,7 +52,7 @@ describe('Export shaping (TypeScript)', () => {
     const problems = ts.getPreEmitDiagnostics(program).map((x) => ts.flattenDiagnosticMessageText(x.messageText, '\n'));
     expect(problems).toEqual([]);
     expect(text).toContain(
-      '// Shaping, exported from Reward Studio: step-clip:eta=0.6 → step-delta → step-sum:weight=2 → kimi-length:unit=tokens → par:ref=column',
+      '// Shaping, exported from Reward Studio: step-clip:eta=0.6 → step-delta:last=keep → step-sum:weight=2 → kimi-length:unit=tokens → par:ref=column',
     );
   });
   it.each(fixture.cases.map((c) => [c.specs.map((s) => s.name).join(' → '), c] as const))('%s: the reference values', async (_, c) => {

@@ -97,7 +97,7 @@ export function shape(rewards: readonly (number | null)[], rows: readonly Shapin
         steps = steps.map((xs) => xs.map((x) => Math.min(x - s.eta, 0)));
         break;
       case 'step-delta':
-        steps = steps.map((xs) => xs.map((x, k) => (k + 1 < xs.length ? x - xs[k + 1] : x)));
+        steps = steps.map((xs) => xs.map((x, k) => (k + 1 < xs.length ? x - xs[k + 1] : s.last === 'drop' ? 0 : x)));
         break;
       case 'step-sum':
         for (const i of idx) cur[i] = at(i) + s.weight * steps[i].reduce((a, b) => a + b, 0);
@@ -122,7 +122,7 @@ export function exportShapingTs(specs: readonly ShapeSpec[]): string {
     "  | { name: 'scale'; by: number }\n" +
     "  | { name: 'center'; over: 'group' | 'batch' }\n" +
     "  | { name: 'step-clip'; eta: number }\n" +
-    "  | { name: 'step-delta' }\n" +
+    "  | { name: 'step-delta'; last: 'keep' | 'drop' }\n" +
     "  | { name: 'step-sum'; weight: number };\n\n" +
     `export const SHAPING: readonly Spec[] = [\n${list}\n];\n` +
     BODY

@@ -139,6 +139,10 @@ describe('step rewards (Gao et al. 2024)', () => {
     // row 0 → 0.2, −0.1, 0.8 (0.9); row 2 → 0.2; row 3 → −0.1, 0.6 (0.5); weight 0.5
     close(shape([{ name: 'step-delta' }, { name: 'step-sum', weight: 0.5 }], inp), [1.45, 0, 1.1, 0.75, 0.5, NaN]);
   });
+  it('Delta with last=drop: the last step gets 0, so the sum is r_1 − r_K', () => {
+    // row 0 → 0.2, −0.1, 0 (0.1); row 2 → 0; row 3 → −0.1, 0 (−0.1)
+    close(shape([{ name: 'step-delta', last: 'drop' }, { name: 'step-sum' }], inp), [1.1, 0, 1, 0.4, 0.5, NaN]);
+  });
   it('Clip then Delta: the return is the clipped first step', () => {
     // row 0: clipped 0, −0.05, 0 → 0.05, −0.05, 0 (0); row 2: −0.55; row 3: −0.25, −0.15 → −0.1, −0.15 (−0.25)
     close(shape([{ name: 'step-clip', eta: 0.75 }, { name: 'step-delta' }, { name: 'step-sum' }], inp), [1, 0, 0.45, 0.25, 0.5, NaN]);

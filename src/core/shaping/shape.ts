@@ -129,8 +129,12 @@ const TRANSFORMS: { [K in ShapeName]: Transform<Extract<ShapeSpec, { name: K }>>
   },
   'step-delta': (s, st) => {
     const { offsets, values: v } = stepsOf(st, s.name);
-    // In place, front to back: r_k − r_{k+1} reads r_{k+1} before it is rewritten; the last step keeps its value.
-    for (let i = 0; i + 1 < offsets.length; i++) for (let j = offsets[i]; j < offsets[i + 1] - 1; j++) v[j] = v[j] - v[j + 1];
+    // In place, front to back: r_k − r_{k+1} reads r_{k+1} before it is rewritten; then the last step kept or dropped.
+    for (let i = 0; i + 1 < offsets.length; i++) {
+      const end = offsets[i + 1];
+      for (let j = offsets[i]; j < end - 1; j++) v[j] = v[j] - v[j + 1];
+      if (s.last === 'drop' && end > offsets[i]) v[end - 1] = 0;
+    }
   },
   'step-sum': (s, st) => {
     const { offsets, values: v } = stepsOf(st, s.name);

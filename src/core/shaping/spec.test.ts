@@ -32,6 +32,7 @@ describe('parseShapeArg', () => {
     ['par:ref=column', 'invalid par column: undefined'],
     ['par:column=x', 'invalid par column: x (only with ref=column)'],
     ['step-clip', 'invalid step-clip eta: undefined'],
+    ['step-delta:last=maybe', 'invalid step-delta last: maybe'],
     ['scale:by=1,by=2', 'invalid scale option: by'],
     ['scale:name=clip', 'invalid scale option: name'],
   ])('%s → %s', (arg, message) => {

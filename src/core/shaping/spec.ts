@@ -14,7 +14,7 @@ export type ShapeSpec =
   | { name: 'scale'; by: number }
   | { name: 'center'; over: 'group' | 'batch' }
   | { name: 'step-clip'; eta: number }
-  | { name: 'step-delta' }
+  | { name: 'step-delta'; last: 'keep' | 'drop' }
   | { name: 'step-sum'; weight: number };
 
 export type ShapeName = ShapeSpec['name'];
@@ -67,8 +67,9 @@ export const SHAPES: Record<ShapeName, ShapeInfo> = {
     source: 'Clip mechanism, Gao et al. 2024, "On designing effective RL reward at training time for LLM reasoning"',
   },
   'step-delta': {
-    options: {},
-    formula: 'r_k → r_k − r_{k+1} for k < K, r_K → r_K (so the return from step k is r_k)',
+    options: { last: 'keep (keep | drop)' },
+    formula:
+      'r_k → r_k − r_{k+1} for k < K; r_K → r_K with last=keep (the return from step k is then r_k), 0 with last=drop (the return is r_k − r_K, the last step left to the outcome reward)',
     source: 'Delta mechanism, Gao et al. 2024, "On designing effective RL reward at training time for LLM reasoning"',
   },
   'step-sum': {
@@ -167,8 +168,11 @@ export function normaliseShape(raw: unknown): Normalised<ShapeSpec> {
       if (Number.isNaN(eta)) return bad(`${name} eta`, o.eta);
       return { ok: true, value: { name: 'step-clip', eta } };
     }
-    case 'step-delta':
-      return { ok: true, value: { name: 'step-delta' } };
+    case 'step-delta': {
+      const last = has('last') ? o.last : 'keep';
+      if (last !== 'keep' && last !== 'drop') return bad(`${name} last`, o.last);
+      return { ok: true, value: { name: 'step-delta', last } };
+    }
     case 'step-sum': {
       const weight = has('weight') ? num(o.weight) : 1;
       if (Number.isNaN(weight)) return bad(`${name} weight`, o.weight);

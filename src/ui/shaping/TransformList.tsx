@@ -14,10 +14,10 @@ const STARTS: Record<ShapeName, Record<string, string>> = {
   scale: { by: '1' },
   center: { over: 'batch' },
   'step-clip': { eta: '0.5' },
-  'step-delta': {},
+  'step-delta': { last: 'keep' },
   'step-sum': { weight: '1' },
 };
-const CHOICES: Record<string, string[]> = { unit: ['tokens', 'chars'], ref: ['median', 'first', 'column'], over: ['batch', 'group'] };
+const CHOICES: Record<string, string[]> = { unit: ['tokens', 'chars'], ref: ['median', 'first', 'column'], over: ['batch', 'group'], last: ['keep', 'drop'] };
 
 const toDraft = (list: readonly ShapeSpec[]): Draft[] =>
   list.map((s) => {
