@@ -78,6 +78,16 @@ test('shaping tab: the issue’s dapo-overlong + kimi-length list, raw and shape
   await page.getByRole('textbox', { name: '2. dapo-overlong max' }).fill('400');
   await expect(shapingAlert).toHaveCount(0);
 
+  // The low-std floor: by default 1e-3 of the range (raw 1 − 0 → 0.001); a floor typed in is used as it is.
+  await expect(cells(page, '· floor').raw).toHaveText('0.001000');
+  await page.getByRole('textbox', { name: 'Low-std floor' }).fill('0.6');
+  await expect(cells(page, '· floor').raw).toHaveText('0.600000');
+  // Raw group a (1, 0, 1: std 0.471) is now below the floor: one group of two.
+  await expect(cells(page, 'low-std groups (0 < std < floor)').raw).toHaveText('50.0%');
+  await page.getByRole('textbox', { name: 'Low-std floor' }).fill('-1');
+  await expect(shapingAlert).toContainText('invalid floor: -1');
+  await page.getByRole('textbox', { name: 'Low-std floor' }).fill('');
+
   // Removing both leaves the reward as it is.
   await page.getByRole('button', { name: 'Remove 1. kimi-length' }).click();
   await page.getByRole('button', { name: 'Remove 1. dapo-overlong' }).click();

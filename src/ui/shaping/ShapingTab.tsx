@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
 import { exportShapingTs } from '../../core/shaping/exportTs';
@@ -33,7 +33,7 @@ const ROWS: [string, (s: ShapingSide) => string][] = [
   ['· all truncated', (s) => pct(s.collapse.truncatedZeroStdFraction)],
   ['· all max / all min / other', (s) => `${pct(s.collapse.allMaxFraction)} / ${pct(s.collapse.allMinFraction)} / ${pct(s.collapse.otherZeroStdFraction)}`],
   ['low-std groups (0 < std < floor)', (s) => pct(s.lowStd.fraction)],
-  ['· floor (1e-3 × range)', (s) => fmt(s.lowStd.floor, 6)],
+  ['· floor', (s) => fmt(s.lowStd.floor, 6)],
   ['· largest |advantage| there', (s) => fmt(s.lowStd.maxAbsAdvantage, 3)],
   ['rollouts with zero advantage', (s) => pct(s.collapse.zeroAdvantageRolloutFraction)],
 ];
@@ -44,6 +44,11 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const preset = useStudio((s) => s.preset);
   const setSubset = useStudio((s) => s.setSubset);
   const inputs = useShapingInputs(ds, shaping);
+  // The low-std floor as typed: empty is the default (1e-3 of each side's range); anything else must be a number ≥ 0.
+  const [floorText, setFloorText] = useState('');
+  const floorValue = floorText.trim() === '' ? null : Number(floorText);
+  const floorBad = floorValue !== null && !(Number.isFinite(floorValue) && floorValue >= 0);
+  const floor = floorBad ? null : floorValue;
   const raw = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
   const shaped = useMemo((): { values: Float64Array } | { error: string } | null => {
     if (inputs.waiting) return null;
@@ -57,9 +62,9 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const values = shaped && 'values' in shaped ? shaped.values : null;
   const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
   const sides = useMemo(() => {
-    const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated };
+    const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor };
     return { raw: shapingSide(raw, side), shaped: values ? shapingSide(values, side) : null };
-  }, [raw, values, ds, preset, cut]);
+  }, [raw, values, ds, preset, cut, floor]);
   return (
     <div className="diag-split">
       <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
@@ -103,6 +108,15 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
           </tbody>
         </table>
         <p className="muted small">Truncated rollouts: {TRUNCATION_SOURCE[cut.source]}.</p>
+        <label>
+          Low-std floor{' '}
+          <input type="text" size={8} aria-label="Low-std floor" placeholder="1e-3 × range" value={floorText} onChange={(e) => setFloorText(e.target.value)} />
+        </label>
+        {floorBad ? (
+          <p role="alert" className="error small">
+            invalid floor: {floorText} (a number ≥ 0; empty for 1e-3 of the range)
+          </p>
+        ) : null}
       </div>
     </div>
   );
