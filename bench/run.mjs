@@ -12,6 +12,7 @@ const benches = [
   'bench/model.bench.mjs',
   'bench/tokenCount.bench.mjs',
   'bench/download.bench.mjs',
+  'bench/shaping.bench.mjs',
 ];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {

@@ -52,18 +52,45 @@ function lengthsOf(st: State, unit: LengthUnit, name: string): ArrayLike<number>
   return l;
 }
 
-/** Per group over scored rows: a value chosen by `pick` from the group's values (in row order). */
-function perGroup(st: State, values: ArrayLike<number>, pick: (vs: number[]) => number): Float64Array {
+/** Per group over its scored rows with a finite value: min, max, sum, count, first (in row order). O(n), typed arrays. */
+function groupFolds(st: State, values: ArrayLike<number>) {
   const { groupOf, groupCount } = st.input;
-  const lists: number[][] = Array.from({ length: groupCount }, () => []);
-  for (let i = 0; i < st.r.length; i++) if (st.scored(i) && Number.isFinite(values[i])) lists[groupOf[i]].push(values[i]);
-  return Float64Array.from(lists, (vs) => (vs.length ? pick(vs) : NaN));
+  const lo = new Float64Array(groupCount).fill(Infinity);
+  const hi = new Float64Array(groupCount).fill(-Infinity);
+  const sum = new Float64Array(groupCount);
+  const count = new Int32Array(groupCount);
+  const first = new Float64Array(groupCount).fill(NaN);
+  for (let i = 0; i < st.r.length; i++) {
+    const v = values[i];
+    if (!st.scored(i) || !Number.isFinite(v)) continue;
+    const g = groupOf[i];
+    if (count[g]++ === 0) first[g] = v;
+    if (v < lo[g]) lo[g] = v;
+    if (v > hi[g]) hi[g] = v;
+    sum[g] += v;
+  }
+  return { lo, hi, sum, count, first };
 }
 
-function median(vs: number[]): number {
-  const s = [...vs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+/** Per group: the median of the scored rewards (even count: the mean of the two middle ones), NaN for none. O(n log n). */
+function groupMedians(st: State): Float64Array {
+  const { groupOf, groupCount } = st.input;
+  const start = new Int32Array(groupCount + 1);
+  for (let i = 0; i < st.r.length; i++) if (st.scored(i)) start[groupOf[i] + 1]++;
+  for (let g = 0; g < groupCount; g++) start[g + 1] += start[g];
+  // Counting sort by group, then each group's slice sorted in place.
+  const buf = new Float64Array(start[groupCount]);
+  const fill = start.slice(0, groupCount);
+  for (let i = 0; i < st.r.length; i++) if (st.scored(i)) buf[fill[groupOf[i]]++] = st.r[i];
+  const out = new Float64Array(groupCount).fill(NaN);
+  for (let g = 0; g < groupCount; g++) {
+    const n = start[g + 1] - start[g];
+    if (n === 0) continue;
+    const xs = buf.subarray(start[g], start[g + 1]).sort();
+    const m = n >> 1;
+    out[g] = n % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
+  }
+  return out;
 }
 
 const TRANSFORMS: { [K in ShapeName]: Transform<Extract<ShapeSpec, { name: K }>> } = {
@@ -73,8 +100,7 @@ const TRANSFORMS: { [K in ShapeName]: Transform<Extract<ShapeSpec, { name: K }>>
   },
   'kimi-length': (s, st) => {
     const len = lengthsOf(st, s.unit, s.name);
-    const lo = perGroup(st, len, (vs) => vs.reduce((a, b) => (b < a ? b : a)));
-    const hi = perGroup(st, len, (vs) => vs.reduce((a, b) => (b > a ? b : a)));
+    const { lo, hi } = groupFolds(st, len);
     // λ from the lengths the rewards entering this transform were given: a row's own correctness decides its branch.
     const lam = new Float64Array(st.r.length);
     for (let i = 0; i < st.r.length; i++) if (st.scored(i)) lam[i] = kimiLambda(len[i], lo[st.input.groupOf[i]], hi[st.input.groupOf[i]]);
@@ -88,7 +114,7 @@ const TRANSFORMS: { [K in ShapeName]: Transform<Extract<ShapeSpec, { name: K }>>
       if (!col) throw new Error(`par needs the column ${JSON.stringify(s.column)}`);
       ref = (i) => col[i];
     } else {
-      const byGroup = perGroup(st, st.r, s.ref === 'median' ? median : (vs) => vs[0]);
+      const byGroup = s.ref === 'median' ? groupMedians(st) : groupFolds(st, st.r).first;
       ref = (i) => byGroup[groupOf[i]];
     }
     const out = new Float64Array(st.r.length).fill(NaN);
@@ -109,8 +135,8 @@ const TRANSFORMS: { [K in ShapeName]: Transform<Extract<ShapeSpec, { name: K }>>
   center: (s, st) => {
     const { groupOf } = st.input;
     if (s.over === 'group') {
-      const m = perGroup(st, st.r, (vs) => vs.reduce((a, b) => a + b, 0) / vs.length);
-      for (let i = 0; i < st.r.length; i++) if (st.scored(i)) st.r[i] -= m[groupOf[i]];
+      const { sum, count } = groupFolds(st, st.r);
+      for (let i = 0; i < st.r.length; i++) if (st.scored(i)) st.r[i] -= sum[groupOf[i]] / count[groupOf[i]];
       return;
     }
     let sum = 0;
