@@ -123,3 +123,22 @@ test('shaping tab: the list is saved with the session and back after a reload', 
   await expect(page.getByRole('combobox', { name: '2. kimi-length unit' })).toHaveValue('chars');
   await expect(cells(page, 'mean').shaped).toHaveText(/^0\.083[78]$/);
 });
+
+test('shaping tab: the other tabs show the shaped reward when asked, marked "shaped"', async ({ page }) => {
+  await shapeTheFile(page);
+  await page.getByRole('checkbox', { name: 'Show the shaped reward in the other diagnostics tabs' }).check();
+  await page.getByRole('tab', { name: 'Distribution' }).click();
+  const stats = page.locator('dl[aria-label="Reward statistics"]');
+  // Shaped: 1.5, −0.78125, −0.5, 1, −0.8 → mean 0.08375, min −0.8, max 1.5.
+  await expect(stats.locator('dt:text-is("min / max") + dd')).toHaveText('-0.8000 / 1.5000');
+  await expect(page.getByTestId('run-summary')).toContainText(/mean 0\.083[78] · 5 scored/);
+  await expect(page.getByRole('region', { name: 'Diagnostics' }).getByText('shaped', { exact: true })).toBeVisible();
+  // Advantage collapse of the shaped reward: no group has zero std any more (raw: group b, 50%).
+  await page.getByRole('tab', { name: 'Advantage collapse' }).click();
+  await expect(page.locator('dl[aria-label="Advantage collapse"] dt:text-is("zero reward std (frac_reward_zero_std)") + dd')).toHaveText('0.0%');
+  // Off again: the reward as it is.
+  await page.getByRole('tab', { name: 'Shaping' }).click();
+  await page.getByRole('checkbox', { name: 'Show the shaped reward in the other diagnostics tabs' }).uncheck();
+  await page.getByRole('tab', { name: 'Advantage collapse' }).click();
+  await expect(page.locator('dl[aria-label="Advantage collapse"] dt:text-is("zero reward std (frac_reward_zero_std)") + dd')).toHaveText('50.0%');
+});

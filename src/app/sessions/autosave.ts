@@ -197,6 +197,7 @@ export function installAutosave(): void {
       s.overlayRuns !== prev.overlayRuns ||
       s.groupByColumn !== prev.groupByColumn ||
       s.shaping !== prev.shaping ||
+      s.shapeDiagnostics !== prev.shapeDiagnostics ||
       s.linkModels !== prev.linkModels ||
       s.runs !== prev.runs ||
       s.currentRunId !== prev.currentRunId ||

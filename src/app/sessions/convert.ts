@@ -75,6 +75,7 @@ export function uiState(s: StudioState): UiState {
     overlayRuns: s.overlayRuns,
     groupBy: s.groupByColumn,
     ...(s.shaping.length ? { shaping: s.shaping } : {}),
+    ...(s.shapeDiagnostics ? { shapeDiagnostics: true } : {}),
   };
 }
 

@@ -117,6 +117,8 @@ export const uiSchema = z.object({
   groupBy: lenient(z.string().max(500).nullable()),
   /** The Shaping list (issue 25); absent: none. A bad one is refused, naming the part (core/shaping/spec.ts). */
   shaping: shapingSchema.optional(),
+  /** The other diagnostics tabs show the shaped reward; absent: they show the reward as it is. */
+  shapeDiagnostics: lenient(z.boolean()),
 });
 export type UiState = z.infer<typeof uiSchema>;
 

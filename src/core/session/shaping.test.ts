@@ -45,6 +45,15 @@ describe('shaping in share links', () => {
   });
 });
 
+describe('the "shaped reward in the other tabs" switch', () => {
+  it('is kept when it is a boolean and dropped (off) when it is not', () => {
+    const on = parseShared({ ...shared, ui: { ...shared.ui, shapeDiagnostics: true } });
+    expect(on.ok && on.value.ui.shapeDiagnostics).toBe(true);
+    const odd = parseShared({ ...shared, ui: { ...shared.ui, shapeDiagnostics: 'yes' } });
+    expect(odd.ok && odd.value.ui.shapeDiagnostics).toBeUndefined();
+  });
+});
+
 describe('shaping in session documents', () => {
   const doc: SessionDoc = {
     v: 1,

@@ -43,6 +43,8 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const shaping = useStudio((s) => s.shaping);
   const preset = useStudio((s) => s.preset);
   const setSubset = useStudio((s) => s.setSubset);
+  const shapeDiagnostics = useStudio((s) => s.shapeDiagnostics);
+  const setShapeDiagnostics = useStudio((s) => s.setShapeDiagnostics);
   const inputs = useShapingInputs(ds, shaping);
   // The low-std floor as typed: empty is the default (1e-3 of each side's range); anything else must be a number ≥ 0.
   const [floorText, setFloorText] = useState('');
@@ -79,6 +81,10 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
       </div>
       <div className="diag-side">
         <TransformList />
+        <label>
+          <input type="checkbox" checked={shapeDiagnostics} onChange={(e) => setShapeDiagnostics(e.target.checked)} /> Show the shaped reward in the other
+          diagnostics tabs
+        </label>
         <p>
           <button
             type="button"

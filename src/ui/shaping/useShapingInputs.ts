@@ -19,18 +19,22 @@ export interface ShapingInputs {
 /** A column as numbers: number columns as they are, text as NaN (par reads numbers only). */
 const numbers = (c: ColumnValues) => (c.kind === 'number' ? c.values : new Float64Array(c.values.length).fill(Number.NaN));
 
-/** What applying `specs` to this dataset needs besides the run: token counts, par's columns, the truncation fields. */
-export function useShapingInputs(ds: Dataset, specs: readonly ShapeSpec[]): ShapingInputs {
+/**
+ * What applying `specs` to this dataset needs besides the run: token counts, par's columns, and (with `truncation`)
+ * the finish-reason fields. Nothing is fetched for an empty list without truncation, or without a dataset.
+ */
+export function useShapingInputs(ds: Dataset | null, specs: readonly ShapeSpec[], truncation = true): ShapingInputs {
   const tokenizer = useStudio((s) => s.tokenizer);
   const needs = useMemo(() => shapeNeeds(specs), [specs]);
   const tokens = useTokenCounts(ds, tokenizer, needs.tokens);
   const wanted = useMemo(() => {
-    const present = new Set(ds.detection.columns);
-    const trunc = [...TRUNCATED_FIELDS, ...FINISH_REASON_FIELDS].filter((f) => present.has(f));
-    return { par: needs.columns, trunc, key: `${ds.id}\n${needs.columns.join('\n')}` };
-  }, [ds, needs]);
+    const present = new Set(ds?.detection.columns ?? []);
+    const trunc = truncation ? [...TRUNCATED_FIELDS, ...FINISH_REASON_FIELDS].filter((f) => present.has(f)) : [];
+    return { par: needs.columns, trunc, key: `${ds?.id}\n${needs.columns.join('\n')}\n${trunc.join('\n')}` };
+  }, [ds, needs, truncation]);
   const [fetched, setFetched] = useState<{ key: string; columns: Record<string, Float64Array>; fromFields: Float64Array | null; error?: string } | null>(null);
   useEffect(() => {
+    if (!ds) return;
     let live = true;
     const names = [...new Set([...wanted.par, ...wanted.trunc])];
     Promise.all(names.map((n) => fetchFieldColumn(ds, n).then((c) => [n, c] as const))).then(
@@ -68,6 +72,6 @@ export function useShapingInputs(ds: Dataset, specs: readonly ShapeSpec[]): Shap
   else if (ready?.error) waiting = `Reading columns failed: ${ready.error}`;
   else if (!ready) waiting = 'Reading columns…';
   const counts = tokens.status === 'ready' ? tokens.counts : null;
-  const lengths = useMemo(() => ({ chars: ds.charLengths, ...(counts ? { tokens: counts } : {}) }), [ds, counts]);
+  const lengths = useMemo(() => ({ ...(ds ? { chars: ds.charLengths } : {}), ...(counts ? { tokens: counts } : {}) }), [ds, counts]);
   return { lengths, columns: ready?.columns ?? {}, fromFields: ready?.fromFields ?? null, waiting };
 }
