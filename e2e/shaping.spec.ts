@@ -88,6 +88,14 @@ test('shaping tab: the issue’s dapo-overlong + kimi-length list, raw and shape
   await expect(shapingAlert).toContainText('invalid floor: -1');
   await page.getByRole('textbox', { name: 'Low-std floor' }).fill('');
 
+  // par with a reference column the data does not have: named, no shaped figures.
+  await page.getByRole('combobox', { name: 'Transform to add' }).selectOption('par');
+  await page.getByRole('button', { name: 'Add transform' }).click();
+  await page.getByRole('combobox', { name: '3. par ref' }).selectOption('column');
+  await page.getByRole('textbox', { name: '3. par column' }).fill('ref_score');
+  await expect(page.getByRole('region', { name: 'Diagnostics' }).getByRole('status')).toContainText('par: no row has a column "ref_score"');
+  await page.getByRole('button', { name: 'Remove 3. par' }).click();
+
   // Removing both leaves the reward as it is.
   await page.getByRole('button', { name: 'Remove 1. kimi-length' }).click();
   await page.getByRole('button', { name: 'Remove 1. dapo-overlong' }).click();

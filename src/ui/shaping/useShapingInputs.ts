@@ -67,7 +67,9 @@ export function useShapingInputs(ds: Dataset | null, specs: readonly ShapeSpec[]
   }, [ds, wanted]);
   const ready = fetched?.key === wanted.key ? fetched : null;
   let waiting: string | null = null;
-  if (needs.tokens && tokens.status === 'failed') waiting = `Token counts failed: ${tokens.message}`;
+  const missing = ds ? needs.columns.find((c) => !ds.detection.columns.includes(c)) : undefined;
+  if (missing !== undefined) waiting = `par: no row has a column ${JSON.stringify(missing)} (columns: ${ds!.detection.columns.join(', ')})`;
+  else if (needs.tokens && tokens.status === 'failed') waiting = `Token counts failed: ${tokens.message}`;
   else if (needs.tokens && tokens.status !== 'ready') waiting = 'Counting tokens…';
   else if (ready?.error) waiting = `Reading columns failed: ${ready.error}`;
   else if (!ready) waiting = 'Reading columns…';
