@@ -150,3 +150,32 @@ test('shaping tab: the other tabs show the shaped reward when asked, marked "sha
   await page.getByRole('tab', { name: 'Advantage collapse' }).click();
   await expect(page.locator('dl[aria-label="Advantage collapse"] dt:text-is("zero reward std (frac_reward_zero_std)") + dd')).toHaveText('50.0%');
 });
+
+test('Export for TRL / verl applies the Shaping list; verl refuses a group transform, saying why', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 0.3688 · 800 scored', { timeout: 90_000 });
+  await page.getByRole('tab', { name: 'Shaping' }).click();
+  await page.getByRole('combobox', { name: 'Transform to add' }).selectOption('dapo-overlong');
+  await page.getByRole('button', { name: 'Add transform' }).click();
+  await page.getByRole('combobox', { name: '1. dapo-overlong unit' }).selectOption('chars');
+  await expect(page.getByText('with the Shaping list (1)')).toBeVisible();
+  const read = async (name: string) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+    return readFileSync(await dl.path(), 'utf8');
+  };
+  const verl = await read('Export for verl');
+  expect(verl).toContain('custom_reward_function.name=compute_score_shaped\n');
+  expect(verl).toContain('"name": "dapo-overlong", "max": 1024.0, "cache": 256.0, "unit": "chars"');
+  const trl = await read('Export for TRL');
+  expect(trl).toContain('reward_funcs=[compute_score_trl_shaped]');
+  // kimi-length needs the whole group: verl's compute_score sees one rollout.
+  await page.getByRole('combobox', { name: 'Transform to add' }).selectOption('kimi-length');
+  await page.getByRole('button', { name: 'Add transform' }).click();
+  await page.getByRole('button', { name: 'Export for verl' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Export for verl' })).toContainText(
+    "kimi-length:unit=tokens needs the rollout's whole group, and verl's compute_score sees one rollout at a time",
+  );
+});
