@@ -24,12 +24,12 @@ export function exportReward(
 ): { text: string; functionName: string } {
   const plain = exportPlain(code, fn, target, fileName);
   if (shaping.length === 0) return plain;
-  // A list's weighted sum is TRL's to make (reward_weights); a verl batch function is called once for many rollouts.
-  if (fn.functions && target === 'trl')
-    throw new Error('a reward_funcs list cannot be exported with a Shaping list for TRL (export for verl, or one function)');
+  // A verl batch function is called once for many rollouts, with no groups.
   if (fn.kind === 'verl-batch' && target === 'verl')
     throw new Error("a verl batch reward cannot be exported with a Shaping list (verl's batch manager gives no groups)");
-  return withShaping(plain.text, plain.functionName, shaping, target);
+  // A TRL list: the wrapper makes TRL's weighted sum itself (then shapes it), so the trainer gets one function.
+  const weights = fn.functions && target === 'trl' ? fn.functions.map((f) => f.weight) : undefined;
+  return withShaping(plain.text, plain.functionName, shaping, target, weights);
 }
 
 function exportPlain(code: string, fn: RewardCandidate, target: ExportTarget, fileName: string): { text: string; functionName: string } {

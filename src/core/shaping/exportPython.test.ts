@@ -70,6 +70,34 @@ describe('Export for TRL with a Shaping list', () => {
   });
 });
 
+describe('Export for TRL of a reward_funcs list with a Shaping list', () => {
+  const LIST = [
+    'def a(completions, **kwargs):',
+    '    return [1.0 if c == "x" else None for c in completions]',
+    '',
+    'def b(completions, **kwargs):',
+    '    return [2.0 if c != "z" else None for c in completions]',
+    '',
+    'reward_funcs = [a, b]',
+    'reward_weights = [1.0, 0.5]',
+    '',
+  ].join('\n');
+  it('the wrapper makes TRL’s weighted sum (None left out, all None → 0), then shapes it', () => {
+    // "x": 1·1 + 0.5·2 = 2; "y": 0.5·2 = 1; "z": both None → 0. Then scale by 3: 6, 3, 0.
+    const { text, functionName, value } = run(
+      LIST,
+      'reward_funcs',
+      'trl',
+      specs([{ name: 'scale', by: 3 }]),
+      (f) => `${f}(prompts=["p"] * 3, completions=["x", "y", "z"])`,
+    );
+    expect(functionName).toBe('reward_funcs_shaped');
+    expect(text).toContain('trainer = GRPOTrainer(..., reward_funcs=[reward_funcs_shaped])  # the weights are applied inside');
+    expect(text).not.toContain('reward_weights=[1, 0.5]');
+    expect(value).toEqual([6, 3, 0]);
+  });
+});
+
 describe('Export for verl with a Shaping list', () => {
   const VERL = 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return float(ground_truth)\n';
   it('per-row transforms in compute_score_shaped, named in the config line', () => {

@@ -108,7 +108,14 @@ def _rs_shape(rewards, groups, lengths, columns):
  * Append the shaping to an exported file: `text` defines `inner` (the function the trainer would have called);
  * the result defines `<inner>_shaped` with the same signature, which the trainer is pointed at instead.
  */
-export function withShaping(text: string, inner: string, specs: readonly ShapeSpec[], target: ExportTarget): { text: string; functionName: string } {
+export function withShaping(
+  text: string,
+  inner: string,
+  specs: readonly ShapeSpec[],
+  target: ExportTarget,
+  /** TRL, `inner` a reward_funcs list: its reward_weights (the wrapper sums weight × value, None left out, as TRL). */
+  weights?: readonly number[],
+): { text: string; functionName: string } {
   const problem = shapingExportProblem(specs, target);
   if (problem) throw new Error(`the Shaping list cannot be exported for ${target === 'trl' ? 'TRL' : 'verl'}: ${problem}`);
   const name = `${inner}_shaped`;
@@ -121,7 +128,13 @@ export function withShaping(text: string, inner: string, specs: readonly ShapeSp
           '',
           `def ${name}(prompts=None, completions=None, completion_ids=None, **kwargs):`,
           `    """${inner} with the Shaping list: groups are the batch's completions of one prompt; tokens are completion_ids."""`,
-          `    rewards = ${inner}(prompts=prompts, completions=completions, completion_ids=completion_ids, **kwargs)`,
+          ...(weights
+            ? [
+                `    per = [f(prompts=prompts, completions=completions, completion_ids=completion_ids, **kwargs) for f in ${inner}]`,
+                `    # TRL's nansum over the functions: None left out, a row where every function returned None is 0`,
+                `    rewards = [sum(w * float(p[k]) for w, p in zip([${weights.map(numberLiteral).join(', ')}], per) if p[k] is not None) for k in range(len(completions))]`,
+              ]
+            : [`    rewards = ${inner}(prompts=prompts, completions=completions, completion_ids=completion_ids, **kwargs)`]),
           '    n = len(completions)',
           '    texts = [c if isinstance(c, str) else "".join(m.get("content") or "" for m in c if isinstance(m, dict)) for c in completions]',
           '    groups = [repr(p) for p in (prompts if prompts is not None else [None] * n)]',
@@ -140,14 +153,14 @@ export function withShaping(text: string, inner: string, specs: readonly ShapeSp
           '    return 0.0 if out is None else out',
         ];
   const retarget = (t: string) => t.split(`custom_reward_function.name=${inner}`).join(`custom_reward_function.name=${name}`);
-  const fixedHeader = target === 'trl' ? retargetTrl(text, inner, name) : retarget(text);
+  const fixedHeader = target === 'trl' ? retargetTrl(text, inner, name, weights !== undefined) : retarget(text);
   return { functionName: name, text: fixedHeader + head + SHAPE_PY + wrapper.join('\n') + '\n' };
 }
 
-/** The usage comment names the shaped function (`import x` / `reward_funcs=[x]`). */
-function retargetTrl(text: string, inner: string, name: string): string {
-  return text
-    .replace(`import ${inner}\n`, `import ${name}\n`)
-    .replace(`reward_funcs=[${inner}]`, `reward_funcs=[${name}]`)
-    .replace(`reward_funcs=${inner},`, `reward_funcs=[${name}],`);
+/** The usage comment names the shaped function (`import x` / `reward_funcs=[x]`); a list's weights are applied inside. */
+function retargetTrl(text: string, inner: string, name: string, list: boolean): string {
+  const t = text.replace(`import ${inner}\n`, `import ${name}\n`).replace(`reward_funcs=[${inner}]`, `reward_funcs=[${name}]`);
+  return list
+    ? t.replace(/reward_funcs=\S+, args=GRPOConfig\(\.\.\., reward_weights=\[[^\]]*\]\)\)/, `reward_funcs=[${name}])  # the weights are applied inside`)
+    : t;
 }
