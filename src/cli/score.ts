@@ -20,7 +20,7 @@ import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
 import { runSandboxed, sandboxed } from './sandbox';
-import { shapeRun } from './shaping';
+import { shapedStatus, shapeRun } from './shaping';
 import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { loadAll } from '../core/dataset/loadAll';
 import { localSessions, remoteSessions } from './modelHost';
@@ -158,6 +158,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   }
   const shaped = shaping?.shaped ?? null;
   const final = shaped?.scores ?? scores;
+  // --group-by describes the shaped reward too (a row the shaping left without a value counts as null there).
+  if (shaped && groups && meta.groupBy) groups = groupByStats(final, shapedStatus(status, final), meta.groupBy.codes, meta.groupBy.values);
   const diagnostics = diagnose({ scores: final, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, labels: meta.labels, preset: o.preset });
   const summaries = functions ? summarizeFunctions(functions, result.components, errors.values()) : undefined;
 

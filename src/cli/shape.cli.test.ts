@@ -80,6 +80,14 @@ describe('reward-studio score --shape', () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.reward)).toEqual([1.5, -0.78125, -0.5, 1, expect.closeTo(-0.8, 12)]);
   });
+  it('--group-by describes the shaped reward', () => {
+    // scale by 2: group a 2, 0, 2 (mean 4/3), group b 1, 1.
+    const r = cli(['score', data, '--reward', reward, '--json', '--group-by', 'group', '--shape', 'scale:by=2']);
+    expect(r.code).toBe(0);
+    const values = JSON.parse(r.stdout).groupBy.values as { value: string; mean: number }[];
+    expect(values.find((v) => v.value === 'a')!.mean).toBeCloseTo(4 / 3, 12);
+    expect(values.find((v) => v.value === 'b')!.mean).toBe(1);
+  });
   it('the human report has the raw and shaped columns', () => {
     const r = cli(['score', data, '--reward', reward, '--shape', 'scale:by=2']);
     expect(r.code).toBe(0);

@@ -125,3 +125,10 @@ function shapingText(transforms: string[], truncation: string, raw: ShapingSide,
     row('  largest |advantage| there', (s) => fix(s.lowStd.maxAbsAdvantage)),
   ].join('\n');
 }
+
+/** The run's status with rows the shaping left without a value (par without a reference) marked null. */
+export function shapedStatus(status: Uint8Array, shaped: Float64Array): Uint8Array {
+  const out = status.slice();
+  for (let i = 0; i < out.length; i++) if (out[i] === RowStatus.Ok && !Number.isFinite(shaped[i])) out[i] = RowStatus.Null;
+  return out;
+}
