@@ -438,7 +438,9 @@ function toRangeResult(out: HarnessResult, start: number, timeLimitMs: number | 
 
 /** [row, steps] pairs (rows of the range) as one ragged column: offsets (n + 1) and values. */
 function raggedSteps(pairs: [number, number[]][], n: number): { offsets: Int32Array; values: Float64Array } {
-  const byRow = new Map(pairs);
+  // The harness shares the interpreter with the reward code: rows outside the range and non-lists are left out here,
+  // and the engine checks every value again (protocol.ts checkSteps).
+  const byRow = new Map(pairs.filter(([i, xs]) => Number.isInteger(i) && i >= 0 && i < n && Array.isArray(xs)));
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i] + (byRow.get(i)?.length ?? 0);
   const values = new Float64Array(offsets[n]);
