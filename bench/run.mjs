@@ -15,6 +15,7 @@ const benches = [
   'bench/merge.bench.mjs',
   'bench/steps.bench.mjs',
   'bench/steps-browser.bench.mjs',
+  'bench/shaping.bench.mjs',
 ];
 spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 for (const b of benches) {

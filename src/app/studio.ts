@@ -422,7 +422,12 @@ export class Studio {
     const pick = pickRewardFunction(candidates, st.pyFunction);
     if (!pick)
       return { ok: false, message: 'no reward function found to export (a reward object built by imported code is found when the code runs: press Run first)' };
-    return { ok: true, text: exportReward(code, pick, target).text };
+    try {
+      return { ok: true, text: exportReward(code, pick, target, 'reward.py', st.shaping).text };
+    } catch (e) {
+      // A Shaping list the target cannot carry (core/shaping/exportPython.ts says why).
+      return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    }
   };
 
   cancelRun = (): void => {

@@ -30,6 +30,7 @@ describe('parseArgs', () => {
         byStep: false,
         maxLength: null,
         models: [],
+        shapes: [],
         workerMemoryMb: 4096,
         shard: null,
         savePartial: null,
@@ -52,6 +53,11 @@ describe('parseArgs', () => {
       message: '--save-partial and --out name the same file',
     });
     expect(parseArgs(['probe', 'd.jsonl', '--reward', 'r.ts', '--shard', '1/2'])).toMatchObject({ message: '--shard applies to score, not probe' });
+    expect(parseArgs([...base, '--shard', '1/2', '--shape', 'clip:min=0'])).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^--shape does not go with --shard/),
+    });
+    expect(parseArgs([...base, '--save-partial', 'p.rsp', '--shape', 'clip:min=0'])).toMatchObject({ kind: 'usage-error' });
     expect(parseArgs(['merge', 'a.rsp', 'b.rsp', '--json'])).toEqual({ kind: 'merge', paths: ['a.rsp', 'b.rsp'], json: true });
     expect(parseArgs(['merge', 'a.rsp'])).toEqual({ kind: 'merge', paths: ['a.rsp'], json: false });
     expect(parseArgs(['merge'])).toMatchObject({ kind: 'usage-error', message: 'merge: missing the partial files (written by score --save-partial)' });

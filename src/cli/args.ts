@@ -9,6 +9,8 @@ import { PROBE_NAMES } from '../core/probe/probes';
 import { parseWeights } from '../core/reward/weighted';
 import { isPresetId, PRESET_IDS, type PresetId } from '../core/stats/advantage';
 import { MAX_SHARDS, type Shard } from '../core/dataset/shard';
+import { shapeOptions } from './shapeArgs';
+import { SHAPE_NAMES, type ShapeSpec } from '../core/shaping/spec';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
 
 export interface ScoreOptions {
@@ -48,6 +50,8 @@ export interface ScoreOptions {
   shard: Shard | null;
   /** `--save-partial <file>`: write the run's columns for `reward-studio merge` (src/cli/partial.ts). */
   savePartial: string | null;
+  /** `--shape <name>:<k>=<v>,…`, repeated: the Shaping list, applied in order (core/shaping/spec.ts). */
+  shapes: ShapeSpec[];
 }
 
 /** Rows per call of a batched Python reward when --batch-size is not given. */
@@ -105,6 +109,11 @@ Options:
   --max-length <n>       a row counts as truncated when its finish_reason / stop_reason says "length" (or its
                          truncated field is true); a row with neither counts as truncated when its completion has
                          at least n characters (without --max-length: not truncated)
+  --shape <name>:<k>=<v>,…  a Shaping transform of the reward (repeat: applied in order), e.g.
+                         --shape dapo-overlong:max=400,cache=100,unit=chars --shape kimi-length:unit=chars;
+                         ${SHAPE_NAMES.join(', ')} (README "Shaping" gives each formula). With it, --json's
+                         reward, length and collapse describe the shaped reward, "raw" the unshaped one,
+                         "shaping" the list, low-std groups and the zero-std causes; --out writes the shaped reward
   --out <file>           write one JSON line per rollout: {index, group, reward, advantage, length, error}
   --json                 print the diagnostics as one JSON object on stdout
   --shard <i/n>          score only the groups of shard i of n (1 ≤ i ≤ n), picked by a hash of the group key
@@ -178,9 +187,10 @@ const VALUE_OPTIONS = new Set([
   '--shard',
   '--save-partial',
   '--max-length',
+  '--shape',
 ]);
 /** Options that may be given more than once (their values kept in order). */
-const REPEATABLE = new Set(['--reward', '--probe', '--model']);
+const REPEATABLE = new Set(['--reward', '--probe', '--model', '--shape']);
 const FLAG_OPTIONS = new Set(['--json', '--allow-all', '--by-step', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -234,7 +244,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (typeof parsed === 'string') return err(parsed);
     probe = parsed;
     if ((repeated.get('--reward') ?? []).length > 1) return err('probe takes one --reward file (a file may list several functions)');
-    for (const o of ['--out', '--reward-weights', '--group-by', '--shard', '--save-partial', '--max-length'])
+    for (const o of ['--out', '--reward-weights', '--group-by', '--shard', '--save-partial', '--max-length', '--shape'])
       if (values.has(o)) return err(`${o} applies to score, not probe`);
     if (flags.has('--by-step')) return err('--by-step applies to score, not probe');
   } else {
@@ -336,6 +346,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const savePartial = values.get('--save-partial');
   if (savePartial === '') return err('--save-partial needs a file name');
   if (savePartial !== undefined && out !== undefined && savePartial === out) return err('--save-partial and --out name the same file');
+  if ((shard !== null || savePartial !== undefined) && (repeated.get('--shape') ?? []).length > 0)
+    return err(
+      '--shape does not go with --shard or --save-partial: a transform may use the whole batch (center over=batch, par ref=median), which one shard lacks',
+    );
   let maxLength: number | null = null;
   const ml = values.get('--max-length');
   if (ml !== undefined) {
@@ -344,6 +358,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const models = repeated.get('--model') ?? [];
   if (models.includes('')) return err('--model needs a folder');
+  const shapes = shapeOptions(repeated.get('--shape') ?? []);
+  if (typeof shapes === 'string') return err(shapes);
 
   const options: ScoreOptions = {
     dataPath: rest[0],
@@ -358,6 +374,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     byStep: flags.has('--by-step'),
     maxLength,
     models,
+    shapes,
     workerMemoryMb,
     timeLimitMs,
     tokenizer,

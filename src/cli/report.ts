@@ -19,7 +19,14 @@ export interface GroupByReport {
  * functions, `functions: [{name, weight, mean, std, errors}]` follows `reward` (their weighted total). `groupBy` is
  * added last, only when asked for: the JSON without --group-by is what it always was.
  */
-export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], groupBy: GroupByReport | null = null, byStep: StepsJson | null = null): string {
+export function diagnosticsJson(
+  d: Diagnostics,
+  functions?: FunctionSummary[],
+  groupBy: GroupByReport | null = null,
+  byStep: StepsJson | null = null,
+  /** Keys added last (--shape: `raw` and `shaping`, src/cli/shaping.ts). */
+  extra: Record<string, unknown> = {},
+): string {
   const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
   const out = {
     rows: d.rows,
@@ -36,12 +43,13 @@ export function diagnosticsJson(d: Diagnostics, functions?: FunctionSummary[], g
     },
     label: d.label === null ? null : { agreement: num(d.label.agreement) },
   };
-  // --group-by and --by-step add their keys last, so the JSON without them is what it always was.
+  // --group-by, --by-step and --shape add their keys last, so the JSON without them is what it always was.
   const values = groupBy?.values.map((g) => ({ value: g.value, rows: g.rows, mean: num(g.mean), std: num(g.std) }));
   return JSON.stringify({
     ...out,
     ...(groupBy && values ? { groupBy: { column: groupBy.column, values } } : {}),
     ...(byStep ? { steps: byStep.steps, divergence: byStep.divergence } : {}),
+    ...extra,
   });
 }
 

@@ -22,6 +22,7 @@ import { encodePartial, type PartialHeader } from './partial';
 import { scoreReport } from './scoreReport';
 import { shardRows } from '../core/dataset/shard';
 import { runSandboxed, sandboxed } from './sandbox';
+import { shapeRun } from './shaping';
 import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { loadAll } from '../core/dataset/loadAll';
 import { localSessions, remoteSessions } from './modelHost';
@@ -147,6 +148,14 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     io.stderr(`reward-studio: --group-by: no row has a column "${o.groupBy}" (columns: ${meta.detection.columns.join(', ')})\n`);
     return 2;
   }
+  // --shape: from here on the reward is the shaped one (the report, --out, the partial); the JSON keeps the raw one apart.
+  const shaping = o.shapes.length > 0 ? await shapeRun(o, meta, result.scores, result.status, result.steps ?? null) : null;
+  if (shaping && !shaping.ok) {
+    io.stderr(`reward-studio: ${shaping.message}\n`);
+    return shaping.status;
+  }
+  const shaped = shaping?.shaped ?? null;
+  if (shaped) result = { ...result, scores: shaped.scores };
   // With --shard the run covered its rows only (by position); the report and the partial describe those rows.
   const subset = runs[0].rows ?? null;
   if (o.byStep && !meta.steps.some(Number.isFinite)) io.stderr('reward-studio: warning: --by-step: no row has a step (a `step` field)\n');
@@ -179,6 +188,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     byStep: o.byStep,
     maxLength: o.maxLength,
     ...(functions ? { functions } : {}),
+    ...(shaped ? { extra: { json: shaped.json, text: shaped.text } } : {}),
     json: o.json,
     human: {
       file: o.dataPath + shardNote,

@@ -23,6 +23,8 @@ export interface ReportOptions {
   /** Several reward functions (names and weights, in the order of the columns' `functions`). */
   functions?: WeightedFunction[];
   json: boolean;
+  /** --shape: keys added last to the JSON (`raw`, `shaping`) and lines after the human report. */
+  extra?: { json: Record<string, unknown>; text: string };
   /** What only the human report shows: the files, the run's time, the file's skipped lines. */
   human: Omit<HumanReportInput, 'preset' | 'label' | 'groupBy' | 'meta' | 'summary' | 'diagnostics' | 'errors' | 'functions'> & {
     container: string;
@@ -67,9 +69,9 @@ export function scoreReport(c: ScoreColumns, o: ReportOptions): string {
       preset: o.preset,
     });
   }
-  if (o.json) return diagnosticsJson(diagnostics, summaries, grouped, byStep);
+  if (o.json) return diagnosticsJson(diagnostics, summaries, grouped, byStep, o.extra?.json);
   const { container, gzip, skipped, ...human } = o.human;
-  return humanReport({
+  const report = humanReport({
     ...human,
     preset: o.preset,
     label: o.label,
@@ -81,4 +83,5 @@ export function scoreReport(c: ScoreColumns, o: ReportOptions): string {
     functions: summaries,
     byStep,
   });
+  return o.extra ? `${report}\n${o.extra.text}` : report;
 }

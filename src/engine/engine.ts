@@ -4,6 +4,8 @@
  * Scheduling and time limits are explained in docs/engine.md.
  */
 import { COMPONENT_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT } from '../core/reward/contract';
+import type { StepColumn } from '../core/shaping/shape';
+import { assembleSteps, type StepPiece } from '../core/shaping/stepColumn';
 import type { RowError } from '../core/reward/runRows';
 import { isPerRow, type RewardCandidate } from '../core/python/signatures';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -68,6 +70,8 @@ export interface RunResult {
   notes: Map<number, string>;
   /** Text values by name (a dict result's strings, e.g. verl's `pred`), one per row, null where none; absent when none. */
   strings?: Record<string, (string | null)[]>;
+  /** Step rewards (RewardResult.steps), ragged over the rows; absent when no row returned any. */
+  steps?: StepColumn;
   /** Python `print()` output: the module's top level, then the calls in row order. */
   stdout: string;
   /** Python: reward objects found when the module ran (built by imported code), which the parse could not see. */
@@ -446,6 +450,8 @@ class Run {
   private queue: TaskQueue | null = null;
   private result: RunResult | null = null;
   private outputs: { start: number; text: string }[] = [];
+  /** Step rewards of the ranges merged so far (assembled into the result when the run ends). */
+  private stepPieces: StepPiece[] = [];
   private moduleOutput = '';
   private doneRows = 0;
   private finished = false;
@@ -509,6 +515,7 @@ class Run {
     this.finished = true;
     // A failed run may leave workers in endless rows: they are replaced (compile errors end at once everywhere).
     if (o.kind === 'failed' || o.kind === 'load-failed') for (const s of [...this.engine.workers]) if (s.sent > 0) this.engine.replace(s);
+    if (this.result && this.stepPieces.length) this.result.steps = assembleSteps(this.stepPieces, this.rows);
     if (this.result) {
       const out =
         this.moduleOutput +
@@ -654,6 +661,7 @@ class Run {
       }
       col.set(arr, r.start);
     }
+    if (r.steps) this.stepPieces.push({ start: r.start, ...r.steps });
     this.doneRows += r.scores.length;
   }
 

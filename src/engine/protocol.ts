@@ -8,7 +8,16 @@ import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
 import { PROBE_NAMES } from '../core/probe/probes';
 import { REWARD_KINDS, type RewardCandidate, type RewardKind } from '../core/python/signatures';
-import { COMPONENT_LIMIT, COMPONENT_NAME_LIMIT, NOTE_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, STRING_VALUE_LIMIT } from '../core/reward/contract';
+import {
+  COMPONENT_LIMIT,
+  COMPONENT_NAME_LIMIT,
+  NOTE_LIMIT,
+  RowStatus,
+  setOwn,
+  STEP_LIMIT,
+  STRING_COLUMN_LIMIT,
+  STRING_VALUE_LIMIT,
+} from '../core/reward/contract';
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { WeightedFunction } from '../core/reward/weighted';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
@@ -166,7 +175,25 @@ export function checkRangeResult(v: unknown, start: number, end: number, where =
     return { row: row(o.row, `${where}.notes.${i}.row`), note: text(o.note, `${where}.notes.${i}.note`, NOTE_LIMIT + 100) };
   });
   const strings = checkStrings(r.strings, n, `${where}.strings`);
-  return { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
+  const steps = checkSteps(r.steps, n, `${where}.steps`);
+  return { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}), ...(steps ? { steps } : {}) };
+}
+
+/** Step rewards: offsets (n + 1, from 0, each row at most STEP_LIMIT steps) and finite values. Absent is none. */
+export function checkSteps(v: unknown, n: number, where: string): { offsets: Int32Array; values: Float64Array } | undefined {
+  if (v === undefined) return undefined;
+  const o = record(v, where);
+  const offsets =
+    o.offsets instanceof Int32Array && o.offsets.length === n + 1 && o.offsets[0] === 0
+      ? o.offsets
+      : bad(`${where}.offsets`, `an Int32Array of ${n + 1} from 0`);
+  for (let i = 0; i < n; i++) {
+    const k = offsets[i + 1] - offsets[i];
+    if (!(k >= 0 && k <= STEP_LIMIT)) bad(`${where}.offsets.${i + 1}`, `at most ${STEP_LIMIT} steps per row, in order`);
+  }
+  const values = o.values instanceof Float64Array && o.values.length === offsets[n] ? o.values : bad(`${where}.values`, `a Float64Array of ${offsets[n]}`);
+  for (let j = 0; j < values.length; j++) if (!Number.isFinite(values[j])) bad(`${where}.values.${j}`, 'a finite number');
+  return { offsets, values };
 }
 
 function checkMeta(v: unknown): DatasetMeta {

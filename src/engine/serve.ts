@@ -58,7 +58,12 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
     if (watch) Atomics.store(watch.row, 0, WATCH_IDLE);
     if (out.kind !== 'result') return ch.post({ taskId: m.taskId, ...out });
     const r = out.result;
-    const transfer = [r.scores.buffer, r.status.buffer, ...Object.values(r.components).map((a) => a.buffer)] as ArrayBuffer[];
+    const transfer = [
+      r.scores.buffer,
+      r.status.buffer,
+      ...Object.values(r.components).map((a) => a.buffer),
+      ...(r.steps ? [r.steps.offsets.buffer, r.steps.values.buffer] : []),
+    ] as ArrayBuffer[];
     ch.post(
       {
         kind: 'result',

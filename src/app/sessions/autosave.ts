@@ -196,6 +196,8 @@ export function installAutosave(): void {
       s.selectedRow !== prev.selectedRow ||
       s.overlayRuns !== prev.overlayRuns ||
       s.groupByColumn !== prev.groupByColumn ||
+      s.shaping !== prev.shaping ||
+      s.shapeDiagnostics !== prev.shapeDiagnostics ||
       s.linkModels !== prev.linkModels ||
       s.runs !== prev.runs ||
       s.currentRunId !== prev.currentRunId ||

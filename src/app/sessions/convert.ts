@@ -74,6 +74,8 @@ export function uiState(s: StudioState): UiState {
     table: { columns: s.tableColumns, filters: s.columnFilters, sortKey: s.sortKey, sortDesc: s.sortDesc },
     overlayRuns: s.overlayRuns,
     groupBy: s.groupByColumn,
+    ...(s.shaping.length ? { shaping: s.shaping } : {}),
+    ...(s.shapeDiagnostics ? { shapeDiagnostics: true } : {}),
   };
 }
 

@@ -18,6 +18,9 @@ import { claimSession, mirroredEditor, openElsewhere, rememberTabSession } from 
 
 export function applyUi(ui: UiState, rows: number): void {
   const s = useStudio.getState();
+  // Settings of the reward, not view state: restored even after a panel failed.
+  s.setShaping(ui.shaping ?? []);
+  s.setShapeDiagnostics(ui.shapeDiagnostics ?? false);
   if (failedBeforeThisStart()) {
     // A panel failed before this start (SessionNotices says so): the view state that may have caused it stays closed.
     s.setLengthUnit(ui.lengthUnit);

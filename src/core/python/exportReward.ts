@@ -1,3 +1,5 @@
+import { withShaping } from '../shaping/exportPython';
+import type { ShapeSpec } from '../shaping/spec';
 import type { RewardCandidate } from './signatures';
 
 export type ExportTarget = 'trl' | 'verl';
@@ -12,7 +14,25 @@ export type ExportTarget = 'trl' | 'verl';
  *   a TRL or OpenRLHF one gets an adapter `compute_score_<name>` that calls it on a batch of one.
  * The returned `functionName` is what the trainer should be pointed at.
  */
-export function exportReward(code: string, fn: RewardCandidate, target: ExportTarget, fileName = 'reward.py'): { text: string; functionName: string } {
+export function exportReward(
+  code: string,
+  fn: RewardCandidate,
+  target: ExportTarget,
+  fileName = 'reward.py',
+  /** The Shaping list: applied by a `<function>_shaped` wrapper the trainer is pointed at (core/shaping/exportPython). */
+  shaping: readonly ShapeSpec[] = [],
+): { text: string; functionName: string } {
+  const plain = exportPlain(code, fn, target, fileName);
+  if (shaping.length === 0) return plain;
+  // A verl batch function is called once for many rollouts, with no groups.
+  if (fn.kind === 'verl-batch' && target === 'verl')
+    throw new Error("a verl batch reward cannot be exported with a Shaping list (verl's batch manager gives no groups)");
+  // A TRL list: the wrapper makes TRL's weighted sum itself (then shapes it), so the trainer gets one function.
+  const weights = fn.functions && target === 'trl' ? fn.functions.map((f) => f.weight) : undefined;
+  return withShaping(plain.text, plain.functionName, shaping, target, weights);
+}
+
+function exportPlain(code: string, fn: RewardCandidate, target: ExportTarget, fileName: string): { text: string; functionName: string } {
   const body = code.endsWith('\n') ? code : `${code}\n`;
   const completionText = [
     '',

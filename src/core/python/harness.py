@@ -21,6 +21,7 @@ OUTPUT_LIMIT = 20000
 STRING_COLUMNS = 16
 STRING_CHARS = 200
 NAME_CHARS = 100
+STEPS = 4096  # step rewards a row may return (contract.ts STEP_LIMIT)
 OK, NULL, ERROR, TIMED_OUT = 1, 2, 3, 4
 _NAN = float("nan")
 TRL_RESERVED = ("prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
@@ -486,6 +487,7 @@ class _Results:
         self.components = {}
         self.notes = {}
         self.strings = {}
+        self.steps = {}
         self.output = []
         self.metrics = []
 
@@ -502,6 +504,7 @@ class _Results:
         self.scores[i] = None
         self.errors[i] = [i, message, line]
         self.notes.pop(i, None)
+        self.steps.pop(i, None)
         for values in self.components.values():
             values[i] = None
         for values in self.strings.values():
@@ -537,6 +540,7 @@ class _Results:
             "components": self.components,
             "notes": [[i, t] for i, t in self.notes.items()],
             "strings": self.strings,
+            "steps": [[i, xs] for i, xs in self.steps.items()],
             "output": self.output,
             "metrics": self.metrics,
         }, allow_nan=False), scores, bytes(self.status)
@@ -716,6 +720,14 @@ def _verl_one(res, i, v, what):
             return
         for k, x in v.items():
             if k == "score":
+                continue
+            if k == "steps":
+                # Step rewards (RewardResult.steps), for the Shaping step transforms.
+                xs = [_finite(y) for y in x] if isinstance(x, (list, tuple)) else None
+                if xs is None or None in xs or len(xs) > STEPS:
+                    res.fail(i, ERROR, "%s returned 'steps' that is not a list of at most %d finite numbers" % (what, STEPS))
+                    return
+                res.steps[i] = xs
                 continue
             f = _finite(x)
             if f is not None:

@@ -252,6 +252,8 @@ interface RawResult {
   notes: [number, string][];
   /** A dict result's string values by name, one per row (harness.py caps names and lengths). */
   strings?: Record<string, (string | null)[]>;
+  /** Step rewards by row (a verl dict's `steps`); absent in results from before. */
+  steps?: [number, number[]][];
   output: [number, number, string][];
   metrics: [string, number | null][];
 }
@@ -427,8 +429,21 @@ function toRangeResult(out: HarnessResult, start: number, timeLimitMs: number | 
     components,
     notes,
     ...(raw.strings && Object.keys(raw.strings).length ? { strings: raw.strings } : {}),
+    ...(raw.steps?.length ? { steps: raggedSteps(raw.steps, n) } : {}),
     stdout: texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join(''),
     output,
     metrics: raw.metrics.map(([name, value]) => ({ name, value })),
   };
+}
+
+/** [row, steps] pairs (rows of the range) as one ragged column: offsets (n + 1) and values. */
+function raggedSteps(pairs: [number, number[]][], n: number): { offsets: Int32Array; values: Float64Array } {
+  // The harness shares the interpreter with the reward code: rows outside the range and non-lists are left out here,
+  // and the engine checks every value again (protocol.ts checkSteps).
+  const byRow = new Map(pairs.filter(([i, xs]) => Number.isInteger(i) && i >= 0 && i < n && Array.isArray(xs)));
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i] + (byRow.get(i)?.length ?? 0);
+  const values = new Float64Array(offsets[n]);
+  for (const [i, xs] of byRow) values.set(xs, offsets[i]);
+  return { offsets, values };
 }

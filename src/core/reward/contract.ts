@@ -22,7 +22,7 @@ export const RowStatus = {
 } as const;
 
 export type ValidatedResult =
-  | { kind: 'ok'; score: number; components?: Record<string, number>; strings?: Record<string, string>; note?: string }
+  | { kind: 'ok'; score: number; components?: Record<string, number>; strings?: Record<string, string>; steps?: number[]; note?: string }
   | { kind: 'null' }
   | { kind: 'error'; reason: string };
 
@@ -38,6 +38,8 @@ function describe(value: unknown): string {
 export const NOTE_LIMIT = 2000;
 export const COMPONENT_LIMIT = 64;
 export const COMPONENT_NAME_LIMIT = 100;
+/** Step rewards (RewardResult.steps) a row may return: the Shaping step transforms read them. */
+export const STEP_LIMIT = 4096;
 /**
  * Text values of a result (verl's `{"score": 1.0, "pred": "72"}`): a run keeps the first STRING_COLUMN_LIMIT names
  * and each value's first STRING_VALUE_LIMIT characters (an answer, not a transcript: 100k rows stay small).
@@ -94,6 +96,13 @@ export function validateResult(value: unknown): ValidatedResult {
       }
       out.components = comps;
       if (Object.keys(strings).length > 0) out.strings = strings;
+    }
+    if (obj.steps !== undefined) {
+      const st = obj.steps;
+      if (!Array.isArray(st) || !st.every((x) => typeof x === 'number' && Number.isFinite(x)))
+        return { kind: 'error', reason: 'reward returned `steps` that is not an array of finite numbers' };
+      if (st.length > STEP_LIMIT) return { kind: 'error', reason: `reward returned ${st.length} steps, at most ${STEP_LIMIT} are allowed` };
+      out.steps = st as number[];
     }
     if (typeof obj.note === 'string')
       out.note = obj.note.length > NOTE_LIMIT ? `${obj.note.slice(0, NOTE_LIMIT)}… (note cut at ${NOTE_LIMIT.toLocaleString('en-US')} characters)` : obj.note;

@@ -49,6 +49,7 @@ declare module 'reward-studio' {
     score: number;
     /** Named parts of the score, charted separately; a string value (e.g. the parsed answer) is a text column. */
     components?: Record<string, number | string>;
+    /** Step (process) rewards, in order: the Shaping tab's step-clip / step-delta / step-sum read them (at most 4096). */
     steps?: number[];
     note?: string;
   }

@@ -29,6 +29,8 @@ export interface RangeResult {
   notes: { row: number; note: string }[];
   /** Text values by name (a dict result's strings, e.g. verl's `pred`): one per row, null where the row has none. */
   strings?: Record<string, (string | null)[]>;
+  /** Step rewards (RewardResult.steps), ragged: row start + i has values[offsets[i] .. offsets[i + 1]); absent when none. */
+  steps?: { offsets: Int32Array; values: Float64Array };
 }
 
 /** Put text value `v` of `name` at row i of a range of n rows; false when the range already has STRING_COLUMN_LIMIT other names. */
@@ -64,6 +66,7 @@ export function runRows(
   const components: Record<string, Float64Array> = {};
   const strings: Record<string, (string | null)[]> = {};
   const ctx = createContext(tokenCount, models);
+  let steps: (number[] | undefined)[] | null = null;
   for (let i = 0; i < n; i++) {
     const row = start + i;
     onRow?.(row);
@@ -112,7 +115,26 @@ export function runRows(
       // Names past STRING_COLUMN_LIMIT are left out, as the Python harness does.
       if (v.strings) for (const [k, text] of Object.entries(v.strings)) addString(strings, n, i, k, text);
       if (v.note) notes.push({ row, note: v.note });
+      if (v.steps) (steps ??= new Array<number[] | undefined>(n))[i] = v.steps;
     }
   }
-  return { start, scores, status, errors, components, notes, ...(Object.keys(strings).length ? { strings } : {}) };
+  return {
+    start,
+    scores,
+    status,
+    errors,
+    components,
+    notes,
+    ...(Object.keys(strings).length ? { strings } : {}),
+    ...(steps ? { steps: raggedSteps(steps) } : {}),
+  };
+}
+
+/** Per-row step lists as one ragged column (offsets + values). */
+function raggedSteps(lists: (number[] | undefined)[]): { offsets: Int32Array; values: Float64Array } {
+  const offsets = new Int32Array(lists.length + 1);
+  for (let i = 0; i < lists.length; i++) offsets[i + 1] = offsets[i] + (lists[i]?.length ?? 0);
+  const values = new Float64Array(offsets[lists.length]);
+  for (let i = 0; i < lists.length; i++) if (lists[i]) values.set(lists[i]!, offsets[i]);
+  return { offsets, values };
 }

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { FORMAT_IDS } from '../formats/types';
+import { normaliseShapes } from '../shaping/spec';
 import { PRESET_IDS } from '../stats/advantage';
 import { TOKENIZER_IDS } from '../tokenize/tokenizers';
 import { RUN_NAME_MAX, RUN_NOTE_MAX, safeRunText } from './runLabels';
@@ -20,7 +21,7 @@ export const SHARE_VERSION = 2;
 export const SESSION_DOC_VERSION = 1;
 
 /** Diagnostics tabs. New ids are only appended: a saved session or a link keeps naming its tab the same way. */
-export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare', 'preference', 'bestofn', 'groupby', 'stress', 'steps'] as const;
+export const DIAG_TABS = ['distribution', 'length', 'collapse', 'label', 'compare', 'preference', 'bestofn', 'groupby', 'stress', 'steps', 'shaping'] as const;
 export type DiagTabId = (typeof DIAG_TABS)[number];
 
 const MAX_CODE = 1_000_000;
@@ -72,6 +73,12 @@ export const MAX_LINK_MODELS = 8;
  * too long is cut, so that a stored session or a link edited by hand still opens.
  */
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const shapingSchema = z.unknown().transform((v, ctx) => {
+  const n = normaliseShapes(v);
+  if (n.ok) return n.value;
+  ctx.addIssue({ code: 'custom', message: n.message });
+  return z.NEVER;
+});
 export const uiSchema = z.object({
   diagTab: z.enum(DIAG_TABS),
   lengthUnit: z.enum(['chars', 'tokens']),
@@ -108,6 +115,10 @@ export const uiSchema = z.object({
   ),
   /** The Group by tab's column (null: its default; '' none picked); a column the data lacks falls back to the default. */
   groupBy: lenient(z.string().max(500).nullable()),
+  /** The Shaping list (issue 25); absent: none. A bad one is refused, naming the part (core/shaping/spec.ts). */
+  shaping: shapingSchema.optional(),
+  /** The other diagnostics tabs show the shaped reward; absent: they show the reward as it is. */
+  shapeDiagnostics: lenient(z.boolean()),
 });
 export type UiState = z.infer<typeof uiSchema>;
 

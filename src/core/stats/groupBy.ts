@@ -25,7 +25,8 @@ export function groupByStats(scores: ArrayLike<number>, status: ArrayLike<number
     const c = codes[i];
     if (c < 0 || c >= k) continue;
     rows[c]++;
-    if (status[i] !== RowStatus.Ok) continue;
+    // A row counts when it scored and its value is a number (a shaping transform can leave an ok row without one).
+    if (status[i] !== RowStatus.Ok || !Number.isFinite(scores[i])) continue;
     n[c]++;
     sum[c] += scores[i];
   }
@@ -34,7 +35,7 @@ export function groupByStats(scores: ArrayLike<number>, status: ArrayLike<number
   const sq = new Float64Array(k);
   for (let i = 0; i < codes.length; i++) {
     const c = codes[i];
-    if (c < 0 || c >= k || status[i] !== RowStatus.Ok) continue;
+    if (c < 0 || c >= k || status[i] !== RowStatus.Ok || !Number.isFinite(scores[i])) continue;
     const d = scores[i] - mean[c];
     sq[c] += d * d;
   }

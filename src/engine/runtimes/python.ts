@@ -103,9 +103,9 @@ export function pythonRuntime(host: PythonHost): Runtime {
           onCall: w ? (row, count) => publishCall(w, row, count) : undefined,
           beforeRetry: w ? () => Atomics.store(w.row, 0, WATCH_IDLE) : undefined,
         });
-        const { start, scores, status, errors, components, notes, strings } = r;
+        const { start, scores, status, errors, components, notes, strings, steps } = r;
         for (const e of errors) e.message = rewrite(e.message);
-        const result = { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}) };
+        const result = { start, scores, status, errors, components, notes, ...(strings ? { strings } : {}), ...(steps ? { steps } : {}) };
         return { kind: 'result', result, stdout: r.stdout, moduleStdout, found };
       } catch (e) {
         if (e instanceof PythonLoadError) {

@@ -16,6 +16,8 @@ import { ScoreSourcePicker } from './ScoreSourcePicker';
 import { StressTestTab } from './StressTestTab';
 import { OverStepsTab } from './steps/OverStepsTab';
 import { countSteps } from '../../core/steps/overSteps';
+import { ShapingTab } from '../shaping/ShapingTab';
+import { useShapedRun } from '../shaping/useShapedRun';
 import { useLabelColumns } from './useDataColumns';
 import { useDiagnosedRun } from './useDiagnosedRun';
 import { useDataset, useRunningLong } from './useRuns';
@@ -31,6 +33,7 @@ const TABS: { id: DiagTab; label: string }[] = [
   { id: 'groupby', label: 'Group by' },
   { id: 'stress', label: 'Stress test' },
   { id: 'steps', label: 'Over steps' },
+  { id: 'shaping', label: 'Shaping' },
 ];
 
 /** Whether a tab has something to show for this data; the others are listed always. */
@@ -49,9 +52,12 @@ export function DiagnosticsPanel() {
   const running = useRunningLong();
   const runs = useStudio((s) => s.runs);
   const datasetId = useStudio((s) => s.datasetId);
-  const run = useDiagnosedRun();
-  const modelShown = useStudio((s) => s.diagSource !== null);
+  const diagnosed = useDiagnosedRun();
   const ds = useDataset();
+  // The Shaping step between the reward and the diagnostics: the Shaping tab compares, the others may show it shaped.
+  const shapedView = useShapedRun(diagnosed, ds);
+  const run = tab === 'shaping' ? diagnosed : shapedView.run;
+  const modelShown = useStudio((s) => s.diagSource !== null);
   const labels = useLabelColumns(ds);
   const id = useId();
   const s = run?.summary;
@@ -71,7 +77,13 @@ export function DiagnosticsPanel() {
   else if (!shown.run || !shown.ds)
     body = (
       <p className="muted empty-chart">
-        {modelShown ? 'The model has not scored these rollouts yet.' : running ? 'Scoring…' : 'Run a reward to see its distribution.'}
+        {shapedView.problem && tab !== 'shaping'
+          ? shapedView.problem
+          : modelShown
+            ? 'The model has not scored these rollouts yet.'
+            : running
+              ? 'Scoring…'
+              : 'Run a reward to see its distribution.'}
       </p>
     );
   else if (tab === 'distribution') body = <DistributionTab run={shown.run} />;
@@ -81,6 +93,7 @@ export function DiagnosticsPanel() {
   else if (tab === 'groupby') body = <GroupByTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'stress') body = <StressTestTab run={shown.run} ds={shown.ds} />;
   else if (tab === 'steps') body = <OverStepsTab run={shown.run} ds={shown.ds} />;
+  else if (tab === 'shaping') body = <ShapingTab run={shown.run} ds={shown.ds} />;
   else body = <CompareTab runs={sameData} />;
   return (
     <section className="panel diag-panel" aria-label="Diagnostics">
@@ -122,6 +135,7 @@ export function DiagnosticsPanel() {
           </span>
         ) : null}
         {running && run ? <span className="stale-tag">updating…</span> : null}
+        {shapedView.active && tab !== 'shaping' ? <span className="stale-tag">shaped</span> : null}
       </div>
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`} className="diag-body">
         {!ownSources && shown.run && shown.ds ? <RunContext run={shown.run} ds={shown.ds} /> : null}

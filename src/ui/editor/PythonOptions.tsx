@@ -14,6 +14,7 @@ export function PythonOptions() {
   const batch = useStudio((s) => s.pyBatchSize);
   const setBatch = useStudio((s) => s.setPyBatchSize);
   const tokenizer = useStudio((s) => s.tokenizer);
+  const shaping = useStudio((s) => s.shaping);
   const byName = candidates?.find((c) => c.name === picked);
   const chosen = byName ?? (candidates ? defaultRewardFunction(candidates) : undefined) ?? null;
   // Why this one, when the studio picked it among several (the user's pick needs no reason).
@@ -55,6 +56,7 @@ export function PythonOptions() {
           <button type="button" onClick={() => void download('verl')} title="Download reward.py ready for custom_reward_function.path">
             Export for verl
           </button>
+          {shaping.length ? <span className="muted small">with the Shaping list ({shaping.length})</span> : null}
         </>
       ) : null}
       {chosen && !isPerRow(chosen.kind) ? (

@@ -1,0 +1,160 @@
+import { useMemo, useState } from 'react';
+import type { Dataset } from '../../core/dataset/dataset';
+import { shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
+import { exportShapingTs } from '../../core/shaping/exportTs';
+import { applyShaping } from '../../core/shaping/shape';
+import { histogram } from '../../core/stats/histogram';
+import { rowsInBin } from '../../core/stats/rowsInBin';
+import { scoredValues } from '../../core/stats/scored';
+import { PRESETS } from '../../core/stats/advantage';
+import { useStudio } from '../../store';
+import type { RunRecord } from '../../store/runsSlice';
+import { binName, HistogramChart } from '../charts/HistogramChart';
+import { fmt, pct } from '../diagnostics/format';
+import { TransformList } from './TransformList';
+import { useShapingInputs } from './useShapingInputs';
+
+const TRUNCATION_SOURCE = {
+  fields: 'from the rows’ finish reason',
+  'dapo-max': 'length ≥ the dapo-overlong max',
+  unknown: 'unknown: no finish reason, no dapo-overlong',
+} as const;
+
+/** Figures drawn raw | shaped, each row one diagnostic. */
+const ROWS: [string, (s: ShapingSide) => string][] = [
+  ['mean', (s) => fmt(s.reward.mean)],
+  ['std', (s) => fmt(s.reward.std)],
+  ['min / max', (s) => `${fmt(s.reward.min, 3)} / ${fmt(s.reward.max, 3)}`],
+  ['distinct values', (s) => String(s.reward.distinct)],
+  ['Pearson with length (chars)', (s) => fmt(s.length.pearson, 3)],
+  ['Spearman with length', (s) => fmt(s.length.spearman, 3)],
+  ['within-group Pearson', (s) => fmt(s.length.withinGroupPearson, 3)],
+  ['zero-std groups', (s) => pct(s.collapse.zeroStdGroupFraction)],
+  ['· all truncated', (s) => pct(s.collapse.truncatedZeroStdFraction)],
+  ['· all max / all min / other', (s) => `${pct(s.collapse.allMaxFraction)} / ${pct(s.collapse.allMinFraction)} / ${pct(s.collapse.otherZeroStdFraction)}`],
+  ['low-std groups (0 < std < floor)', (s) => pct(s.lowStd.fraction)],
+  ['· floor', (s) => fmt(s.lowStd.floor, 6)],
+  ['· largest |advantage| there', (s) => fmt(s.lowStd.maxAbsAdvantage, 3)],
+  ['rollouts with zero advantage', (s) => pct(s.collapse.zeroAdvantageRolloutFraction)],
+];
+
+/** The Shaping step: a list of transforms of the reward, and the raw and shaped reward side by side. */
+export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
+  const shaping = useStudio((s) => s.shaping);
+  const preset = useStudio((s) => s.preset);
+  const setSubset = useStudio((s) => s.setSubset);
+  const shapeDiagnostics = useStudio((s) => s.shapeDiagnostics);
+  const setShapeDiagnostics = useStudio((s) => s.setShapeDiagnostics);
+  const inputs = useShapingInputs(ds, shaping);
+  // The low-std floor as typed: empty is the default (1e-3 of each side's range); anything else must be a number ≥ 0.
+  const [floorText, setFloorText] = useState('');
+  const floorValue = floorText.trim() === '' ? null : Number(floorText);
+  const floorBad = floorValue !== null && !(Number.isFinite(floorValue) && floorValue >= 0);
+  const floor = floorBad ? null : floorValue;
+  const raw = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const shaped = useMemo((): { values: Float64Array } | { error: string } | null => {
+    if (inputs.waiting) return null;
+    try {
+      const input = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: inputs.lengths, columns: inputs.columns, steps: run.result.steps ?? null };
+      return { values: applyShaping(raw, shaping, input) };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [raw, shaping, ds, inputs, run]);
+  const values = shaped && 'values' in shaped ? shaped.values : null;
+  const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
+  const sides = useMemo(() => {
+    const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor };
+    return { raw: shapingSide(raw, side), shaped: values ? shapingSide(values, side) : null };
+  }, [raw, values, ds, preset, cut, floor]);
+  return (
+    <div className="diag-split">
+      <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
+        <Hist label="Raw reward histogram" what="raw reward" values={raw} onOpen={(label, rows) => setSubset({ label, rows })} />
+        {values ? (
+          <Hist label="Shaped reward histogram" what="shaped reward" values={values} onOpen={(label, rows) => setSubset({ label, rows })} />
+        ) : (
+          <p className="muted empty-chart" role="status">
+            {shaped && 'error' in shaped ? shaped.error : (inputs.waiting ?? '')}
+          </p>
+        )}
+      </div>
+      <div className="diag-side">
+        <TransformList />
+        <label>
+          <input type="checkbox" checked={shapeDiagnostics} onChange={(e) => setShapeDiagnostics(e.target.checked)} /> Show the shaped reward in the other
+          diagnostics tabs
+        </label>
+        <p>
+          <button
+            type="button"
+            disabled={shaping.length === 0}
+            onClick={() => downloadTs(exportShapingTs(shaping))}
+            title="A TypeScript module with no imports: shape(rewards, rows)"
+          >
+            Export shaping (TypeScript)
+          </button>
+        </p>
+        <table className="shaping-compare" aria-label="Raw and shaped">
+          <thead>
+            <tr>
+              <th scope="col">under {PRESETS[preset].label}</th>
+              <th scope="col">raw</th>
+              <th scope="col">shaped</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ROWS.map(([name, f]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>{f(sides.raw)}</td>
+                <td>{sides.shaped ? f(sides.shaped) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="muted small">Truncated rollouts: {TRUNCATION_SOURCE[cut.source]}.</p>
+        <label>
+          Low-std floor{' '}
+          <input type="text" size={8} aria-label="Low-std floor" placeholder="1e-3 × range" value={floorText} onChange={(e) => setFloorText(e.target.value)} />
+        </label>
+        {floorBad ? (
+          <p role="alert" className="error small">
+            invalid floor: {floorText} (a number ≥ 0; empty for 1e-3 of the range)
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function Hist({ label, what, values, onOpen }: { label: string; what: string; values: Float64Array; onOpen(label: string, rows: Int32Array): void }) {
+  const h = useMemo(() => histogram(values, { maxBins: 40 }), [values]);
+  const series = useMemo(() => [{ name: what, color: what === 'raw reward' ? '#6e7781' : '#1f6feb', counts: h.bins.map((b) => b.count) }], [h, what]);
+  return (
+    <figure className="chart" aria-label={label} data-bins={h.bins.length}>
+      <figcaption className="muted small">{what}</figcaption>
+      {h.bins.length ? (
+        <HistogramChart
+          label={`${label} bins`}
+          valueName={what}
+          histogram={h}
+          series={series}
+          onOpenBin={(b) => onOpen(`${what} ${binName(h, b)}`, rowsInBin(values, h, b))}
+        />
+      ) : (
+        <p className="muted empty-chart">No scored rollouts.</p>
+      )}
+    </figure>
+  );
+}
+
+/** Save the module as shaping.ts (a local download: nothing leaves the machine). */
+function downloadTs(text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/typescript' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'shaping.ts';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
