@@ -3,6 +3,7 @@ import type { PreferencePairs } from '../stats/preference';
 import type { ParseIssue } from '../trajectory';
 import { groupLabels, groupsFromColumn } from './groupLabels';
 import { previewAt, type PackedBatch } from './packed';
+import { plainGroupKey } from './parts';
 
 /**
  * A loaded dataset as the main thread holds it: the source file (a Blob, from which every worker derives the same
@@ -20,7 +21,10 @@ export interface Dataset {
   size: number;
   /** Trajectory → 1-based source line / row. */
   lines: Int32Array;
-  /** Distinct group keys in first-seen order. */
+  /**
+   * Each group's key in first-seen order: the file's own key, without the step (a group is a (step, key) pair when
+   * rows carry steps, so a key repeats across steps: it is the same prompt across steps).
+   */
   groupKeys: string[];
   /** What the user sees of each group (aligned with groupKeys): the file's own value, or a prompt hash (groupLabels.ts). */
   groupLabels: string[];
@@ -116,7 +120,7 @@ export class DatasetBuilder {
       this.previews.units.push(b.previewUnits);
       this.previews.ends.push(b.previewEnds);
     }
-    for (const g of b.newGroups) this.groupKeys.push(g);
+    for (const g of b.newGroups) this.groupKeys.push(plainGroupKey(g));
     for (const s of b.newPairs) this.pairSubsets.push(s);
     for (const i of b.issues) this.issues.push(i);
     this.size += b.line.length;

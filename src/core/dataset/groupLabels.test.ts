@@ -34,8 +34,13 @@ describe('groupLabels', () => {
     expect(groupLabels(['What is 2+2?', 'a'], false)).toEqual(['p-0d0537c41ac664', 'p-1c2ba782c97901']);
   });
   it('tells apart labels that would collide', () => {
-    // Two keys with one hash cannot be found by hand; the same key twice stands in for them.
-    expect(groupLabels(['a', 'a', 'a'], false)).toEqual(['p-1c2ba782c97901', 'p-1c2ba782c97901~2', 'p-1c2ba782c97901~3']);
+    // Two keys with one cyrb53 hash cannot be found by hand: a hash that gives every key the same value stands in.
+    expect(groupLabels(['a', 'b', 'c'], false, () => 'h')).toEqual(['p-h', 'p-h~2', 'p-h~3']);
+  });
+  it('gives the same key the same label (one prompt at several steps: groups are per step)', () => {
+    expect(groupLabels(['a', 'b', 'a'], false)).toEqual(['p-1c2ba782c97901', 'p-' + promptHash('b'), 'p-1c2ba782c97901']);
+    expect(groupLabels(['a', 'b', 'a'], false, () => 'h')).toEqual(['p-h', 'p-h~2', 'p-h']);
+    expect(groupLabels(['7', '7'], true)).toEqual(['7', '7']);
   });
   it('maps labels back to group indexes', () => {
     const m = groupIndexByLabel(['200', '7', '9007199254740993']);

@@ -39,16 +39,23 @@ export function promptHash(text: string): string {
 
 /**
  * One label per group (aligned with `keys`): the key itself when keys come from a column, else "p-" + the prompt
- * hash; a hash already given to an earlier group gets "~2", "~3", … so that every label names one group.
+ * hash; a hash already given to another key gets "~2", "~3", … so that every label names one key. The same key at
+ * several steps (groups are per step) has the same label. (`hash` is replaced only by tests, to make collisions.)
  */
-export function groupLabels(keys: readonly string[], fromColumn: boolean): string[] {
+export function groupLabels(keys: readonly string[], fromColumn: boolean, hash: (text: string) => string = promptHash): string[] {
   if (fromColumn) return keys.slice();
   const seen = new Map<string, number>();
+  // The same key (one prompt at several training steps) keeps one label.
+  const byKey = new Map<string, string>();
   return keys.map((k) => {
-    const base = PROMPT_LABEL_PREFIX + promptHash(k);
+    const known = byKey.get(k);
+    if (known !== undefined) return known;
+    const base = PROMPT_LABEL_PREFIX + hash(k);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return n === 1 ? base : `${base}~${n}`;
+    const label = n === 1 ? base : `${base}~${n}`;
+    byKey.set(k, label);
+    return label;
   });
 }
 
