@@ -16,6 +16,15 @@ export interface ImportProgress {
   totalBytes: number;
   rows: number;
   issues: number;
+  /** A dataset of several files: the part being read (0-based), of how many, and the step its name gives. */
+  part?: { index: number; count: number; step: number | null };
+}
+
+/** A file of a dataset of several files, in reading order (core/dataset/parts.ts `planParts`). */
+export interface ImportPart {
+  blob: Blob;
+  name: string;
+  step: number | null;
 }
 
 export interface ImportJob {
@@ -53,25 +62,60 @@ const send = (m: DataRequest) => dataWorker().postMessage(m);
  * Import a file in the data worker. Batches arrive packed (typed-array columns transferred, short previews), so
  * each message is cheap for the main thread; the trajectories stay in the worker.
  */
-export function startImport(blob: Blob, name: string, opts: Omit<ImportOptions, 'signal'>, onProgress: (p: ImportProgress) => void): ImportJob {
+export function startImport(
+  blob: Blob,
+  name: string,
+  opts: Omit<ImportOptions, 'signal'>,
+  onProgress: (p: ImportProgress) => void,
+  parts?: readonly ImportPart[],
+): ImportJob {
   const jobId = nextJob++;
   const builder = new DatasetBuilder();
   let detection: Detection | null = null;
+  /** Several files: the one being read, the bytes of those before it, and each one's first row and rows. */
+  let part: ImportProgress['part'];
+  let bytesBefore = 0;
+  const totalBytes = parts ? parts.reduce((n, p) => n + p.blob.size, 0) : blob.size;
+  const read: { first: number; rows: number }[] = [];
   const done = new Promise<Result<Dataset, ImportFailure>>((resolve) => {
     jobs.set(jobId, (m) => {
       if (m.kind === 'meta') detection = m.detection;
-      else if (m.kind === 'batch') {
+      else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
+        if (m.rows === undefined) part = { index: m.index, count: parts.length, step: parts[m.index].step };
+        else {
+          read[m.index] = { first: builder.size - m.rows, rows: m.rows };
+          bytesBefore += parts[m.index].blob.size;
+          if (m.failure) builder.addIssue(m.failure);
+        }
+        onProgress({ bytesRead: bytesBefore, totalBytes, rows: builder.size, issues: builder.issueCount, part });
+      } else if (m.kind === 'batch') {
         builder.append(m.batch);
-        onProgress({ bytesRead: m.batch.bytesRead, totalBytes: m.batch.totalBytes, rows: builder.size, issues: builder.issueCount });
+        const bytesRead = parts ? bytesBefore + m.batch.bytesRead : m.batch.bytesRead;
+        onProgress({ bytesRead, totalBytes: parts ? totalBytes : m.batch.totalBytes, rows: builder.size, issues: builder.issueCount, part });
       } else if (m.kind === 'done' || m.kind === 'failed') {
         jobs.delete(jobId);
         if (m.kind === 'failed') resolve({ ok: false, error: m.error });
         else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
-        else resolve({ ok: true, value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping, spans: m.spans }) });
+        else {
+          const partsRead = parts?.map((p, i) => ({ ...p, first: read[i]?.first ?? 0, rows: read[i]?.rows ?? 0, spans: m.partSpans?.[i] ?? undefined }));
+          resolve({
+            ok: true,
+            value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping, spans: m.spans, parts: partsRead }),
+          });
+        }
       }
     });
   });
-  send({ kind: 'import', jobId, blob, name, opts, minPieceBytes: numberAsked('pieceBytes'), pieces: numberAsked('pieces') });
+  send({
+    kind: 'import',
+    jobId,
+    blob,
+    name,
+    opts,
+    minPieceBytes: numberAsked('pieceBytes'),
+    pieces: numberAsked('pieces'),
+    ...(parts ? { parts: parts.map((p) => ({ blob: p.blob, name: p.name, step: p.step })) } : {}),
+  });
   return { done, cancel: () => send({ kind: 'cancel', jobId }) };
 }
 

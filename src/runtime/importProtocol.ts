@@ -7,7 +7,7 @@ import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
-import type { Trajectory } from '../core/trajectory';
+import type { ParseIssue, Trajectory } from '../core/trajectory';
 
 /** Failure of a whole import, as it crosses the worker boundary. */
 export interface ImportFailure {
@@ -31,7 +31,17 @@ export type DataRequest =
    * `minPieceBytes`: the smallest piece of a parallel import (default pieceWorkers' MIN_PIECE_BYTES; tests set less);
    * `pieces`: how many pieces at most (default pieceWorkers').
    */
-  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'>; minPieceBytes?: number; pieces?: number }
+  | {
+      kind: 'import';
+      jobId: number;
+      blob: Blob;
+      name: string;
+      opts: Omit<ImportOptions, 'signal'>;
+      minPieceBytes?: number;
+      pieces?: number;
+      /** A dataset of several files, in reading order (core/dataset/parts.ts): `blob` is then unused. */
+      parts?: { blob: Blob; name: string; step: number | null }[];
+    }
   | { kind: 'cancel'; jobId: number }
   | { kind: 'get'; reqId: number; key: number; indices: number[] }
   | { kind: 'search'; reqId: number; key: number; needle: string }
@@ -55,7 +65,9 @@ export type DataReply =
   | { kind: 'meta'; jobId: number; detection: Detection }
   | { kind: 'batch'; jobId: number; batch: PackedBatch }
   /** `spans`: per row, the byte offsets of its line in the file (start, end), for a plain JSONL file. */
-  | { kind: 'done'; jobId: number; spans?: Float64Array }
+  | { kind: 'done'; jobId: number; spans?: Float64Array; partSpans?: (Float64Array | null)[] }
+  /** A dataset of several files: part `index` starts (`rows` absent) or is read (`rows`, and `failure` when it failed). */
+  | { kind: 'part'; jobId: number; index: number; rows?: number; failure?: ParseIssue }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
   /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }

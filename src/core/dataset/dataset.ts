@@ -57,6 +57,23 @@ export interface Dataset {
    * With `lines`, reward workers read a row back from its line (core/dataset/lineRows.ts) instead of the whole file.
    */
   spans?: Float64Array;
+  /**
+   * A dataset of several files (core/dataset/parts.ts), in reading order: each file's rows are rows
+   * [first, first + rows); `lines` are then each file's own line numbers. Absent for one file.
+   */
+  parts?: DatasetPartInfo[];
+}
+
+/** One file of a dataset of several files. */
+export interface DatasetPartInfo {
+  name: string;
+  blob: Blob;
+  /** The step its name gives (its rows without a step of their own have it), or null. */
+  step: number | null;
+  first: number;
+  rows: number;
+  /** A plain JSONL file: its rows' byte spans in it (as `Dataset.spans` for one file). */
+  spans?: Float64Array;
 }
 
 /**
@@ -126,18 +143,34 @@ export class DatasetBuilder {
     this.size += b.line.length;
   }
 
+  /** An issue outside any batch (a file of several that could not be read). */
+  addIssue(i: ParseIssue): void {
+    this.issues.push(i);
+  }
+
   get issueCount(): number {
     return this.issues.length;
   }
 
-  finish(init: { id: string; key: number; name: string; blob: Blob; detection: Detection; mapping?: ColumnMapping; spans?: Float64Array }): Dataset {
+  finish(init: {
+    id: string;
+    key: number;
+    name: string;
+    blob: Blob;
+    detection: Detection;
+    mapping?: ColumnMapping;
+    spans?: Float64Array;
+    parts?: DatasetPartInfo[];
+  }): Dataset {
     const groupOf = this.groupOf.done();
     const steps = this.steps.done();
     const groupSizes = new Int32Array(this.groupKeys.length);
     for (let i = 0; i < groupOf.length; i++) groupSizes[groupOf[i]]++;
-    const { spans, ...rest } = init;
+    const { spans, parts, ...rest } = init;
     return {
       ...rest,
+      // Each file's spans must fit its rows, or workers would read the wrong lines: that file is then read whole.
+      ...(parts ? { parts: parts.map(({ spans: s, ...p }) => (s && s.length === 2 * p.rows ? { ...p, spans: s } : p)) } : {}),
       // Spans for another number of rows would read the wrong lines: none then (workers read the whole file).
       ...(spans && spans.length === 2 * this.size ? { spans } : {}),
       size: this.size,
