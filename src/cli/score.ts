@@ -3,7 +3,8 @@
  * Returns the exit status: 0 scored, 1 the reward does not compile or a file cannot be read, 2 usage error.
  */
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
-import { closeSync, openAsBlob, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dataFiles, datasetFile, loadData } from './dataFiles';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -21,7 +22,6 @@ import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { diagnosticsJson, humanReport, issuesText, outLines } from './report';
 import { runSandboxed, sandboxed } from './sandbox';
 import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
-import { loadAll } from '../core/dataset/loadAll';
 import { localSessions, remoteSessions } from './modelHost';
 import type { Trajectory } from '../core/trajectory';
 
@@ -83,19 +83,33 @@ export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { o
       return { ok: false, message: `cannot read the reward file ${path}: ${reason(e)}` };
     }
   }
-  try {
-    const st = statSync(o.dataPath);
-    if (!st.isFile()) return { ok: false, message: `cannot read the data file ${o.dataPath}: not a file` };
-  } catch (e) {
-    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };
-  }
+  const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!data.ok) return data;
   return { ok: true, codes };
+}
+
+/** The engine's descriptor of the data paths (checked by readInputs before). */
+function dataFileOf(o: ScoreOptions) {
+  const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!data.ok) throw new Error(data.message);
+  return datasetFile(data, o.format, o.mapping);
+}
+
+/** Several data files: how many, in what order, what was skipped and which names gave no step (on stderr). */
+function tellDataFiles(o: ScoreOptions, io: Io): void {
+  const d = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!d.ok || d.parts === null) return;
+  const steps = d.parts.filter((p) => p.step !== null).length;
+  const skipped = d.skipped.length > 0 ? `; ${d.skipped.length} skipped (not data files)` : '';
+  io.stderr(`reward-studio: ${d.parts.length} data files in step order (${steps} with a step in their name)${skipped}\n`);
+  for (const n of d.notes.slice(0, 10)) io.stderr(`reward-studio: note: ${n}\n`);
 }
 
 export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
   const inputs = readInputs(o);
   if (!inputs.ok) return fail(io, inputs.message);
   const { codes } = inputs;
+  if (!o.json) tellDataFiles(o, io);
   if (!sandboxed()) {
     const bad = checkOut(o.out);
     if (bad) return fail(io, bad);
@@ -167,7 +181,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   else {
     io.stdout(
       humanReport({
-        file: o.dataPath,
+        file: (o.dataPaths ?? [o.dataPath]).join(' '),
         reward: o.rewardPaths.join(', '),
         preset: o.preset,
         label: o.label,
@@ -253,7 +267,7 @@ export async function openReward(
   };
   try {
     engine.setDataset({
-      file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping },
+      file: dataFileOf(o),
       meta: { label: o.label, groupBy: o.groupBy },
     });
     // Errors in the code are reported without waiting for the file.
@@ -368,9 +382,9 @@ export async function modelScores(
   const { models } = opened;
   let rows: Trajectory[];
   try {
-    rows = (
-      await loadAll({ name: basename(o.dataPath), blob: await openAsBlob(o.dataPath) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })
-    ).rows;
+    const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+    if (!data.ok) throw new Error(data.message);
+    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
   } catch (e) {
     await closeModels(models);
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };

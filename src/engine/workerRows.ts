@@ -47,6 +47,7 @@ export class WorkerRows {
     const issues: ParseIssue[] = [];
     let detection: Detection | null = null;
     let wholeFiles = 0;
+    let failed: unknown = null;
     for (const p of parts) {
       let blob = p.blob;
       if (!blob) {
@@ -61,8 +62,18 @@ export class WorkerRows {
         for (let i = 0; i < lr.size; i++) rows.push(undefined as unknown as Trajectory);
         continue;
       }
-      // Each part is read with the format the first one was read with, as the import does.
-      const loaded = await loadAll({ name: p.name, blob }, { format: format ?? detection?.format, mapping });
+      // Each part is read with the format the first one was read with, as the import does; of several files, one
+      // that gives no row is reported by name and the others load (as in the import: core/dataset/importParts.ts).
+      let loaded: Awaited<ReturnType<typeof loadAll>>;
+      try {
+        loaded = await loadAll({ name: p.name, blob }, { format: format ?? detection?.format, mapping });
+      } catch (e) {
+        if (!many) throw e;
+        failed ??= e;
+        issues.push({ line: 0, reason: `the file could not be read: ${e instanceof Error ? e.message : String(e)}`, file: p.name });
+        wholeFiles++;
+        continue;
+      }
       detection ??= loaded.detection;
       wholeFiles++;
       for (const t of loaded.rows) {
@@ -74,6 +85,7 @@ export class WorkerRows {
       }
       for (const i of loaded.issues) issues.push(many ? nameIssue(i, p.name) : i);
     }
+    if (rows.length === 0 && failed !== null) throw failed;
     this.datasetId = f.datasetId;
     this.rows = rows;
     this.size = rows.length;
