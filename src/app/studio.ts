@@ -196,8 +196,11 @@ export class Studio {
     // Progress is shown at most every PROGRESS_EVERY_MS: each update re-renders and repaints the page, on the cores
     // the import's workers need.
     let shownAt = performance.now();
-    const { parts, ...importOpts } = opts;
+    const { parts: asked, ...importOpts } = opts;
+    let parts = asked;
     let partShown = -1;
+    /** Several files: the first step's dataset, shown while the others load (set from the import's callback). */
+    const shown: { first: Dataset | null } = { first: null };
     const job = startImport(
       blob,
       name,
@@ -211,30 +214,55 @@ export class Studio {
         this.store.getState().setImporting({ fileName: name, ...p });
       },
       parts,
+      (first) => {
+        // Several files: the first step's rows are shown and scored while the others load.
+        if (this.importJob !== job) return;
+        shown.first = first;
+        commit();
+        this.adoptDataset(first);
+        if (opts.run !== false) void this.autoRun();
+      },
     );
     this.importJob = job;
-    const res = await job.done;
+    let committed = false;
+    /** The new data takes the place of the old (once: at its first step for several files, else here). */
+    const commit = () => {
+      if (committed) return;
+      committed = true;
+      // Another file than the session's own (not its data coming back, not a link's, not the same file read again as
+      // another format): a new session, while the old one, still whole, is saved as it was.
+      const another =
+        !opts.source &&
+        !opts.restoring &&
+        !pending &&
+        this.store.getState().datasetId !== null &&
+        (blob !== this.dataFile?.blob || parts !== this.dataFile.parts);
+      if (another) this.onNewFile?.(name);
+      this.lastSource = { blob, name, parts };
+      this.dataFile = { blob, name, format: opts.format, mapping: opts.mapping, parts };
+      if (pending && this.store.getState().pendingFile === pending) this.store.getState().setPendingFile(null);
+      this.store.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
+    };
+    let res = await job.done;
     if (this.importJob !== job) return false; // superseded by a newer import
     this.importJob = null;
     this.store.getState().setImporting(null);
+    const shownFirst = shown.first;
+    if (!res.ok && shownFirst && parts) {
+      // Cancelled (or failed) after the first step was shown: it stays, as a dataset of the files read.
+      if (res.error.code !== 'cancelled') this.store.getState().setImportError({ ...res.error, fileName: name });
+      const kept = shownFirst.parts?.map((p) => p.name) ?? [];
+      parts = parts.filter((p) => kept.includes(p.name));
+      if (this.dataFile) this.dataFile = { ...this.dataFile, parts };
+      if (this.lastSource) this.lastSource = { ...this.lastSource, parts };
+      res = { ok: true, value: shownFirst };
+    }
     if (!res.ok) {
       if (res.error.code !== 'cancelled') this.store.getState().setImportError({ ...res.error, fileName: name });
       if (res.error.code === 'needs-mapping') this.lastSource = { blob, name, parts };
       return false;
     }
-    // Another file than the session's own (not its data coming back, not a link's, not the same file read again as
-    // another format): a new session, while the old one, still whole, is saved as it was.
-    const another =
-      !opts.source &&
-      !opts.restoring &&
-      !pending &&
-      this.store.getState().datasetId !== null &&
-      (blob !== this.dataFile?.blob || parts !== this.dataFile.parts);
-    if (another) this.onNewFile?.(name);
-    this.lastSource = { blob, name, parts };
-    this.dataFile = { blob, name, format: opts.format, mapping: opts.mapping, parts };
-    if (pending && this.store.getState().pendingFile === pending) this.store.getState().setPendingFile(null);
-    this.store.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
+    commit();
     this.adoptDataset(res.value);
     // User Timing marks: visible in DevTools and read by bench/import.bench.mjs.
     performance.measure('import', 'import:start');

@@ -68,6 +68,8 @@ export function startImport(
   opts: Omit<ImportOptions, 'signal'>,
   onProgress: (p: ImportProgress) => void,
   parts?: readonly ImportPart[],
+  /** Several files: the dataset of the first file that gave rows, as soon as it is read (the rest still loading). */
+  onFirstPart?: (ds: Dataset) => void,
 ): ImportJob {
   const jobId = nextJob++;
   const builder = new DatasetBuilder();
@@ -76,16 +78,27 @@ export function startImport(
   let part: ImportProgress['part'];
   let bytesBefore = 0;
   const totalBytes = parts ? parts.reduce((n, p) => n + p.blob.size, 0) : blob.size;
-  const read: { first: number; rows: number }[] = [];
+  const read: { first: number; rows: number; spans?: Float64Array }[] = [];
+  let shownFirst = false;
+  /** What `finish` takes, with the parts read so far. */
+  const init = () => {
+    const done = parts?.flatMap((p, i) => (read[i] ? [{ ...p, ...read[i] }] : []));
+    return { id: `ds${jobId}`, key: jobId, name, blob, detection: detection as Detection, mapping: opts.mapping, parts: done };
+  };
   const done = new Promise<Result<Dataset, ImportFailure>>((resolve) => {
     jobs.set(jobId, (m) => {
       if (m.kind === 'meta') detection = m.detection;
       else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
         if (m.rows === undefined) part = { index: m.index, count: parts.length, step: parts[m.index].step };
         else {
-          read[m.index] = { first: builder.size - m.rows, rows: m.rows };
+          read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...(m.spans instanceof Float64Array ? { spans: m.spans } : {}) };
           bytesBefore += parts[m.index].blob.size;
           if (m.failure) builder.addIssue(m.failure);
+          if (!shownFirst && m.rows > 0 && detection && onFirstPart && m.index < parts.length - 1) {
+            shownFirst = true;
+            // An id apart from the whole dataset's (the data worker's key is the same: it answers for these rows).
+            onFirstPart(builder.finish({ ...init(), id: `ds${jobId}-first` }));
+          }
         }
         onProgress({ bytesRead: bytesBefore, totalBytes, rows: builder.size, issues: builder.issueCount, part });
       } else if (m.kind === 'batch') {
@@ -96,13 +109,7 @@ export function startImport(
         jobs.delete(jobId);
         if (m.kind === 'failed') resolve({ ok: false, error: m.error });
         else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
-        else {
-          const partsRead = parts?.map((p, i) => ({ ...p, first: read[i]?.first ?? 0, rows: read[i]?.rows ?? 0, spans: m.partSpans?.[i] ?? undefined }));
-          resolve({
-            ok: true,
-            value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping, spans: m.spans, parts: partsRead }),
-          });
-        }
+        else resolve({ ok: true, value: builder.finish({ ...init(), spans: m.spans }) });
       }
     });
   });

@@ -65,9 +65,13 @@ export type DataReply =
   | { kind: 'meta'; jobId: number; detection: Detection }
   | { kind: 'batch'; jobId: number; batch: PackedBatch }
   /** `spans`: per row, the byte offsets of its line in the file (start, end), for a plain JSONL file. */
-  | { kind: 'done'; jobId: number; spans?: Float64Array; partSpans?: (Float64Array | null)[] }
-  /** A dataset of several files: part `index` starts (`rows` absent) or is read (`rows`, and `failure` when it failed). */
-  | { kind: 'part'; jobId: number; index: number; rows?: number; failure?: ParseIssue }
+  | { kind: 'done'; jobId: number; spans?: Float64Array }
+  /**
+   * A dataset of several files: part `index` starts (`rows` absent) or is read (`rows`; `spans` for a plain JSONL
+   * file; `failure` when it failed). Once the first part with rows is read, the worker answers queries for the rows
+   * read so far under the job's key: the page may show them while the rest load.
+   */
+  | { kind: 'part'; jobId: number; index: number; rows?: number; spans?: Float64Array; failure?: ParseIssue }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
   /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }

@@ -157,7 +157,6 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     const abort = new AbortController();
     running.set(m.jobId, abort);
     const stores: PartStore[] = [];
-    const spans: (Float64Array | null)[] = [];
     let kept = new RowStoreBuilder();
     let first = 0;
     let detection: Detection | null = null;
@@ -173,13 +172,24 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
           post({ kind: 'part', jobId: m.jobId, index: e.index });
         } else if (e.kind === 'part-end') {
           const p = parts[e.index];
+          let spans: Float64Array | undefined;
           if (e.rows > 0 && detection) {
             const { store, index } = kept.finish(p, { format: detection.format, mapping: m.opts.mapping });
             stores.push({ store, first, name: p.name, step: p.step });
-            spans.push(index ? index.spans.slice() : null);
-          } else spans.push(null);
+            spans = index?.spans.slice();
+            // The first part's rows are answered for at once: the page shows them while the others load.
+            if (stores.length === 1) committed = { key: m.jobId, store: rowsOfParts(stores.slice()), labels: [] };
+          }
           first += e.rows;
-          post({ kind: 'part', jobId: m.jobId, index: e.index, rows: e.rows, ...(e.failure ? { failure: e.failure } : {}) });
+          const reply = {
+            kind: 'part' as const,
+            jobId: m.jobId,
+            index: e.index,
+            rows: e.rows,
+            ...(spans ? { spans } : {}),
+            ...(e.failure ? { failure: e.failure } : {}),
+          };
+          post(reply, spans ? [spans.buffer as ArrayBuffer] : []);
         } else {
           kept.add(e.batch.line.slice(), e.spans, e.rows);
           post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
@@ -187,10 +197,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       }
       if (!detection) throw new Error('the import ended without deciding a format');
       committed = { key: m.jobId, store: rowsOfParts(stores), labels };
-      post(
-        { kind: 'done', jobId: m.jobId, partSpans: spans },
-        spans.flatMap((s) => (s ? [s.buffer as ArrayBuffer] : [])),
-      );
+      post({ kind: 'done', jobId: m.jobId });
     } catch (e) {
       post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
     } finally {

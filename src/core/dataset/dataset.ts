@@ -175,7 +175,8 @@ export class DatasetBuilder {
       ...(spans && spans.length === 2 * this.size ? { spans } : {}),
       size: this.size,
       lines: this.lines.done(),
-      groupKeys: this.groupKeys,
+      // Copies: a dataset of several files is finished once after its first file, and the builder goes on.
+      groupKeys: this.groupKeys.slice(),
       groupLabels: groupLabels(this.groupKeys, groupsFromColumn(init.detection, init.mapping)),
       groupOf,
       groupSizes,
@@ -184,10 +185,10 @@ export class DatasetBuilder {
       hasSteps: steps.some((x) => !Number.isNaN(x)),
       pairOf: this.pairOf.done(),
       pairSide: this.pairSide.done(),
-      pairSubsets: this.pairSubsets,
+      pairSubsets: this.pairSubsets.slice(),
       hasPairs: this.pairSubsets.length > 0,
-      previews: this.previews,
-      issues: this.issues,
+      previews: { firstRow: this.previews.firstRow.slice(), units: this.previews.units.slice(), ends: this.previews.ends.slice() },
+      issues: this.issues.slice(),
     };
   }
 }
