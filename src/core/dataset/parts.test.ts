@@ -53,10 +53,18 @@ describe('planParts', () => {
       ['x1_y2.jsonl', null],
     ]);
     expect(plan.skipped).toEqual(['notes.txt']);
-    expect(plan.notes).toEqual(['x1_y2.jsonl: no step read from the name (several numbers and none after "step")', '10.jsonl and a10.jsonl both give step 10: their rows share that step']);
+    expect(plan.notes).toEqual([
+      'x1_y2.jsonl: no step read from the name (several numbers and none after "step")',
+      '10.jsonl and a10.jsonl both give step 10: their rows share that step',
+    ]);
   });
   it('refuses too many files and too long names', () => {
-    expect(() => planParts(Array.from({ length: PART_LIMIT + 1 }, (_, i) => `${i}.jsonl`), (f) => f)).toThrow(/at most 10000/);
+    expect(() =>
+      planParts(
+        Array.from({ length: PART_LIMIT + 1 }, (_, i) => `${i}.jsonl`),
+        (f) => f,
+      ),
+    ).toThrow(/at most 10000/);
     expect(() => planParts(['x'.repeat(1001) + '.jsonl'], (f) => f)).toThrow(/longer than 1000/);
   });
 });
@@ -78,7 +86,17 @@ describe('group keys per step', () => {
 });
 
 const traj = (line: number, group: string, step?: number): Trajectory =>
-  ({ id: `r${line}`, index: line - 1, line, group, prompt: group, completion: 'c', messages: [], fields: {}, ...(step === undefined ? {} : { step }) }) as unknown as Trajectory;
+  ({
+    id: `r${line}`,
+    index: line - 1,
+    line,
+    group,
+    prompt: group,
+    completion: 'c',
+    messages: [],
+    fields: {},
+    ...(step === undefined ? {} : { step }),
+  }) as unknown as Trajectory;
 
 describe('PartsJoiner', () => {
   it('numbers groups by (step, key) over every part, fills steps and names issues (worked by hand)', () => {
@@ -121,5 +139,33 @@ describe('datasetMeta (the CLI) groups per step too', () => {
     const m = datasetMeta(rows, [], { format: 'trl-standard' } as never, null);
     expect([...m.groupOf]).toEqual([0, 0, 1, 2, 2]);
     expect(m.groupKeys).toEqual(['q', 'q', 'r']);
+  });
+});
+
+describe('checkStoredParts (a saved session’s files read back)', () => {
+  it('passes well-formed parts and refuses anything else', async () => {
+    const { checkStoredParts } = await import('./parts');
+    const blob = new Blob(['{}']);
+    expect(
+      checkStoredParts([
+        { blob, name: '1.jsonl', step: 1 },
+        { blob, name: 'x.jsonl', step: null },
+      ]),
+    ).toEqual([
+      { blob, name: '1.jsonl', step: 1 },
+      { blob, name: 'x.jsonl', step: null },
+    ]);
+    for (const bad of [
+      [],
+      'parts',
+      [null],
+      [{ blob: 'text', name: 'a', step: 1 }],
+      [{ blob, name: 5, step: 1 }],
+      [{ blob, name: 'a', step: '1' }],
+      [{ blob, name: 'a', step: NaN }],
+      [{ blob, name: 'a'.repeat(1001), step: 1 }],
+    ])
+      expect(checkStoredParts(bad)).toBeNull();
+    expect(checkStoredParts(Array.from({ length: PART_LIMIT + 1 }, () => ({ blob, name: 'a', step: 1 })))).toBeNull();
   });
 });

@@ -88,7 +88,8 @@ export function planParts<F>(files: readonly F[], nameOf: (f: F) => string): Par
       continue;
     }
     const s = stepFromName(name);
-    if (s.step === null && s.why !== 'no digits') notes.push(`${name}: no step read from the name (${s.why === 'ambiguous' ? 'several numbers and none after "step"' : 'the number is too large'})`);
+    if (s.step === null && s.why !== 'no digits')
+      notes.push(`${name}: no step read from the name (${s.why === 'ambiguous' ? 'several numbers and none after "step"' : 'the number is too large'})`);
     parts.push({ file, name, step: s.step });
   }
   if (parts.length > PART_LIMIT) throw new Error(`${parts.length} data files: at most ${PART_LIMIT} can be opened as one dataset`);
@@ -170,4 +171,22 @@ export class PartsJoiner {
 /** An issue of one part, naming its file. */
 export function nameIssue(i: ParseIssue, file: string): ParseIssue {
   return { ...i, file };
+}
+
+/**
+ * The parts of a dataset of several files as storage gives them back (a saved session's files, IndexedDB): 1 to
+ * PART_LIMIT of them, each a Blob with a name of at most PART_NAME_LIMIT characters and a step that is null or a
+ * finite number. Null when anything does not fit: the caller says the files cannot be read back.
+ */
+export function checkStoredParts(v: unknown): { blob: Blob; name: string; step: number | null }[] | null {
+  if (!Array.isArray(v) || v.length < 1 || v.length > PART_LIMIT) return null;
+  const out: { blob: Blob; name: string; step: number | null }[] = [];
+  for (const x of v as unknown[]) {
+    if (typeof x !== 'object' || x === null) return null;
+    const { blob, name, step } = x as Record<string, unknown>;
+    if (!(blob instanceof Blob) || typeof name !== 'string' || name.length > PART_NAME_LIMIT) return null;
+    if (step !== null && !(typeof step === 'number' && Number.isFinite(step))) return null;
+    out.push({ blob, name, step });
+  }
+  return out;
 }
