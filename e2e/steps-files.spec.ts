@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, statusLine, typeReward } from './helpers';
+import { expectSaved, openStudio, statusLine, typeReward } from './helpers';
 
 const line = (r: unknown) => JSON.stringify(r);
 /** A verl rollout dump of one step: two prompts × two rollouts, no `step` field (the name gives it). */
@@ -76,4 +76,19 @@ test('dropping several files opens them as one dataset', async ({ page }) => {
   await expect(statusLine(page)).toContainText('8 trajectories · 4 groups');
   await expect(statusLine(page)).toContainText('2 files · 2 steps');
   await expect(page.getByTestId('run-summary')).toContainText('mean 5.5000 · 8 scored', { timeout: 30_000 });
+});
+
+test('a folder’s session is named after it, saved with its files, and reopened after a reload', async ({ page }) => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'steps-')), 'grpo-run');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'step_3.jsonl'), dump('3'));
+  writeFileSync(join(dir, 'step_4.jsonl'), dump('4'));
+  await pick(page, 'Open folder', dir);
+  await expect(page.getByTestId('run-summary')).toContainText('mean 3.5000 · 8 scored', { timeout: 30_000 });
+  await expect(page.getByText('New session “grpo-run”')).toBeVisible();
+  await expectSaved(page);
+  await page.reload();
+  // Both files came back from the browser's storage, in order, with their steps; the run too (nothing re-ran).
+  await expect(statusLine(page)).toContainText('8 trajectories · 4 groups · grpo-run · 2 files · 2 steps');
+  await expect(page.getByTestId('run-summary')).toContainText('mean 3.5000 · 8 scored');
 });

@@ -22,6 +22,8 @@ export function datasetNameOf(files: readonly PickedFile[]): string {
 
 /** Import `files` as one dataset (one data file among them is imported as usual). Resolves false when nothing loaded. */
 export async function importFiles(files: readonly PickedFile[]): Promise<boolean> {
+  // One file picked or dropped on its own is imported as ever, whatever its name (the import says what it is).
+  if (files.length === 1 && !files[0].path.includes('/')) return studio.importBlob(files[0].blob, files[0].path);
   const s = useStudio.getState();
   let plan;
   try {
@@ -41,7 +43,6 @@ export async function importFiles(files: readonly PickedFile[]): Promise<boolean
     s.setImportError({ code: 'internal', message: `No data file in ${name}. ${said.join(' ')}`.trim(), fileName: name });
     return false;
   }
-  if (plan.parts.length === 1 && files.length === 1) return studio.importBlob(plan.parts[0].file.blob, plan.parts[0].name);
   const parts = plan.parts.map((p) => ({ blob: p.file.blob, name: p.name, step: p.step }));
   const ok = await studio.importBlob(parts[0].blob, name, { parts });
   // Said once the data is in: a new dataset starts a new session, which clears the session's message.
