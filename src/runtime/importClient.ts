@@ -3,6 +3,7 @@ import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PairColumn } from '../core/dataset/pairColumns';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
+import { groupsFromColumn } from '../core/dataset/groupLabels';
 import type { Detection, ImportOptions } from '../core/formats/types';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { ColumnValues } from '../core/table/columns';
@@ -87,8 +88,10 @@ export function startImport(
   };
   const done = new Promise<Result<Dataset, ImportFailure>>((resolve) => {
     jobs.set(jobId, (m) => {
-      if (m.kind === 'meta') detection = m.detection;
-      else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
+      if (m.kind === 'meta') {
+        detection = m.detection;
+        builder.labelAsRead(groupsFromColumn(m.detection, opts.mapping));
+      } else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
         if (m.rows === undefined) part = { index: m.index, count: parts.length, step: parts[m.index].step };
         else {
           read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...(m.spans instanceof Float64Array ? { spans: m.spans } : {}) };

@@ -1,7 +1,7 @@
 import type { ColumnMapping, Detection } from '../formats/types';
 import type { PreferencePairs } from '../stats/preference';
 import type { ParseIssue } from '../trajectory';
-import { groupLabels, groupsFromColumn } from './groupLabels';
+import { GroupLabeler, groupLabels, groupsFromColumn } from './groupLabels';
 import { previewAt, type PackedBatch } from './packed';
 import { plainGroupKey } from './parts';
 
@@ -137,7 +137,9 @@ export class DatasetBuilder {
       this.previews.units.push(b.previewUnits);
       this.previews.ends.push(b.previewEnds);
     }
+    const before = this.groupKeys.length;
     for (const g of b.newGroups) this.groupKeys.push(plainGroupKey(g));
+    this.labeler?.add(this.groupKeys.slice(before));
     for (const s of b.newPairs) this.pairSubsets.push(s);
     for (const i of b.issues) this.issues.push(i);
     this.size += b.line.length;
@@ -148,8 +150,21 @@ export class DatasetBuilder {
     this.issues.push(i);
   }
 
+  /** Label groups as their batches arrive (`finish` then has nothing left to hash), for groups read this way. */
+  labelAsRead(fromColumn: boolean): void {
+    this.labeler = new GroupLabeler(fromColumn);
+    this.labeler.add(this.groupKeys);
+  }
+  private labeler: GroupLabeler | null = null;
+
   get issueCount(): number {
     return this.issues.length;
+  }
+
+  /** The groups' labels: those made as the batches arrived when they were labelled the same way, else made now. */
+  private labelsFor(fromColumn: boolean): string[] {
+    const l = this.labeler;
+    return l && l.fromColumn === fromColumn && l.labels.length === this.groupKeys.length ? l.labels.slice() : groupLabels(this.groupKeys, fromColumn);
   }
 
   finish(init: {
@@ -177,7 +192,7 @@ export class DatasetBuilder {
       lines: this.lines.done(),
       // Copies: a dataset of several files is finished once after its first file, and the builder goes on.
       groupKeys: this.groupKeys.slice(),
-      groupLabels: groupLabels(this.groupKeys, groupsFromColumn(init.detection, init.mapping)),
+      groupLabels: this.labelsFor(groupsFromColumn(init.detection, init.mapping)),
       groupOf,
       groupSizes,
       charLengths: this.charLengths.done(),

@@ -169,3 +169,17 @@ describe('checkStoredParts (a saved session’s files read back)', () => {
     expect(checkStoredParts(Array.from({ length: PART_LIMIT + 1 }, () => ({ blob, name: 'a', step: 1 })))).toBeNull();
   });
 });
+
+describe('partOfRow', () => {
+  it('finds the file of a row, a file without rows skipped (worked by hand)', async () => {
+    const { partOfRow } = await import('./parts');
+    const parts = [
+      { name: 'a', first: 0, rows: 3 },
+      { name: 'empty', first: 3, rows: 0 },
+      { name: 'b', first: 3, rows: 2 },
+    ];
+    expect([0, 2, 3, 4].map((r) => partOfRow(parts, r)?.name)).toEqual(['a', 'a', 'b', 'b']);
+    expect(partOfRow(parts, 5)).toBeUndefined();
+    expect(partOfRow([], 0)).toBeUndefined();
+  });
+});

@@ -190,3 +190,16 @@ export function checkStoredParts(v: unknown): { blob: Blob; name: string; step: 
   }
   return out;
 }
+
+/** The file holding dataset row `row` (`parts` in row order, each with its first row and row count), or undefined. */
+export function partOfRow<P extends { first: number; rows: number }>(parts: readonly P[], row: number): P | undefined {
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (parts[mid].first <= row) lo = mid;
+    else hi = mid - 1;
+  }
+  const p = parts[lo];
+  return p !== undefined && row >= p.first && row < p.first + p.rows ? p : undefined;
+}
