@@ -18,3 +18,6 @@ for (const b of benches) {
   console.log(`\n▶ ${b}`);
   spawnSync('node', [b, ...process.argv.slice(2)], { stdio: 'inherit' });
 }
+// Its own sizes (steps, rows per step): the row count given to the others does not apply.
+console.log('\n▶ bench/steps.bench.mjs');
+spawnSync('node', ['bench/steps.bench.mjs'], { stdio: 'inherit' });
