@@ -47,6 +47,9 @@ test('Open folder: steps from the file names, groups per step, a skipped file an
   // Steps 1, 2, 10, four rows each: mean (4 + 8 + 40) / 12 = 4.3333, every row scored in the workers.
   await expect(page.getByTestId('run-summary')).toContainText('mean 4.3333 · 12 scored', { timeout: 30_000 });
   await expect(page.getByTestId('run-summary')).not.toContainText('errors');
+  // The detail view names the row's file and its line there.
+  await page.getByRole('row').filter({ hasText: 'answer 10.2' }).click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' })).toContainText('10.jsonl line 3 · step 10');
 });
 
 test('Upload trajectories with several files: a row’s own step field wins over its file’s name', async ({ page }) => {

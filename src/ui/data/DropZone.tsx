@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { importBlob } from '../../app/studio';
 import { filesOfEntry, importFiles } from '../../app/importFiles';
+import { useStudio } from '../../store';
 import { importSessionFile } from '../../app/sessions/file';
 import { SESSION_FILE_SUFFIX } from '../../core/session/sessionFile';
 
@@ -41,7 +42,12 @@ export function DropZone() {
       const files = [...(e.dataTransfer?.files ?? [])];
       if (entries.some((x) => x?.isDirectory)) {
         const all = entries.filter((x): x is FileSystemEntry => x !== null);
-        void Promise.all(all.map((x) => filesOfEntry(x))).then((lists) => importFiles(lists.flat()));
+        void Promise.all(all.map((x) => filesOfEntry(x)))
+          .then((lists) => importFiles(lists.flat()))
+          .catch((err: unknown) => {
+            const message = `The dropped folder could not be read: ${err instanceof Error ? err.message : String(err)}`;
+            useStudio.getState().setImportError({ code: 'unreadable', message, fileName: all[0]?.name ?? 'folder' });
+          });
         return;
       }
       if (files.length > 1) return void importFiles(files.map((x) => ({ blob: x, path: x.name })));
