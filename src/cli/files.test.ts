@@ -75,6 +75,17 @@ describe('reward-studio score <folder | files…>', () => {
     expect(r.stdout + r.stderr).toContain('2.jsonl line 3');
   });
 
+  it('a Python TRL reward sees each file’s step as trainer_state.global_step', () => {
+    const py = join(dir, 'steps.py');
+    writeFileSync(py, 'def by_step(completions, trainer_state=None, **kwargs):\n    return [float(trainer_state.global_step) for _ in completions]\n');
+    const r = cli(['score', run, '--reward', py, '--batch-size', '4', '--json']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    // Batches of 4 rows never straddle a file here (4 rows per file): the same figures as t.step gives.
+    expect(d).toMatchObject({ rows: 12, errors: 0 });
+    expect(d.reward.mean).toBeCloseTo(13 / 3, 12);
+  }, 60_000);
+
   it('several files named: read in step order whatever the order given', () => {
     const r = cli(['score', join(run, '10.jsonl'), join(run, '1.jsonl'), '--reward', join(dir, 'step.ts'), '--json']);
     expect(r.code).toBe(0);
