@@ -86,6 +86,24 @@ describe('reward-studio score <folder | files…>', () => {
     expect(d.reward.mean).toBeCloseTo(13 / 3, 12);
   }, 60_000);
 
+  it('TRL completions parquet files: each row’s own step column wins over the name; the same (step, key) joins one group', () => {
+    const fixture = readFileSync(resolve(ROOT, 'src/core/formats/fixtures/trl-completions.parquet'));
+    const trl = join(dir, 'trl');
+    mkdirSync(trl);
+    writeFileSync(join(trl, 'completions_1.parquet'), fixture);
+    writeFileSync(join(trl, 'completions_2.parquet'), fixture);
+    const one = JSON.parse(cli(['score', join(trl, 'completions_1.parquet'), '--reward', join(dir, 'step.ts'), '--json']).stdout);
+    const both = cli(['score', trl, '--reward', join(dir, 'step.ts'), '--json']);
+    expect(both.code).toBe(0);
+    const d = JSON.parse(both.stdout);
+    // Twice the rows with the same steps (the files' own `step`, not 1 and 2): the same mean, and each group of the
+    // one file now holds its rows from both files (same step, same prompt): as many groups.
+    expect(d.rows).toBe(2 * one.rows);
+    expect(d.reward.mean).toBe(one.reward.mean);
+    expect(d.groups).toBe(one.groups);
+    expect(one.errors).toBe(0);
+  });
+
   it('several files named: read in step order whatever the order given', () => {
     const r = cli(['score', join(run, '10.jsonl'), join(run, '1.jsonl'), '--reward', join(dir, 'step.ts'), '--json']);
     expect(r.code).toBe(0);
