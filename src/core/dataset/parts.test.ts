@@ -183,3 +183,13 @@ describe('partOfRow', () => {
     expect(partOfRow([], 0)).toBeUndefined();
   });
 });
+
+describe('keysAcrossSteps', () => {
+  it('numbers the step-less keys of (step, key) groups (worked by hand)', async () => {
+    const { keysAcrossSteps } = await import('./parts');
+    // Groups: (1,P) (1,Q) (2,P) (2,R) (3,Q).
+    const r = keysAcrossSteps(['P', 'Q', 'P', 'R', 'Q']);
+    expect([...r.keyOf]).toEqual([0, 1, 0, 2, 1]);
+    expect(r.keys).toEqual(['P', 'Q', 'R']);
+  });
+});

@@ -203,3 +203,24 @@ export function partOfRow<P extends { first: number; rows: number }>(parts: read
   const p = parts[lo];
   return p !== undefined && row >= p.first && row < p.first + p.rows ? p : undefined;
 }
+
+/**
+ * Groups of the same key across steps ("the same prompt across steps"): groups are per (step, key), and
+ * `groupKeys` (Dataset, DatasetMeta) holds each group's step-less key; this numbers those keys densely in first-seen
+ * order. `keyOf[g]` is group g's key index; `keys[k]` the key.
+ */
+export function keysAcrossSteps(groupKeys: readonly string[]): { keyOf: Int32Array; keys: string[] } {
+  const index = new Map<string, number>();
+  const keys: string[] = [];
+  const keyOf = new Int32Array(groupKeys.length);
+  groupKeys.forEach((k, g) => {
+    let i = index.get(k);
+    if (i === undefined) {
+      i = keys.length;
+      index.set(k, i);
+      keys.push(k);
+    }
+    keyOf[g] = i;
+  });
+  return { keyOf, keys };
+}
