@@ -29,7 +29,7 @@ export async function importFiles(files: readonly PickedFile[]): Promise<boolean
   try {
     plan = planParts(files, (f) => f.path);
   } catch (e) {
-    s.setImportError({ code: 'internal', message: e instanceof Error ? e.message : String(e), fileName: datasetNameOf(files) });
+    s.setImportError({ code: 'unreadable', message: e instanceof Error ? e.message : String(e), fileName: datasetNameOf(files) });
     return false;
   }
   const name = datasetNameOf(files);
@@ -40,7 +40,7 @@ export async function importFiles(files: readonly PickedFile[]): Promise<boolean
     plan.notes.length > 5 ? `and ${plan.notes.length - 5} more notes.` : '',
   ].filter(Boolean);
   if (plan.parts.length === 0) {
-    s.setImportError({ code: 'internal', message: `No data file in ${name}. ${said.join(' ')}`.trim(), fileName: name });
+    s.setImportError({ code: 'empty', message: `No data file in ${name}. ${said.join(' ')}`.trim(), fileName: name });
     return false;
   }
   const parts = plan.parts.map((p) => ({ blob: p.file.blob, name: p.name, step: p.step }));

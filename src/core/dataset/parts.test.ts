@@ -193,3 +193,32 @@ describe('keysAcrossSteps', () => {
     expect(r.keys).toEqual(['P', 'Q', 'R']);
   });
 });
+
+describe('stepFromName and planParts on random names (fuzz)', () => {
+  it('never throw, give a step only from a run of digits in the base name, and order by step then name', () => {
+    let seed = 99;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const bits = ['step', 'Step_', 'global_step-', 'run', '_', '-', '.', ' ', '0', '7', '123', '00042', '9'.repeat(16), 'é', '日本', '/', '\\'];
+    const exts = ['.jsonl', '.parquet', '.csv.gz', '.json', '.txt', ''];
+    const names: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const parts = Array.from({ length: 1 + rnd(6) }, () => bits[rnd(bits.length)]);
+      names.push(parts.join('') + exts[rnd(exts.length)]);
+    }
+    for (const n of names) {
+      const s = stepFromName(n);
+      if (s.step === null) continue;
+      expect(Number.isSafeInteger(s.step)).toBe(true);
+      const base = n.slice(Math.max(n.lastIndexOf('/'), n.lastIndexOf('\\')) + 1);
+      // The step is one of the base name's runs of digits (leading zeros aside).
+      expect((base.match(/\d+/g) ?? []).map(Number)).toContain(s.step);
+    }
+    const plan = planParts(names.slice(0, 500), (f) => f);
+    for (let i = 1; i < plan.parts.length; i++) {
+      const a = plan.parts[i - 1].step ?? Infinity;
+      const b = plan.parts[i].step ?? Infinity;
+      expect(a <= b).toBe(true);
+    }
+    expect(plan.parts.length + plan.skipped.length).toBe(500);
+  });
+});
