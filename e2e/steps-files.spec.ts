@@ -95,3 +95,23 @@ test('a folder’s session is named after it, saved with its files, and reopened
   await expect(statusLine(page)).toContainText('8 trajectories · 4 groups · grpo-run · 2 files · 2 steps');
   await expect(page.getByTestId('run-summary')).toContainText('mean 3.5000 · 8 scored');
 });
+
+test('steps stream in: the first step is shown while the rest load, and Cancel keeps it', async ({ page }) => {
+  // 80 files of 4,000 rows (~120 MB): the import goes on for a second or more after the first step is shown, even on
+  // a quiet machine (about 100–200 MB/s here), so the progress and Cancel can be seen and pressed.
+  const dir = join(mkdtempSync(join(tmpdir(), 'steps-')), 'long-run');
+  mkdirSync(dir);
+  const pad = 'x'.repeat(300);
+  for (let s = 1; s <= 80; s++) {
+    const rows = Array.from({ length: 4000 }, (_, k) => line({ input: `Question ${k >> 3}?`, output: `answer ${s}.${k} ${pad}`, gts: '1', score: 0 }));
+    writeFileSync(join(dir, `${s}.jsonl`), rows.join('\n') + '\n');
+  }
+  await pick(page, 'Open folder', dir);
+  // The first step's rows are on screen, and scored, while the others are still being read.
+  await expect(statusLine(page)).toContainText('4,000 trajectories · 500 groups · long-run · 1 file · 1 step');
+  await expect(page.getByRole('status', { name: 'Import progress' })).toContainText(/step \d+ of 80/);
+  await page.getByRole('button', { name: 'Cancel import' }).click();
+  await expect(page.getByRole('status', { name: 'Import progress' })).toHaveCount(0);
+  await expect(statusLine(page)).toContainText('4,000 trajectories · 500 groups · long-run · 1 file · 1 step');
+  await expect(page.getByTestId('run-summary')).toContainText('mean 1.0000 · 4,000 scored', { timeout: 30_000 });
+});
