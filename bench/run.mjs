@@ -22,3 +22,6 @@ for (const b of benches) {
   console.log(`\n▶ ${b}`);
   spawnSync('node', [b, ...process.argv.slice(2)], { stdio: 'inherit' });
 }
+// Its own sizes (steps, rows per step): the row count given to the others does not apply.
+console.log('\n▶ bench/steps-files.bench.mjs');
+spawnSync('node', ['bench/steps-files.bench.mjs'], { stdio: 'inherit' });

@@ -5,7 +5,7 @@ import { exportReward, type ExportTarget } from '../core/python/exportReward';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
-import { startImport, type ImportJob } from '../runtime/importClient';
+import { startImport, type ImportJob, type ImportPart } from '../runtime/importClient';
 import { defaultPoolSize } from '../engine/browser';
 import type { RunHandle, RunOptions, RunProgress } from '../engine/engine';
 import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
@@ -30,6 +30,8 @@ export interface ImportOpts {
   run?: boolean;
   /** A saved session's own data coming back: the session's data version stays as it was. */
   restoring?: boolean;
+  /** A dataset of several files in reading order (importFiles); the blob and name given are then its first file and its name. */
+  parts?: readonly ImportPart[];
 }
 
 /** How long a TypeScript run goes before the page shows it running (see runReward). */
@@ -40,7 +42,19 @@ const PROGRESS_EVERY_MS = 100;
 /** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
 function engineDataset(ds: Dataset) {
   const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
-  return { size: ds.size, file: { datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index } };
+  // Several files: each part with its own rows' lines (sliced: a view would post the whole array once per part).
+  const parts = ds.parts
+    ?.filter((p) => p.rows > 0)
+    .map((p) => ({
+      blob: p.blob,
+      name: p.name,
+      step: p.step,
+      index: p.spans ? { spans: p.spans, lines: ds.lines.slice(p.first, p.first + p.rows) } : undefined,
+    }));
+  return {
+    size: ds.size,
+    file: { datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index, ...(parts ? { parts } : {}) },
+  };
 }
 
 /** The studio's actions (import a file, run the reward, cancel) over one store; created once, below. */
@@ -59,9 +73,9 @@ export class Studio {
   /** The next runReward was started by the studio (autoRun), not by Run: the run says so. */
   private autoNext = false;
   /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
-  private lastSource: { blob: Blob; name: string } | null = null;
+  private lastSource: { blob: Blob; name: string; parts?: readonly ImportPart[] } | null = null;
   /** The file behind the loaded dataset and how it was read: saved with the session, carried by share links. */
-  private dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null = null;
+  private dataFile: { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping; parts?: readonly ImportPart[] } | null = null;
 
   /**
    * Called once a file the user gave has been read, before it replaces the loaded data: the sessions module starts a
@@ -147,11 +161,11 @@ export class Studio {
     return this.poolFor(run.language).run(run.code, { python, timeLimitMs: s.timeLimitMs, tokenizer, probe, onProgress, ...(models ? { models } : {}) });
   };
 
-  lastImportedSource = (): { blob: Blob; name: string } | null => {
+  lastImportedSource = (): { blob: Blob; name: string; parts?: readonly ImportPart[] } | null => {
     return this.lastSource;
   };
 
-  currentDataFile = (): { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping } | null => {
+  currentDataFile = (): { blob: Blob; name: string; format?: FormatId; mapping?: ColumnMapping; parts?: readonly ImportPart[] } | null => {
     return this.dataFile;
   };
 
@@ -176,34 +190,81 @@ export class Studio {
     }
     this.importJob?.cancel();
     store.setImportError(null);
-    store.setImporting({ fileName: name, bytesRead: 0, totalBytes: blob.size, rows: 0, issues: 0 });
+    const totalBytes = opts.parts ? opts.parts.reduce((n, p) => n + p.blob.size, 0) : blob.size;
+    store.setImporting({ fileName: name, bytesRead: 0, totalBytes, rows: 0, issues: 0 });
     performance.mark('import:start');
     // Progress is shown at most every PROGRESS_EVERY_MS: each update re-renders and repaints the page, on the cores
     // the import's workers need.
     let shownAt = performance.now();
-    const job = startImport(blob, name, opts, (p) => {
-      if (this.importJob !== job || performance.now() - shownAt < PROGRESS_EVERY_MS) return;
-      shownAt = performance.now();
-      this.store.getState().setImporting({ fileName: name, ...p });
-    });
+    const { parts: asked, ...importOpts } = opts;
+    let parts = asked;
+    let partShown = -1;
+    /** Several files: the first step's dataset, shown while the others load (set from the import's callback). */
+    const shown: { first: Dataset | null } = { first: null };
+    const job = startImport(
+      blob,
+      name,
+      { format: importOpts.format, mapping: importOpts.mapping },
+      (p) => {
+        // A new file of several is always shown ("step 3 of 50"), other progress at most every PROGRESS_EVERY_MS.
+        const newPart = p.part !== undefined && p.part.index !== partShown;
+        if (this.importJob !== job || (!newPart && performance.now() - shownAt < PROGRESS_EVERY_MS)) return;
+        shownAt = performance.now();
+        partShown = p.part?.index ?? -1;
+        this.store.getState().setImporting({ fileName: name, ...p });
+      },
+      parts,
+      (first) => {
+        // Several files: the first step's rows are shown and scored while the others load.
+        if (this.importJob !== job) return;
+        shown.first = first;
+        commit();
+        this.adoptDataset(first);
+        // Read by bench/steps.bench.mjs: the first step is on screen.
+        performance.measure('import-first-step', 'import:start');
+        if (opts.run !== false) void this.autoRun();
+      },
+    );
     this.importJob = job;
-    const res = await job.done;
+    let committed = false;
+    /** The new data takes the place of the old (once: at its first step for several files, else here). */
+    const commit = () => {
+      if (committed) return;
+      committed = true;
+      // Another file than the session's own (not its data coming back, not a link's, not the same file read again as
+      // another format): a new session, while the old one, still whole, is saved as it was.
+      const another =
+        !opts.source &&
+        !opts.restoring &&
+        !pending &&
+        this.store.getState().datasetId !== null &&
+        (blob !== this.dataFile?.blob || parts !== this.dataFile.parts);
+      if (another) this.onNewFile?.(name);
+      this.lastSource = { blob, name, parts };
+      this.dataFile = { blob, name, format: opts.format, mapping: opts.mapping, parts };
+      if (pending && this.store.getState().pendingFile === pending) this.store.getState().setPendingFile(null);
+      this.store.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
+    };
+    let res = await job.done;
     if (this.importJob !== job) return false; // superseded by a newer import
     this.importJob = null;
     this.store.getState().setImporting(null);
+    const shownFirst = shown.first;
+    if (!res.ok && shownFirst && parts) {
+      // Cancelled (or failed) after the first step was shown: it stays, as a dataset of the files read.
+      if (res.error.code !== 'cancelled') this.store.getState().setImportError({ ...res.error, fileName: name });
+      const kept = shownFirst.parts?.map((p) => p.name) ?? [];
+      parts = parts.filter((p) => kept.includes(p.name));
+      if (this.dataFile) this.dataFile = { ...this.dataFile, parts };
+      if (this.lastSource) this.lastSource = { ...this.lastSource, parts };
+      res = { ok: true, value: shownFirst };
+    }
     if (!res.ok) {
       if (res.error.code !== 'cancelled') this.store.getState().setImportError({ ...res.error, fileName: name });
-      if (res.error.code === 'needs-mapping') this.lastSource = { blob, name };
+      if (res.error.code === 'needs-mapping') this.lastSource = { blob, name, parts };
       return false;
     }
-    // Another file than the session's own (not its data coming back, not a link's, not the same file read again as
-    // another format): a new session, while the old one, still whole, is saved as it was.
-    const another = !opts.source && !opts.restoring && !pending && this.store.getState().datasetId !== null && blob !== this.dataFile?.blob;
-    if (another) this.onNewFile?.(name);
-    this.lastSource = { blob, name };
-    this.dataFile = { blob, name, format: opts.format, mapping: opts.mapping };
-    if (pending && this.store.getState().pendingFile === pending) this.store.getState().setPendingFile(null);
-    this.store.getState().setDataSource(opts.source ?? { kind: 'file' }, !opts.restoring);
+    commit();
     this.adoptDataset(res.value);
     // User Timing marks: visible in DevTools and read by bench/import.bench.mjs.
     performance.measure('import', 'import:start');

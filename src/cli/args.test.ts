@@ -6,12 +6,22 @@ import { parseArgs } from './args';
 const base = ['score', 'data.jsonl', '--reward', 'r.ts'];
 
 describe('parseArgs', () => {
+  it('takes a folder or several data files (issue 24)', () => {
+    const p = parseArgs(['score', 'run/1.jsonl', 'run/2.jsonl', '--reward', 'r.ts']);
+    if (p.kind !== 'score') throw new Error(JSON.stringify(p));
+    expect(p.options.dataPaths).toEqual(['run/1.jsonl', 'run/2.jsonl']);
+    expect(p.options.dataPath).toBe('run/1.jsonl');
+    const q = parseArgs(['probe', 'rollouts/', '--reward', 'r.ts']);
+    if (q.kind !== 'probe') throw new Error(JSON.stringify(q));
+    expect(q.options.dataPaths).toEqual(['rollouts/']);
+  });
   it('reads the command line of the issue, with defaults', () => {
     const p = parseArgs(base);
     expect(p).toEqual({
       kind: 'score',
       options: {
         dataPath: 'data.jsonl',
+        dataPaths: ['data.jsonl'],
         rewardPaths: ['r.ts'],
         rewardWeights: null,
         preset: 'trl',
@@ -157,7 +167,6 @@ describe('parseArgs', () => {
     [[], /missing command/],
     [['run', 'd.jsonl'], /unknown command "run"/],
     [['score', '--reward', 'r.ts'], /missing the data file/],
-    [['score', 'a.jsonl', 'b.jsonl', '--reward', 'r.ts'], /one data file expected/],
     [['score', 'd.jsonl'], /missing --reward/],
     [['score', 'd.jsonl', '--reward'], /--reward needs a value/],
     [[...base, '--preset', 'ppo'], /unknown --preset "ppo"/],

@@ -1,6 +1,6 @@
 /**
  * Command line of `reward-studio score` (the public interface from the issue):
- *   reward-studio score <data file> --reward <file.ts|file.js|file.py> [--preset …] [--label <column>] [--out rows.jsonl] [--json]
+ *   reward-studio score <data file | folder | files…> --reward <file.ts|file.js|file.py> [--preset …] [--label <column>] [--out rows.jsonl] [--json]
  * Pure: no file access, so it is unit-tested directly.
  */
 import { FORMAT_IDS, type ColumnMapping, type FormatId } from '../core/formats/types';
@@ -14,7 +14,13 @@ import { SHAPE_NAMES, type ShapeSpec } from '../core/shaping/spec';
 import { DEFAULT_TOKENIZER, isTokenizerId, TOKENIZER_IDS, type TokenizerId } from '../core/tokenize/tokenizers';
 
 export interface ScoreOptions {
+  /** The first data path (the only one for one file or a folder; cli/dataFiles.ts reads `dataPaths`). */
   dataPath: string;
+  /**
+   * Every data path given: one file, one folder (its data files, not its subfolders), or several files (issue 24).
+   * Absent: `dataPath` alone (options built by hand).
+   */
+  dataPaths?: string[];
   /** `--reward`, repeated for several reward functions combined as TRL's `reward_funcs` (in this order). */
   rewardPaths: string[];
   /** `--reward-weights 1,0.5`: one weight per `--reward` (TRL's `reward_weights`); null: not given (each 1). */
@@ -80,9 +86,13 @@ export type ParsedArgs =
   | { kind: 'merge'; paths: string[]; json: boolean }
   | { kind: 'usage-error'; message: string };
 
-export const USAGE = `Usage: reward-studio score <data file> --reward <file.ts|file.js|file.py> [options]
-       reward-studio probe <data file> --reward <file> [--model <folder>] [--label c] [--pass x] [--max-rate r] [--sample N] [--json]
+export const USAGE = `Usage: reward-studio score <data file | folder | files…> --reward <file.ts|file.js|file.py> [options]
+       reward-studio probe <data file | folder | files…> --reward <file> [--model <folder>] [--label c] [--pass x] [--max-rate r] [--sample N] [--json]
        reward-studio merge <partial files…> [--json]
+
+A folder (a training run's rollout dumps, one file per step: verl rollout_data_dir/{step}.jsonl, TRL
+completions_{step}.parquet) is read for its data files, not its subfolders; several files may be named. Each
+row's step is its \`step\` field, else the number in its file's name (README, "Training runs: many files").
 
 Scores every rollout of a dataset (JSONL, JSON, CSV, Parquet, optionally gzipped; TRL, verl, OpenAI or
 preference formats) with a reward function, in worker threads, and prints the diagnostics of the studio.
@@ -250,8 +260,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   } else {
     for (const o of ['--pass', '--max-rate', '--sample', '--seed', '--probe']) if (values.has(o)) return err(`${o} applies to probe, not score`);
   }
-  if (rest.length === 0) return err('missing the data file');
-  if (rest.length > 1) return err(`one data file expected, got ${rest.length} (${rest.join(' ')})`);
+  if (rest.length === 0) return err('missing the data file (or folder, or files)');
   const rewardPaths = repeated.get('--reward') ?? [];
   if (rewardPaths.length === 0 || rewardPaths.includes('')) return err('missing --reward <file.ts|file.js|file.py>');
   const python = rewardPaths.some(isPythonReward);
@@ -363,6 +372,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
   const options: ScoreOptions = {
     dataPath: rest[0],
+    dataPaths: rest,
     rewardPaths,
     rewardWeights,
     preset,

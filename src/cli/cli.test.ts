@@ -299,7 +299,7 @@ describe('input problems', () => {
     }
     const h = cli(['--help']);
     expect(h.code).toBe(0);
-    expect(h.stdout).toMatch(/Usage: reward-studio score <data file> --reward <file\.ts\|file\.js\|file\.py>/);
+    expect(h.stdout).toMatch(/Usage: reward-studio score <data file \| folder \| files…> --reward <file\.ts\|file\.js\|file\.py>/);
     // Python rewards: the conventions, the function choice, the batch size.
     expect(h.stdout).toMatch(/a \.py file with a TRL, verl or OpenRLHF reward function/);
     expect(h.stdout).toMatch(/--function <name> +\(\.py\) the function to call/);

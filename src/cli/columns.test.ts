@@ -14,7 +14,7 @@ const meta = {
   labels: Float64Array.from([1, 0, 1, NaN, 1, 0]),
   labelPresent: 5,
   groupBy: { codes: Int32Array.from([0, -1, 1, 1, 0, 0]), values: ['m1', 'm2'], present: 5 },
-  steps: Float64Array.from([1, 1, 2, 2, NaN, 3]),
+  steps: new Float64Array(6).fill(NaN),
   truncated: Float64Array.from([NaN, 1, 0, NaN, 1, 0]),
 } satisfies DatasetMeta;
 
@@ -65,8 +65,11 @@ describe('columnsOf', () => {
   });
 
   it('--by-step: the rows’ steps, what their fields say of truncation, and the components by name', () => {
-    const c = columnsOf(meta, result(3, []), Int32Array.from([1, 3, 4]), [], true);
+    const stepped = { ...meta, steps: Float64Array.from([1, 1, 2, 2, NaN, 3]) };
+    const c = columnsOf(stepped, result(3, []), Int32Array.from([1, 3, 4]), [], true);
     expect(Array.from(c.rows.step!)).toEqual([1, 2, NaN]);
+    // A stepped group's key carries its step (the same key recurs at other steps); a row without a step keeps its own.
+    expect(c.groupKeys).toEqual(['\u00001\u0000y', '\u00002\u0000z']);
     expect(Array.from(c.rows.truncated!)).toEqual([1, NaN, 1]);
     expect(c.components.map((x) => [x.name, Array.from(x.values)])).toEqual([['f', [10, 11, 12]]]);
     const plain = columnsOf(meta, result(3, []), Int32Array.from([1, 3, 4]), []);

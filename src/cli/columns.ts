@@ -3,6 +3,7 @@
  * from its run, `merge` from partial files; both hand them to scoreReport (src/cli/scoreReport.ts).
  */
 import type { DatasetMeta } from '../core/dataset/meta';
+import { stepGroupKey } from '../core/dataset/parts';
 import type { RowError } from '../core/reward/runRows';
 import type { RunResult } from '../engine/engine';
 
@@ -82,7 +83,8 @@ export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Arr
     if (k === undefined) {
       k = groupKeys.length;
       local.set(g, k);
-      groupKeys.push(meta.groupKeys[g]);
+      // One key per group: a group of a stepped dataset is (step, key), and the same key recurs at other steps.
+      groupKeys.push(stepGroupKey(meta.steps[row], meta.groupKeys[g]));
     }
     group[j] = k;
     length[j] = meta.lengths[row];

@@ -4,6 +4,7 @@
  * `score`'s, so every figure is the one a single run computes.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { plainGroupKey } from '../core/dataset/parts';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import type { FormatId } from '../core/formats/types';
 import { COLUMN_NAMES, ROW_COLUMNS, type RowColumns, type ScoreColumns } from './columns';
@@ -91,7 +92,7 @@ export function combine(partials: readonly { path: string; p: Partial }[]): { ok
   for (const x of partials)
     for (const k of x.p.columns.groupKeys) {
       const other = keyOwner.get(k);
-      if (other !== undefined) return bad(`group ${JSON.stringify(k.slice(0, 80))} is in two partials (${other} and ${x.path})`);
+      if (other !== undefined) return bad(`group ${JSON.stringify(plainGroupKey(k).slice(0, 80))} is in two partials (${other} and ${x.path})`);
       keyOwner.set(k, x.path);
     }
   const total = runOf(first.p).datasetRows;

@@ -7,6 +7,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { plainGroupKey } from '../core/dataset/parts';
 import { MAX_SHARDS, shardOf } from '../core/dataset/shard';
 import { PRESET_IDS } from '../core/stats/advantage';
 import { COLUMN_NAMES, ROW_COLUMNS, type ColumnName, type RowColumns, type ScoreColumns } from './columns';
@@ -198,8 +199,9 @@ function rowProblem(r: RowColumns, h: PartialHeader): string | null {
   }
   if (seenGroups !== h.groupKeys.length) return `header → groupKeys: ${h.groupKeys.length} keys where the rows use ${seenGroups}`;
   if (new Set(h.groupKeys).size !== h.groupKeys.length) return 'header → groupKeys: a key given twice';
-  const wrong = h.groupKeys.find((k) => shardOf(k, h.shard.count) !== h.shard.index);
+  // A group's shard is its file's own key's (plainGroupKey: a stepped group's key carries its step).
+  const wrong = h.groupKeys.find((k) => shardOf(plainGroupKey(k), h.shard.count) !== h.shard.index);
   if (wrong !== undefined)
-    return `group ${JSON.stringify(wrong.slice(0, 80))} belongs to shard ${shardOf(wrong, h.shard.count)}/${h.shard.count}, not ${h.shard.index}/${h.shard.count}`;
+    return `group ${JSON.stringify(plainGroupKey(wrong).slice(0, 80))} belongs to shard ${shardOf(plainGroupKey(wrong), h.shard.count)}/${h.shard.count}, not ${h.shard.index}/${h.shard.count}`;
   return null;
 }

@@ -95,7 +95,7 @@ export function issuesText(issues: ParseIssue[], container: string, max = 10): s
   const unit = container === 'jsonl' || container === 'csv' ? 'line' : 'row';
   const n = issues.length;
   const head = `skipped ${n} malformed ${unit}${n === 1 ? '' : 's'} (the rest was scored):`;
-  const lines = issues.slice(0, max).map((i) => `  ${unit} ${i.line}: ${i.reason}`);
+  const lines = issues.slice(0, max).map((i) => `  ${i.file === undefined ? '' : `${i.file} `}${unit} ${i.line}: ${i.reason}`);
   if (n > max) lines.push(`  … and ${n - max} more`);
   return [head, ...lines].join('\n');
 }

@@ -46,6 +46,32 @@ describe('permissionFlags', () => {
     ]);
   });
 
+  it('a data folder is read whole (its listing and files); several data files each', () => {
+    const folder = (p: string) => p === '/runs/r7';
+    expect(permissionFlags(options(['score', '/runs/r7', '--reward', '/code/reward.ts']), '/studio', () => null, folder)).toEqual([
+      '--experimental-permission',
+      '--allow-worker',
+      '--allow-fs-read=/studio/*',
+      '--allow-fs-read=/runs/r7/*',
+      '--allow-fs-read=/code/reward.ts',
+    ]);
+    expect(
+      permissionFlags(
+        options(['score', '/runs/1.jsonl', '/runs/2.jsonl', '--reward', '/code/reward.ts']),
+        '/studio',
+        () => null,
+        () => false,
+      ),
+    ).toEqual([
+      '--experimental-permission',
+      '--allow-worker',
+      '--allow-fs-read=/studio/*',
+      '--allow-fs-read=/runs/1.jsonl',
+      '--allow-fs-read=/runs/2.jsonl',
+      '--allow-fs-read=/code/reward.ts',
+    ]);
+  });
+
   it('--allow-all is a flag of the command line', () => {
     expect(options(['score', 'd.jsonl', '--reward', 'r.ts', '--allow-all']).allowAll).toBe(true);
     expect(options(['score', 'd.jsonl', '--reward', 'r.ts']).allowAll).toBe(false);

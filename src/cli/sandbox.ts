@@ -5,6 +5,7 @@
  * process instead: src/cli/modelHost.ts). Node 20 has no network permission: README says what that leaves open.
  */
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { ScoreOptions } from './args';
@@ -19,7 +20,12 @@ const RUNTIME_PACKAGES = [
 ];
 
 /** Node's permission flags for this command line: `root` is the studio's own folder (the built CLI and its packages). */
-export function permissionFlags(o: ScoreOptions, root: string, resolvePackage: (id: string) => string | null): string[] {
+export function permissionFlags(
+  o: ScoreOptions,
+  root: string,
+  resolvePackage: (id: string) => string | null,
+  isFolder: (path: string) => boolean = (p) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true,
+): string[] {
   // Node 20 grants a folder's contents with a trailing `/*`; one flag per path (a comma-separated list keeps only its
   // first entry in Node 20.20), folders first and no file inside an allowed folder.
   const folders = [root];
@@ -30,7 +36,10 @@ export function permissionFlags(o: ScoreOptions, root: string, resolvePackage: (
   // --model: the folders' tokenizer and config (the ONNX sessions run in the parent: src/cli/modelHost.ts).
   // Node 20 aborts on a path given twice: a folder already allowed (or inside one) is left out.
   for (const m of o.models.map((x) => resolve(x))) if (!folders.some((f) => m === f || m.startsWith(`${f}/`))) folders.push(m);
-  const files = [resolve(o.dataPath), ...o.rewardPaths.map((p) => resolve(p))].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
+  // A data folder (a training run's dumps, cli/dataFiles.ts) is read whole: its listing and its files.
+  const data = (o.dataPaths ?? [o.dataPath]).map((p) => resolve(p));
+  for (const d of data.filter(isFolder)) if (!folders.some((f) => d === f || d.startsWith(`${f}/`))) folders.push(d);
+  const files = [...data.filter((d) => !isFolder(d)), ...o.rewardPaths.map((p) => resolve(p))].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
   const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
   const flags = ['--experimental-permission', '--allow-worker', ...read.map((p) => `--allow-fs-read=${p}`)];
   if (o.out !== null) flags.push(`--allow-fs-write=${resolve(o.out)}`);
@@ -53,7 +62,7 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
     }
   };
   // Node splits a flag's value at commas: a path holding one cannot be allowed exactly.
-  const paths = [o.dataPath, ...o.rewardPaths, ...o.models, o.out ?? '', o.savePartial ?? ''].map((p) => resolve(p));
+  const paths = [...(o.dataPaths ?? [o.dataPath]), ...o.rewardPaths, ...o.models, o.out ?? '', o.savePartial ?? ''].map((p) => resolve(p));
   const comma = paths.find((p) => p.includes(','));
   if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
   const models = o.models.length > 0;

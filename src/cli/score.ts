@@ -4,7 +4,9 @@
  */
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { createHash } from 'node:crypto';
-import { closeSync, openAsBlob, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { dataFiles, datasetFile, loadData } from './dataFiles';
+import { plainGroupKey } from '../core/dataset/parts';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -24,7 +26,6 @@ import { shardRows } from '../core/dataset/shard';
 import { runSandboxed, sandboxed } from './sandbox';
 import { shapeRun } from './shaping';
 import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
-import { loadAll } from '../core/dataset/loadAll';
 import { localSessions, remoteSessions } from './modelHost';
 import type { Trajectory } from '../core/trajectory';
 
@@ -88,19 +89,33 @@ export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { o
       return { ok: false, message: `cannot read the reward file ${path}: ${reason(e)}` };
     }
   }
-  try {
-    const st = statSync(o.dataPath);
-    if (!st.isFile()) return { ok: false, message: `cannot read the data file ${o.dataPath}: not a file` };
-  } catch (e) {
-    return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };
-  }
+  const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!data.ok) return data;
   return { ok: true, codes };
+}
+
+/** The engine's descriptor of the data paths (checked by readInputs before). */
+function dataFileOf(o: ScoreOptions) {
+  const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!data.ok) throw new Error(data.message);
+  return datasetFile(data, o.format, o.mapping);
+}
+
+/** Several data files: how many, in what order, what was skipped and which names gave no step (on stderr). */
+function tellDataFiles(o: ScoreOptions, io: Io): void {
+  const d = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!d.ok || d.parts === null) return;
+  const steps = d.parts.filter((p) => p.step !== null).length;
+  const skipped = d.skipped.length > 0 ? `; ${d.skipped.length} skipped (not data files)` : '';
+  io.stderr(`reward-studio: ${d.parts.length} data files in step order (${steps} with a step in their name)${skipped}\n`);
+  for (const n of d.notes.slice(0, 10)) io.stderr(`reward-studio: note: ${n}\n`);
 }
 
 export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
   const inputs = readInputs(o);
   if (!inputs.ok) return fail(io, inputs.message);
   const { codes } = inputs;
+  if (!o.json) tellDataFiles(o, io);
   if (!sandboxed()) {
     const bad = checkOut(o.out) ?? checkOut(o.savePartial);
     if (bad) return fail(io, bad);
@@ -165,7 +180,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     const { rows: c, groupKeys } = columns;
     const adv = advantages(c.score, c.group, groupKeys.length, o.preset);
     try {
-      const labels = groupLabels(groupKeys, groupsFromColumn(meta.detection, o.mapping ?? undefined));
+      const labels = groupLabels(groupKeys.map(plainGroupKey), groupsFromColumn(meta.detection, o.mapping ?? undefined));
       const shardMeta = { ...meta, rows: c.index.length, groupOf: c.group, groupKeys, lengths: c.length };
       writeLines(o.out, outLines(shardMeta, c.score, adv, errors, labels, result.strings, subset ?? undefined));
     } catch (e) {
@@ -191,7 +206,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     ...(shaped ? { extra: { json: shaped.json, text: shaped.text } } : {}),
     json: o.json,
     human: {
-      file: o.dataPath + shardNote,
+      file: (o.dataPaths ?? [o.dataPath]).join(' ') + shardNote,
       reward: o.rewardPaths.join(', '),
       formatLabel: FORMAT_LABELS[meta.detection.format],
       container: meta.detection.container,
@@ -205,6 +220,15 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   });
   io.stdout(report + '\n');
   return 0;
+}
+
+/** The data a partial was scored on: its file's name and size, or a folder's (several files') names and total size. */
+function dataIdentity(o: ScoreOptions): { name: string; bytes: number } {
+  const d = dataFiles(o.dataPaths ?? [o.dataPath]);
+  if (!d.ok) throw new Error(d.message);
+  if (d.single !== null) return { name: basename(d.single), bytes: statSync(d.single).size };
+  const name = d.folder !== null ? `${basename(d.folder)}/ (${d.parts.map((p) => p.name).join(', ')})` : d.parts.map((p) => p.name).join(', ');
+  return { name: name.slice(0, 100_000), bytes: d.parts.reduce((a, p) => a + statSync(p.path).size, 0) };
 }
 
 /** What a partial says about the run, besides its rows: merge checks that every shard's agrees. */
@@ -221,7 +245,7 @@ function partialHeader(o: ScoreOptions, codes: string[], meta: DatasetMeta, func
       maxLength: o.maxLength,
       tokenizer: o.tokenizer,
       import: { format: o.format, mapping: o.mapping ? { ...o.mapping } : null },
-      data: { name: basename(o.dataPath), bytes: statSync(o.dataPath).size },
+      data: dataIdentity(o),
       detection: { container: meta.detection.container, gzip: meta.detection.gzip, format: meta.detection.format },
       datasetRows: meta.rows,
       skipped: meta.issues.length,
@@ -300,7 +324,7 @@ export async function openReward(
   };
   try {
     engine.setDataset({
-      file: { datasetId: 'cli', path: resolve(o.dataPath), name: basename(o.dataPath), format: o.format, mapping: o.mapping },
+      file: dataFileOf(o),
       meta: { label: o.label, groupBy: o.groupBy },
     });
     // Errors in the code are reported without waiting for the file.
@@ -432,9 +456,9 @@ export async function modelScores(
   const { models } = opened;
   let rows: Trajectory[];
   try {
-    rows = (
-      await loadAll({ name: basename(o.dataPath), blob: await openAsBlob(o.dataPath) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })
-    ).rows;
+    const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+    if (!data.ok) throw new Error(data.message);
+    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
   } catch (e) {
     await closeModels(models);
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };

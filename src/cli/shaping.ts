@@ -3,10 +3,8 @@
  * (the workers hold theirs) for what the transforms need beyond the run: token counts, reference columns, and the
  * finish reasons that say which rollouts were truncated.
  */
-import { openAsBlob } from 'node:fs';
-import { basename } from 'node:path';
 import { labelValue } from '../core/dataset/meta';
-import { loadAll } from '../core/dataset/loadAll';
+import { dataFiles, loadData } from './dataFiles';
 import { RowStatus } from '../core/reward/contract';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../core/shaping/compare';
 import { applyShaping, type StepColumn } from '../core/shaping/shape';
@@ -33,9 +31,9 @@ export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float
   const needs = shapeNeeds(o.shapes);
   let rows;
   try {
-    rows = (
-      await loadAll({ name: basename(o.dataPath), blob: await openAsBlob(o.dataPath) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })
-    ).rows;
+    const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+    if (!data.ok) throw new Error(data.message);
+    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
   } catch (e) {
     return { ok: false, status: 1, message: `cannot read the data file ${o.dataPath}: ${e instanceof Error ? e.message : String(e)}` };
   }

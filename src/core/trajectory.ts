@@ -61,4 +61,6 @@ export interface ParseIssue {
   line: number;
   /** "messages.3.content: expected string", "Unexpected token } in JSON at position 12", … */
   reason: string;
+  /** The file of a dataset made of several files (core/dataset/parts.ts); absent for one file. */
+  file?: string;
 }

@@ -10,7 +10,7 @@ import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import type { EngineDataset, RunOptions, RunOutcome, RunProgress, RunResult } from './engine';
 import type { CheckResult } from './protocol';
-import { checkCandidates, checkCheckResult, checkComponents, checkPythonCall, checkStrings } from './protocol';
+import { checkCandidates, checkCheckResult, checkComponents, checkParts, checkPythonCall, checkStrings } from './protocol';
 
 export type PoolId = 'ts' | 'py';
 export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
@@ -91,7 +91,8 @@ function checkDataset(v: unknown): EngineDataset {
   const f = record(d.file, 'ds.file');
   str(f.datasetId, 'ds.file.datasetId');
   str(f.name, 'ds.file.name');
-  if (!(f.blob instanceof Blob)) bad('ds.file.blob', 'a Blob');
+  if (f.parts !== undefined) checkParts(f.parts, 'ds.file.parts', false);
+  else if (!(f.blob instanceof Blob)) bad('ds.file.blob', 'a Blob');
   if (d.size !== undefined) int(d.size, 'ds.size', 0);
   return d as unknown as EngineDataset;
 }

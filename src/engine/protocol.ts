@@ -6,6 +6,7 @@ import type { DatasetMeta } from '../core/dataset/meta';
 import { CATEGORY_TEXT_LIMIT, type Categories } from '../core/dataset/categories';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { LineIndex } from '../core/dataset/lineRows';
+import { PART_LIMIT, PART_NAME_LIMIT } from '../core/dataset/parts';
 import { PROBE_NAMES } from '../core/probe/probes';
 import { REWARD_KINDS, type RewardCandidate, type RewardKind } from '../core/python/signatures';
 import {
@@ -38,6 +39,44 @@ export interface DatasetFile {
   mapping?: ColumnMapping | null;
   /** A plain JSONL file's row spans: the worker then reads only the rows its tasks need. */
   index?: LineIndex;
+  /**
+   * A dataset of several files (core/dataset/parts.ts), in reading order; `blob`, `path` and `index` are then unused.
+   * Each part's rows follow the previous part's; rows without a step get the part's.
+   */
+  parts?: DatasetPart[];
+}
+
+/** One file of a dataset of several files. */
+export interface DatasetPart {
+  blob?: Blob;
+  path?: string;
+  /** Its name (its path in the folder), for messages. */
+  name: string;
+  /** The step its name gives, or null. */
+  step: number | null;
+  index?: LineIndex;
+}
+
+/**
+ * A dataset's parts as a boundary receives them: 1 to PART_LIMIT, each with a name of at most PART_NAME_LIMIT
+ * characters, a Blob (or, where `paths` is true, a path), a step that is null or a finite number, and an index
+ * whose arrays fit each other.
+ */
+export function checkParts(v: unknown, where: string, paths: boolean): DatasetPart[] {
+  if (!Array.isArray(v) || v.length < 1 || v.length > PART_LIMIT) return bad(where, `an array of 1 to ${PART_LIMIT} parts`);
+  return v.map((x, i) => {
+    const p = record(x, `${where}.${i}`);
+    const name = str(p.name, `${where}.${i}.name`);
+    if (name.length > PART_NAME_LIMIT) bad(`${where}.${i}.name`, `at most ${PART_NAME_LIMIT} characters`);
+    if (!(p.blob instanceof Blob) && !(paths && typeof p.path === 'string')) bad(`${where}.${i}`, paths ? 'a blob or a path' : 'a Blob');
+    if (p.step !== null && !(typeof p.step === 'number' && Number.isFinite(p.step))) bad(`${where}.${i}.step`, 'null or a finite number');
+    if (p.index !== undefined) {
+      const ix = record(p.index, `${where}.${i}.index`);
+      if (!(ix.lines instanceof Int32Array) || !(ix.spans instanceof Float64Array) || ix.spans.length !== 2 * ix.lines.length)
+        bad(`${where}.${i}.index`, 'spans (Float64Array) twice as long as lines (Int32Array)');
+    }
+    return p as unknown as DatasetPart;
+  });
 }
 
 /** Which Python function to call, and how (see src/core/python/runPython.ts). */
@@ -208,7 +247,9 @@ function checkMeta(v: unknown): DatasetMeta {
   if (!Array.isArray(m.issues)) bad('meta.issues', 'an array');
   const issues = (m.issues as unknown[]).map((x, i) => {
     const o = record(x, `meta.issues.${i}`);
-    return { line: int(o.line, `meta.issues.${i}.line`, 0), reason: text(o.reason, `meta.issues.${i}.reason`) };
+    const line = int(o.line, `meta.issues.${i}.line`, 0);
+    const reason = text(o.reason, `meta.issues.${i}.reason`);
+    return o.file === undefined ? { line, reason } : { line, reason, file: text(o.file, `meta.issues.${i}.file`) };
   });
   return {
     rows,
@@ -366,7 +407,8 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         const f = record(m.file, 'file');
         str(f.datasetId, 'file.datasetId');
         str(f.name, 'file.name');
-        if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
+        if (f.parts !== undefined) checkParts(f.parts, 'file.parts', true);
+        else if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
         return m as ToWorker;
       }
       case 'run': {

@@ -121,3 +121,70 @@ describe('WorkerRows read by lines', () => {
     );
   });
 });
+
+describe('WorkerRows over a dataset of several files', () => {
+  it('reads the parts in order, by lines or whole, and gets the rows the import gave (indexes and steps included)', async () => {
+    const { importParts } = await import('../core/dataset/importParts');
+    const { rowsOfParts } = await import('../core/dataset/rowStore');
+    const files = [
+      {
+        name: '1.jsonl',
+        step: 1,
+        blob: new Blob([encode(jsonl([{ input: 'A', output: 'x', score: 1 }, '{"input": broken', { input: 'A', output: 'y', score: 0 }]))]),
+      },
+      {
+        name: '2.jsonl',
+        step: 2,
+        blob: new Blob([
+          encode(
+            jsonl([
+              { input: 'A', output: 'z', score: 1, step: 7 },
+              { input: 'B', output: 'w', score: 0 },
+            ]),
+          ),
+        ]),
+      },
+    ];
+    let kept = new RowStoreBuilder();
+    let format: FormatId | undefined;
+    const parts: { name: string; step: number; blob: Blob; index?: { spans: Float64Array; lines: Int32Array } }[] = [];
+    const stores = [];
+    let first = 0;
+    for await (const e of importParts(files, {})) {
+      if (e.kind === 'meta') format = e.detection.format;
+      else if (e.kind === 'part') kept = new RowStoreBuilder();
+      else if (e.kind === 'part-end') {
+        const f = files[e.index];
+        const { store, index } = kept.finish(f, { format: format! });
+        parts.push({ ...f, index });
+        stores.push({ store, first, name: f.name, step: f.step });
+        first += e.rows;
+      } else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
+    }
+    const expected = await rowsOfParts(stores).all();
+    expect(expected.map((t) => [t.index, t.completion, t.step])).toEqual([
+      [0, 'x', 1],
+      [1, 'y', 1],
+      [2, 'z', 7],
+      [3, 'w', 2],
+    ]);
+    // By lines (the browser): nothing read on load, then only the rows asked for.
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'd', name: 'run', format, parts });
+    expect(w.size).toBe(4);
+    expect(w.found).toBeNull();
+    await w.ensure(1, 3);
+    expect(w.rows[0]).toBeUndefined();
+    expect(w.rows.slice(1, 3)).toEqual(expected.slice(1, 3));
+    await w.ensure(0, 4);
+    expect(w.rows).toEqual(expected);
+    // Whole files by path (the CLI): the same rows, and the issues naming their file.
+    const byPath = new WorkerRows();
+    const blobs = new Map(files.map((f) => [`/run/${f.name}`, f.blob]));
+    await byPath.load({ datasetId: 'd', name: 'run', parts: files.map((f) => ({ path: `/run/${f.name}`, name: f.name, step: f.step })) }, async (p) =>
+      blobs.get(p)!,
+    );
+    expect(byPath.rows).toEqual(expected);
+    expect(byPath.found?.issues).toEqual([expect.objectContaining({ line: 2, file: '1.jsonl' })]);
+  });
+});

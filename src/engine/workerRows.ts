@@ -1,13 +1,24 @@
 import { LineRows, unreadable } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
+import { nameIssue, withPartStep } from '../core/dataset/parts';
 import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
-import type { DatasetFile } from './protocol';
+import type { DatasetFile, DatasetPart } from './protocol';
 import type { Trajectory } from '../core/trajectory';
+
+/** One file's rows read back from their lines: rows [first, first + rows.size) of the dataset. */
+interface ByLines {
+  first: number;
+  rows: LineRows;
+  blob: Blob;
+  name: string;
+  step: number | null;
+}
 
 /**
  * The rollouts a worker holds (reward and model workers), read from the dataset's file with the import's format and
  * mapping. With a line index `load` reads nothing and `ensure` reads only the rows asked for (docs/engine.md).
+ * A dataset of several files (core/dataset/parts.ts) is read part after part, in the order given, as the import did.
  */
 export class WorkerRows {
   datasetId = '';
@@ -17,36 +28,69 @@ export class WorkerRows {
   size = 0;
   /** What a whole-file read found (null when read by lines): the CLI reports them. */
   found: { issues: ParseIssue[]; detection: Detection } | null = null;
-  private byLines: { rows: LineRows; blob: Blob; name: string } | null = null;
+  /** The files read by lines, by first row. */
+  private byLines: ByLines[] = [];
 
   /** Throws what the read threw; `rows` is then empty. `open` reads a file given by path (Node). */
   async load(f: DatasetFile, open?: (path: string) => Promise<Blob>): Promise<void> {
     this.datasetId = '';
     this.rows = [];
     this.size = 0;
-    this.byLines = null;
+    this.byLines = [];
     this.found = null;
-    let blob = f.blob;
-    if (!blob) {
-      if (!f.path || !open) throw new Error(`no way to read ${f.name} in this worker`);
-      blob = await open(f.path);
-    }
+    const parts: DatasetPart[] = f.parts ?? [{ blob: f.blob, path: f.path, name: f.name, step: null, index: f.index }];
+    const many = f.parts !== undefined;
     const format = f.format ?? undefined;
     const mapping = f.mapping ?? undefined;
-    if (f.index && format && f.index.spans.length === 2 * f.index.lines.length) {
-      const rows = new LineRows(f.index, { format, mapping });
-      this.byLines = { rows, blob, name: f.name };
-      // Packed, not holey: an array of 100,000 holes would be a dictionary.
-      this.rows = Array.from({ length: rows.size }, () => undefined as unknown as Trajectory);
-      this.size = rows.size;
-      this.datasetId = f.datasetId;
-      return;
+    const rows: Trajectory[] = [];
+    const byLines: ByLines[] = [];
+    const issues: ParseIssue[] = [];
+    let detection: Detection | null = null;
+    let wholeFiles = 0;
+    let failed: unknown = null;
+    for (const p of parts) {
+      let blob = p.blob;
+      if (!blob) {
+        if (!p.path || !open) throw new Error(`no way to read ${p.name} in this worker`);
+        blob = await open(p.path);
+      }
+      const first = rows.length;
+      if (p.index && format && p.index.spans.length === 2 * p.index.lines.length) {
+        const lr = new LineRows(p.index, { format, mapping });
+        byLines.push({ first, rows: lr, blob, name: p.name, step: p.step });
+        // Packed, not holey: an array of 100,000 holes would be a dictionary.
+        for (let i = 0; i < lr.size; i++) rows.push(undefined as unknown as Trajectory);
+        continue;
+      }
+      // Each part is read with the format the first one was read with, as the import does; of several files, one
+      // that gives no row is reported by name and the others load (as in the import: core/dataset/importParts.ts).
+      let loaded: Awaited<ReturnType<typeof loadAll>>;
+      try {
+        loaded = await loadAll({ name: p.name, blob }, { format: format ?? detection?.format, mapping });
+      } catch (e) {
+        if (!many) throw e;
+        failed ??= e;
+        issues.push({ line: 0, reason: `the file could not be read: ${e instanceof Error ? e.message : String(e)}`, file: p.name });
+        wholeFiles++;
+        continue;
+      }
+      detection ??= loaded.detection;
+      wholeFiles++;
+      for (const t of loaded.rows) {
+        if (many) {
+          t.index = rows.length;
+          withPartStep(t, p.step);
+        }
+        rows.push(t);
+      }
+      for (const i of loaded.issues) issues.push(many ? nameIssue(i, p.name) : i);
     }
-    const loaded = await loadAll({ name: f.name, blob }, { format, mapping });
+    if (rows.length === 0 && failed !== null) throw failed;
     this.datasetId = f.datasetId;
-    this.rows = loaded.rows;
-    this.size = loaded.rows.length;
-    this.found = { issues: loaded.issues, detection: loaded.detection };
+    this.rows = rows;
+    this.size = rows.length;
+    this.byLines = byLines;
+    if (wholeFiles === parts.length && detection) this.found = { issues, detection };
   }
 
   /**
@@ -62,29 +106,32 @@ export class WorkerRows {
 
   /** Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported. */
   async ensure(start: number, end: number): Promise<void> {
-    const by = this.byLines;
-    if (!by) return;
     const rows = this.rows;
-    for (let i = Math.max(0, start), stop = Math.min(end, this.size); i < stop;) {
-      if (rows[i] !== undefined) {
-        i++;
-        continue;
+    for (const by of this.byLines) {
+      const a = Math.max(start, by.first);
+      const b = Math.min(end, by.first + by.rows.size, this.size);
+      for (let i = a; i < b;) {
+        if (rows[i] !== undefined) {
+          i++;
+          continue;
+        }
+        let j = i + 1;
+        while (j < b && rows[j] === undefined) j++;
+        await this.readLines(by, rows, i, j);
+        if (rows !== this.rows) return; // another dataset was loaded meanwhile
+        i = j;
       }
-      let j = i + 1;
-      while (j < stop && rows[j] === undefined) j++;
-      await this.readLines(by, rows, i, j);
-      if (rows !== this.rows) return; // another dataset was loaded meanwhile
-      i = j;
     }
   }
 
-  /** Read rows [a, b) from their lines, with one read of the file. */
-  private async readLines(by: { rows: LineRows; blob: Blob; name: string }, into: Trajectory[], a: number, b: number): Promise<void> {
+  /** Read dataset rows [a, b) (all in `by`'s file) from their lines, with one read of the file. */
+  private async readLines(by: ByLines, into: Trajectory[], a: number, b: number): Promise<void> {
     const lr = by.rows;
-    const from = lr.start(a);
+    const off = by.first;
+    const from = lr.start(a - off);
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await by.blob.slice(from, lr.end(b - 1)).arrayBuffer());
+      bytes = new Uint8Array(await by.blob.slice(from, lr.end(b - 1 - off)).arrayBuffer());
     } catch (e) {
       throw unreadable(by.name, e);
     }
@@ -92,17 +139,23 @@ export class WorkerRows {
     const decoder = new TextDecoder();
     let produced: Trajectory[] = [];
     for (let i = a; i < b; i++) {
+      const k = i - off;
       // The rows of one record (a preference pair) share its line: parsed once.
-      if (i === a || !lr.sameLine(i)) {
+      if (i === a || !lr.sameLine(k)) {
         let record: Record<string, unknown>;
         try {
-          record = JSON.parse(decoder.decode(bytes.subarray(lr.start(i) - from, lr.end(i) - from))) as Record<string, unknown>;
+          record = JSON.parse(decoder.decode(bytes.subarray(lr.start(k) - from, lr.end(k) - from))) as Record<string, unknown>;
         } catch (e) {
           throw unreadable(by.name, e);
         }
-        produced = lr.produce(i, record);
+        produced = lr.produce(k, record);
       }
-      into[i] = lr.pick(i, produced, by.name);
+      const t = lr.pick(k, produced, by.name);
+      if (off !== 0 || by.step !== null) {
+        t.index = i;
+        withPartStep(t, by.step);
+      }
+      into[i] = t;
     }
   }
 }

@@ -3,6 +3,7 @@ import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { PairColumn } from '../core/dataset/pairColumns';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { DatasetBuilder, type Dataset } from '../core/dataset/dataset';
+import { groupsFromColumn } from '../core/dataset/groupLabels';
 import type { Detection, ImportOptions } from '../core/formats/types';
 import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preference';
 import type { OverSteps, StepColumns } from '../core/steps/overSteps';
@@ -17,6 +18,15 @@ export interface ImportProgress {
   totalBytes: number;
   rows: number;
   issues: number;
+  /** A dataset of several files: the part being read (0-based), of how many, and the step its name gives. */
+  part?: { index: number; count: number; step: number | null };
+}
+
+/** A file of a dataset of several files, in reading order (core/dataset/parts.ts `planParts`). */
+export interface ImportPart {
+  blob: Blob;
+  name: string;
+  step: number | null;
 }
 
 export interface ImportJob {
@@ -54,25 +64,69 @@ const send = (m: DataRequest) => dataWorker().postMessage(m);
  * Import a file in the data worker. Batches arrive packed (typed-array columns transferred, short previews), so
  * each message is cheap for the main thread; the trajectories stay in the worker.
  */
-export function startImport(blob: Blob, name: string, opts: Omit<ImportOptions, 'signal'>, onProgress: (p: ImportProgress) => void): ImportJob {
+export function startImport(
+  blob: Blob,
+  name: string,
+  opts: Omit<ImportOptions, 'signal'>,
+  onProgress: (p: ImportProgress) => void,
+  parts?: readonly ImportPart[],
+  /** Several files: the dataset of the first file that gave rows, as soon as it is read (the rest still loading). */
+  onFirstPart?: (ds: Dataset) => void,
+): ImportJob {
   const jobId = nextJob++;
   const builder = new DatasetBuilder();
   let detection: Detection | null = null;
+  /** Several files: the one being read, the bytes of those before it, and each one's first row and rows. */
+  let part: ImportProgress['part'];
+  let bytesBefore = 0;
+  const totalBytes = parts ? parts.reduce((n, p) => n + p.blob.size, 0) : blob.size;
+  const read: { first: number; rows: number; spans?: Float64Array }[] = [];
+  let shownFirst = false;
+  /** What `finish` takes, with the parts read so far. */
+  const init = () => {
+    const done = parts?.flatMap((p, i) => (read[i] ? [{ ...p, ...read[i] }] : []));
+    return { id: `ds${jobId}`, key: jobId, name, blob, detection: detection as Detection, mapping: opts.mapping, parts: done };
+  };
   const done = new Promise<Result<Dataset, ImportFailure>>((resolve) => {
     jobs.set(jobId, (m) => {
-      if (m.kind === 'meta') detection = m.detection;
-      else if (m.kind === 'batch') {
+      if (m.kind === 'meta') {
+        detection = m.detection;
+        builder.labelAsRead(groupsFromColumn(m.detection, opts.mapping));
+      } else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
+        if (m.rows === undefined) part = { index: m.index, count: parts.length, step: parts[m.index].step };
+        else {
+          read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...(m.spans instanceof Float64Array ? { spans: m.spans } : {}) };
+          bytesBefore += parts[m.index].blob.size;
+          if (m.failure) builder.addIssue(m.failure);
+          if (!shownFirst && m.rows > 0 && detection && onFirstPart && m.index < parts.length - 1) {
+            shownFirst = true;
+            // An id apart from the whole dataset's (the data worker's key is the same: it answers for these rows).
+            onFirstPart(builder.finish({ ...init(), id: `ds${jobId}-first` }));
+          }
+        }
+        onProgress({ bytesRead: bytesBefore, totalBytes, rows: builder.size, issues: builder.issueCount, part });
+      } else if (m.kind === 'batch') {
         builder.append(m.batch);
-        onProgress({ bytesRead: m.batch.bytesRead, totalBytes: m.batch.totalBytes, rows: builder.size, issues: builder.issueCount });
+        const bytesRead = parts ? bytesBefore + m.batch.bytesRead : m.batch.bytesRead;
+        onProgress({ bytesRead, totalBytes: parts ? totalBytes : m.batch.totalBytes, rows: builder.size, issues: builder.issueCount, part });
       } else if (m.kind === 'done' || m.kind === 'failed') {
         jobs.delete(jobId);
         if (m.kind === 'failed') resolve({ ok: false, error: m.error });
         else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
-        else resolve({ ok: true, value: builder.finish({ id: `ds${jobId}`, key: jobId, name, blob, detection, mapping: opts.mapping, spans: m.spans }) });
+        else resolve({ ok: true, value: builder.finish({ ...init(), spans: m.spans }) });
       }
     });
   });
-  send({ kind: 'import', jobId, blob, name, opts, minPieceBytes: numberAsked('pieceBytes'), pieces: numberAsked('pieces') });
+  send({
+    kind: 'import',
+    jobId,
+    blob,
+    name,
+    opts,
+    minPieceBytes: numberAsked('pieceBytes'),
+    pieces: numberAsked('pieces'),
+    ...(parts ? { parts: parts.map((p) => ({ blob: p.blob, name: p.name, step: p.step })) } : {}),
+  });
   return { done, cancel: () => send({ kind: 'cancel', jobId }) };
 }
 

@@ -8,7 +8,7 @@ import type { PreferenceAccuracy, PreferencePairs } from '../core/stats/preferen
 import type { OverSteps, StepColumns } from '../core/steps/overSteps';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { ImportError, type Detection, type ImportErrorCode, type ImportOptions } from '../core/formats/types';
-import type { Trajectory } from '../core/trajectory';
+import type { ParseIssue, Trajectory } from '../core/trajectory';
 
 /** Failure of a whole import, as it crosses the worker boundary. */
 export interface ImportFailure {
@@ -32,7 +32,17 @@ export type DataRequest =
    * `minPieceBytes`: the smallest piece of a parallel import (default pieceWorkers' MIN_PIECE_BYTES; tests set less);
    * `pieces`: how many pieces at most (default pieceWorkers').
    */
-  | { kind: 'import'; jobId: number; blob: Blob; name: string; opts: Omit<ImportOptions, 'signal'>; minPieceBytes?: number; pieces?: number }
+  | {
+      kind: 'import';
+      jobId: number;
+      blob: Blob;
+      name: string;
+      opts: Omit<ImportOptions, 'signal'>;
+      minPieceBytes?: number;
+      pieces?: number;
+      /** A dataset of several files, in reading order (core/dataset/parts.ts): `blob` is then unused. */
+      parts?: { blob: Blob; name: string; step: number | null }[];
+    }
   | { kind: 'cancel'; jobId: number }
   | { kind: 'get'; reqId: number; key: number; indices: number[] }
   | { kind: 'search'; reqId: number; key: number; needle: string }
@@ -58,6 +68,12 @@ export type DataReply =
   | { kind: 'batch'; jobId: number; batch: PackedBatch }
   /** `spans`: per row, the byte offsets of its line in the file (start, end), for a plain JSONL file. */
   | { kind: 'done'; jobId: number; spans?: Float64Array }
+  /**
+   * A dataset of several files: part `index` starts (`rows` absent) or is read (`rows`; `spans` for a plain JSONL
+   * file; `failure` when it failed). Once the first part with rows is read, the worker answers queries for the rows
+   * read so far under the job's key: the page may show them while the rest load.
+   */
+  | { kind: 'part'; jobId: number; index: number; rows?: number; spans?: Float64Array; failure?: ParseIssue }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
   /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }

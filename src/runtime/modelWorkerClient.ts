@@ -71,7 +71,17 @@ export class ModelWorkerClient {
         else if (m.kind === 'dataset-failed' && m.datasetId === ds.id) resolve(`the model worker could not read the rollouts: ${m.message}`);
       };
     });
-    this.send({ kind: 'dataset', datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping });
+    // Several files: the model worker reads each (whole), in the import's order, as the reward workers do.
+    const parts = ds.parts?.filter((p) => p.rows > 0).map((p) => ({ blob: p.blob, name: p.name, step: p.step }));
+    this.send({
+      kind: 'dataset',
+      datasetId: ds.id,
+      blob: ds.blob,
+      name: ds.name,
+      format: ds.detection.format,
+      mapping: ds.mapping,
+      ...(parts ? { parts } : {}),
+    });
     return this.datasetReady;
   }
 

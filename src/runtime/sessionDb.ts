@@ -20,6 +20,8 @@ export interface StoredBlob {
   blob: Blob;
   name: string;
   dataVersion: number;
+  /** A dataset of several files (core/dataset/parts.ts), in reading order; `blob` is then its first. Checked when read back. */
+  parts?: { blob: Blob; name: string; step: number | null }[];
 }
 
 interface SessionDB extends DBSchema {

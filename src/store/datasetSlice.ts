@@ -10,6 +10,8 @@ export interface ImportState {
   totalBytes: number;
   rows: number;
   issues: number;
+  /** A dataset of several files: the file being read (0-based), of how many, and the step its name gives. */
+  part?: { index: number; count: number; step: number | null };
 }
 
 export interface DatasetSlice {

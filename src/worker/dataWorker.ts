@@ -4,7 +4,8 @@ import { categories } from '../core/dataset/categories';
 import { importPacked } from '../core/dataset/importPacked';
 import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
-import { RowStoreBuilder, type RowStore } from '../core/dataset/rowStore';
+import { importParts, type PartSource } from '../core/dataset/importParts';
+import { RowStoreBuilder, rowsOfParts, type PartStore, type RowStore } from '../core/dataset/rowStore';
 import { searchTrajectories } from '../core/dataset/search';
 import { fieldColumn } from '../core/table/columns';
 import { exportBytes } from '../core/table/rowExport';
@@ -126,6 +127,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         return post({ kind: 'tokens', reqId: m.reqId, counts: null, error: messageOf(e) });
       }
     }
+    if (m.parts) return importManyFiles(m, m.parts);
     const abort = new AbortController();
     running.set(m.jobId, abort);
     const source = { name: m.name, blob: m.blob };
@@ -157,4 +159,57 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       running.delete(m.jobId);
     }
   };
+
+  /** A dataset of several files (core/dataset/importParts): batches as for one file, and each part's start and end. */
+  async function importManyFiles(m: Extract<DataRequest, { kind: 'import' }>, parts: PartSource[]): Promise<void> {
+    const abort = new AbortController();
+    running.set(m.jobId, abort);
+    const stores: PartStore[] = [];
+    let kept = new RowStoreBuilder();
+    let first = 0;
+    let detection: Detection | null = null;
+    let labels: LabelColumn[] = [];
+    try {
+      for await (const e of importParts(parts, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces))) {
+        if (e.kind === 'meta') {
+          detection = e.detection;
+          post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
+        } else if (e.kind === 'labels') labels = e.columns;
+        else if (e.kind === 'part') {
+          kept = new RowStoreBuilder();
+          post({ kind: 'part', jobId: m.jobId, index: e.index });
+        } else if (e.kind === 'part-end') {
+          const p = parts[e.index];
+          let spans: Float64Array | undefined;
+          if (e.rows > 0 && detection) {
+            const { store, index } = kept.finish(p, { format: detection.format, mapping: m.opts.mapping });
+            stores.push({ store, first, name: p.name, step: p.step });
+            spans = index?.spans.slice();
+            // The first part's rows are answered for at once: the page shows them while the others load.
+            if (stores.length === 1) committed = { key: m.jobId, store: rowsOfParts(stores.slice()), labels: [] };
+          }
+          first += e.rows;
+          const reply = {
+            kind: 'part' as const,
+            jobId: m.jobId,
+            index: e.index,
+            rows: e.rows,
+            ...(spans ? { spans } : {}),
+            ...(e.failure ? { failure: e.failure } : {}),
+          };
+          post(reply, spans ? [spans.buffer as ArrayBuffer] : []);
+        } else {
+          kept.add(e.batch.line.slice(), e.spans, e.rows);
+          post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
+        }
+      }
+      if (!detection) throw new Error('the import ended without deciding a format');
+      committed = { key: m.jobId, store: rowsOfParts(stores), labels };
+      post({ kind: 'done', jobId: m.jobId });
+    } catch (e) {
+      post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
+    } finally {
+      running.delete(m.jobId);
+    }
+  }
 }

@@ -156,7 +156,8 @@ export async function saveBlob(s: StudioState): Promise<void> {
   const file = currentDataFile();
   if (!s.sessionId || !file || s.dataSource.kind === 'demo' || s.dataSource.kind === 'none') return;
   try {
-    await tracked(db.putBlob({ sessionId: s.sessionId, blob: file.blob, name: file.name, dataVersion: s.dataVersion }));
+    const parts = file.parts?.map((p) => ({ blob: p.blob, name: p.name, step: p.step }));
+    await tracked(db.putBlob({ sessionId: s.sessionId, blob: file.blob, name: file.name, dataVersion: s.dataVersion, ...(parts ? { parts } : {}) }));
   } catch (e) {
     console.warn('saving the data failed', e);
   }

@@ -98,7 +98,8 @@ export function dataRef(s: StudioState): DataRef {
   const choice = { ...(file.format ? { format: file.format } : {}), ...(file.mapping ? { mapping: file.mapping } : {}) };
   if (s.dataSource.kind === 'demo') return { kind: 'demo' };
   if (s.dataSource.kind === 'url') return { kind: 'url', url: s.dataSource.url, name: file.name, rows: ds.size, import: choice };
-  return { kind: 'file', name: file.name, rows: ds.size, size: file.blob.size, import: choice };
+  const size = file.parts ? file.parts.reduce((n, p) => n + p.blob.size, 0) : file.blob.size;
+  return { kind: 'file', name: file.name, rows: ds.size, size, import: choice };
 }
 
 export function currentDoc(createdAt?: number): SessionDoc {

@@ -18,9 +18,10 @@ export async function exportSessionFile(): Promise<{ name: string; bytes: Uint8A
   const ds = getDataset(s.datasetId);
   const runs = s.runs.filter((r) => ds && r.datasetId === ds.id);
   const file = currentDataFile();
-  const data = file && s.dataSource.kind !== 'demo' ? new Uint8Array(await file.blob.arrayBuffer()) : null;
+  // A dataset of several files travels without its files (a session file holds one): opening it asks for them again.
+  const data = file && !file.parts && s.dataSource.kind !== 'demo' ? new Uint8Array(await file.blob.arrayBuffer()) : null;
   const doc: SessionDoc = { ...currentDoc(session.createdAt.get(s.sessionId ?? '')), runs: runs.map((r) => ({ ...runMeta(r), dataVersion: s.dataVersion })) };
-  if (doc.data.kind === 'file' && file) doc.data = { ...doc.data, sha256: await sha256Cached(file.blob) };
+  if (doc.data.kind === 'file' && file && !file.parts) doc.data = { ...doc.data, sha256: await sha256Cached(file.blob) };
   const bytes = writeSessionFile({ doc, data, runs: new Map(runs.map((r) => [r.id, runPayload(r)])) });
   const safe = (s.sessionName || 'session').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'session';
   return { name: `${safe}${SESSION_FILE_SUFFIX}`, bytes };

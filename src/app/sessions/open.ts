@@ -1,3 +1,4 @@
+import { checkStoredParts } from '../../core/dataset/parts';
 import { DEFAULT_REWARD_TS } from '../../core/reward/defaultReward';
 import { DEFAULT_REWARD_PY } from '../../core/reward/defaultRewardPy';
 import type { CodeOrigin, SessionDoc, UiState } from '../../core/session/schema';
@@ -76,8 +77,15 @@ export async function loadSessionData(doc: SessionDoc): Promise<boolean> {
   const saved = await db.getBlob(doc.id);
   const choice = { format: d.import.format, mapping: d.import.mapping };
   if (saved && saved.dataVersion === doc.dataVersion) {
+    // A dataset of several files comes back as its files, checked as any data from storage (core/dataset/parts.ts).
+    const parts = saved.parts === undefined ? undefined : checkStoredParts(saved.parts);
+    if (parts === null) {
+      useStudio.getState().setSessionMessage({ kind: 'error', text: `The files saved with this session cannot be read back: open ${saved.name} again.` });
+      return false;
+    }
     return importBlob(saved.blob, saved.name, {
       ...choice,
+      ...(parts ? { parts } : {}),
       source: d.kind === 'url' ? { kind: 'url', url: d.url } : { kind: 'file' },
       run: false,
       restoring: true,

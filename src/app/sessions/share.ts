@@ -35,7 +35,8 @@ export async function makeShareLink(): Promise<ShareLink> {
   const models = usedModelRefs(s.code, s.language);
   if (models.length > 0) base.models = models;
   const file = currentDataFile();
-  let ref = dataRef(s);
+  // A dataset of several files is not carried by a link (one file or its SHA-256 is): the receiver opens the folder.
+  let ref: ReturnType<typeof dataRef> = file?.parts && !s.pendingFile ? { kind: 'none' } : dataRef(s);
   const here = `${location.origin}${location.pathname}#s=`;
   if (ref.kind === 'file' && file && !s.pendingFile) {
     const sha256 = await sha256Cached(file.blob);

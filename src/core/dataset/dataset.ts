@@ -1,8 +1,9 @@
 import type { ColumnMapping, Detection } from '../formats/types';
 import type { PreferencePairs } from '../stats/preference';
 import type { ParseIssue } from '../trajectory';
-import { groupLabels, groupsFromColumn } from './groupLabels';
+import { GroupLabeler, groupLabels, groupsFromColumn } from './groupLabels';
 import { previewAt, type PackedBatch } from './packed';
+import { plainGroupKey } from './parts';
 
 /**
  * A loaded dataset as the main thread holds it: the source file (a Blob, from which every worker derives the same
@@ -20,7 +21,10 @@ export interface Dataset {
   size: number;
   /** Trajectory → 1-based source line / row. */
   lines: Int32Array;
-  /** Distinct group keys in first-seen order. */
+  /**
+   * Each group's key in first-seen order: the file's own key, without the step (a group is a (step, key) pair when
+   * rows carry steps, so a key repeats across steps: it is the same prompt across steps).
+   */
   groupKeys: string[];
   /** What the user sees of each group (aligned with groupKeys): the file's own value, or a prompt hash (groupLabels.ts). */
   groupLabels: string[];
@@ -57,6 +61,23 @@ export interface Dataset {
    * A plain JSONL file: per trajectory, the byte offsets in `blob` of the start and end of its line (start, end).
    * With `lines`, reward workers read a row back from its line (core/dataset/lineRows.ts) instead of the whole file.
    */
+  spans?: Float64Array;
+  /**
+   * A dataset of several files (core/dataset/parts.ts), in reading order: each file's rows are rows
+   * [first, first + rows); `lines` are then each file's own line numbers. Absent for one file.
+   */
+  parts?: DatasetPartInfo[];
+}
+
+/** One file of a dataset of several files. */
+export interface DatasetPartInfo {
+  name: string;
+  blob: Blob;
+  /** The step its name gives (its rows without a step of their own have it), or null. */
+  step: number | null;
+  first: number;
+  rows: number;
+  /** A plain JSONL file: its rows' byte spans in it (as `Dataset.spans` for one file). */
   spans?: Float64Array;
 }
 
@@ -123,30 +144,62 @@ export class DatasetBuilder {
       this.previews.units.push(b.previewUnits);
       this.previews.ends.push(b.previewEnds);
     }
-    for (const g of b.newGroups) this.groupKeys.push(g);
+    const before = this.groupKeys.length;
+    for (const g of b.newGroups) this.groupKeys.push(plainGroupKey(g));
+    this.labeler?.add(this.groupKeys.slice(before));
     for (const s of b.newPairs) this.pairSubsets.push(s);
     for (const i of b.issues) this.issues.push(i);
     this.size += b.line.length;
   }
 
+  /** An issue outside any batch (a file of several that could not be read). */
+  addIssue(i: ParseIssue): void {
+    this.issues.push(i);
+  }
+
+  /** Label groups as their batches arrive (`finish` then has nothing left to hash), for groups read this way. */
+  labelAsRead(fromColumn: boolean): void {
+    this.labeler = new GroupLabeler(fromColumn);
+    this.labeler.add(this.groupKeys);
+  }
+  private labeler: GroupLabeler | null = null;
+
   get issueCount(): number {
     return this.issues.length;
   }
 
-  finish(init: { id: string; key: number; name: string; blob: Blob; detection: Detection; mapping?: ColumnMapping; spans?: Float64Array }): Dataset {
+  /** The groups' labels: those made as the batches arrived when they were labelled the same way, else made now. */
+  private labelsFor(fromColumn: boolean): string[] {
+    const l = this.labeler;
+    return l && l.fromColumn === fromColumn && l.labels.length === this.groupKeys.length ? l.labels.slice() : groupLabels(this.groupKeys, fromColumn);
+  }
+
+  finish(init: {
+    id: string;
+    key: number;
+    name: string;
+    blob: Blob;
+    detection: Detection;
+    mapping?: ColumnMapping;
+    spans?: Float64Array;
+    parts?: DatasetPartInfo[];
+  }): Dataset {
     const groupOf = this.groupOf.done();
     const steps = this.steps.done();
     const groupSizes = new Int32Array(this.groupKeys.length);
     for (let i = 0; i < groupOf.length; i++) groupSizes[groupOf[i]]++;
-    const { spans, ...rest } = init;
+    const { spans, parts, ...rest } = init;
     return {
       ...rest,
+      // Each file's spans must fit its rows, or workers would read the wrong lines: that file is then read whole.
+      ...(parts ? { parts: parts.map(({ spans: s, ...p }) => (s && s.length === 2 * p.rows ? { ...p, spans: s } : p)) } : {}),
       // Spans for another number of rows would read the wrong lines: none then (workers read the whole file).
       ...(spans && spans.length === 2 * this.size ? { spans } : {}),
       size: this.size,
       lines: this.lines.done(),
-      groupKeys: this.groupKeys,
-      groupLabels: groupLabels(this.groupKeys, groupsFromColumn(init.detection, init.mapping)),
+      // Copies: a dataset of several files is finished once after its first file, and the builder goes on.
+      groupKeys: this.groupKeys.slice(),
+      groupLabels: this.labelsFor(groupsFromColumn(init.detection, init.mapping)),
       groupOf,
       groupSizes,
       charLengths: this.charLengths.done(),
@@ -155,10 +208,10 @@ export class DatasetBuilder {
       truncatedFields: this.truncated.done(),
       pairOf: this.pairOf.done(),
       pairSide: this.pairSide.done(),
-      pairSubsets: this.pairSubsets,
+      pairSubsets: this.pairSubsets.slice(),
       hasPairs: this.pairSubsets.length > 0,
-      previews: this.previews,
-      issues: this.issues,
+      previews: { firstRow: this.previews.firstRow.slice(), units: this.previews.units.slice(), ends: this.previews.ends.slice() },
+      issues: this.issues.slice(),
     };
   }
 }

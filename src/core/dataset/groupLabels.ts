@@ -39,17 +39,44 @@ export function promptHash(text: string): string {
 
 /**
  * One label per group (aligned with `keys`): the key itself when keys come from a column, else "p-" + the prompt
- * hash; a hash already given to an earlier group gets "~2", "~3", … so that every label names one group.
+ * hash; a hash already given to another key gets "~2", "~3", … so that every label names one key. The same key at
+ * several steps (groups are per step) has the same label. (`hash` is replaced only by tests, to make collisions.)
  */
-export function groupLabels(keys: readonly string[], fromColumn: boolean): string[] {
-  if (fromColumn) return keys.slice();
-  const seen = new Map<string, number>();
-  return keys.map((k) => {
-    const base = PROMPT_LABEL_PREFIX + promptHash(k);
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return n === 1 ? base : `${base}~${n}`;
-  });
+export function groupLabels(keys: readonly string[], fromColumn: boolean, hash: (text: string) => string = promptHash): string[] {
+  const labeler = new GroupLabeler(fromColumn, hash);
+  labeler.add(keys);
+  return labeler.labels;
+}
+
+/**
+ * `groupLabels` a few keys at a time, in order (the page labels each import batch's new groups as it arrives, so
+ * that hashing 60,000 prompts is not one long task at the end of the import).
+ */
+export class GroupLabeler {
+  readonly labels: string[] = [];
+  private seen = new Map<string, number>();
+  // The same key (one prompt at several training steps) keeps one label.
+  private byKey = new Map<string, string>();
+
+  constructor(
+    readonly fromColumn: boolean,
+    private readonly hash: (text: string) => string = promptHash,
+  ) {}
+
+  add(keys: readonly string[]): void {
+    for (const k of keys) this.labels.push(this.fromColumn ? k : this.label(k));
+  }
+
+  private label(k: string): string {
+    const known = this.byKey.get(k);
+    if (known !== undefined) return known;
+    const base = PROMPT_LABEL_PREFIX + this.hash(k);
+    const n = (this.seen.get(base) ?? 0) + 1;
+    this.seen.set(base, n);
+    const label = n === 1 ? base : `${base}~${n}`;
+    this.byKey.set(k, label);
+    return label;
+  }
 }
 
 /** Group label → dense group index, for filters typed by the user (labels are unique, see `groupLabels`). */

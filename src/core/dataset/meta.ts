@@ -2,6 +2,7 @@ import type { Detection } from '../formats/types';
 import { truncatedFromFields } from '../stats/truncation';
 import type { ParseIssue, Trajectory } from '../trajectory';
 import { categories, type Categories } from './categories';
+import { stepGroupKey } from './parts';
 
 /** Per-row facts the diagnostics need besides the scores, from rows read without the browser's import (the CLI). */
 export interface DatasetMeta {
@@ -10,7 +11,7 @@ export interface DatasetMeta {
   detection: Detection;
   /** Group index per row, groups numbered in first-seen order. */
   groupOf: Int32Array;
-  /** Group key (Trajectory.group) per group index. */
+  /** Group key (Trajectory.group, without the step: groups are per (step, key) when rows carry steps) per group index. */
   groupKeys: string[];
   /** Completion length in UTF-16 code units (String.length). */
   lengths: Float64Array;
@@ -56,10 +57,12 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
   let labelPresent = 0;
   for (let i = 0; i < n; i++) {
     const t = rows[i];
-    let g = index.get(t.group);
+    // A GRPO group never spans two steps (parts.ts `stepGroupKey`); groupKeys keep the file's own key.
+    const key = t.step === undefined ? t.group : stepGroupKey(t.step, t.group);
+    let g = index.get(key);
     if (g === undefined) {
       g = groupKeys.length;
-      index.set(t.group, g);
+      index.set(key, g);
       groupKeys.push(t.group);
     }
     groupOf[i] = g;

@@ -1,5 +1,6 @@
 import { PairSide } from '../stats/preference';
 import { truncatedFromFields } from '../stats/truncation';
+import { stepGroupKey } from './parts';
 import type { ParseIssue, Trajectory } from '../trajectory';
 
 /** Characters of each completion sent to the main thread for the table. */
@@ -29,7 +30,7 @@ export interface PackedBatch {
    */
   previewUnits: Uint16Array;
   previewEnds: Int32Array;
-  /** Group keys first seen in this batch, in group-index order. */
+  /** Group keys first seen in this batch, in group-index order (step-scoped for rows with a step: parts.ts `stepGroupKey`). */
   newGroups: string[];
   /**
    * Per trajectory: dense preference-pair index over the whole import (first-seen order of `pairId`, as
@@ -114,6 +115,9 @@ export class Packer {
   /** The group of the last row added, and its index. */
   private lastGroup: string | null = null;
   private lastGroupIndex = 0;
+  /** The step and plain key of the last row added (its step-scoped key is `lastGroup`). */
+  private lastStep = Number.NaN;
+  private lastPlain: string | null = null;
   /** Preview units given to `rowUnits` and not copied yet: `runSource[runFrom, runEnd)`, to go at `units[runAt]`. */
   private runSource: Uint16Array | null = null;
   private runFrom = 0;
@@ -193,10 +197,15 @@ export class Packer {
     return this.unitsUsed;
   }
 
-  private start(line: number, group: string, charLength: number, step: number, previewUnits: number, truncated: number): number {
+  private start(line: number, plain: string, charLength: number, step: number, previewUnits: number, truncated: number): number {
     if (this.n === this.cap) this.reserve(Math.max(1024, this.cap));
     const i = this.n++;
     this.line[i] = line;
+    // A GRPO group never spans two steps: rows with a step are grouped by (step, key) (parts.ts).
+    const same = step === this.lastStep && plain === this.lastPlain && this.lastGroup !== null;
+    const group = Number.isNaN(step) ? plain : same ? (this.lastGroup as string) : stepGroupKey(step, plain);
+    this.lastStep = step;
+    this.lastPlain = plain;
     // Rows of a group usually follow each other, often with the very same key string.
     let g = group === this.lastGroup ? this.lastGroupIndex : this.groups.get(group);
     if (g === undefined) {

@@ -13,6 +13,7 @@ import { loadAll } from './loadAll';
 import { LineRows, unreadable, type LineIndex } from './lineRows';
 import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
+import { withPartStep } from './parts';
 
 export type { LineIndex } from './lineRows';
 
@@ -116,4 +117,61 @@ function concat<A extends Float64Array | Int32Array>(parts: A[], Make: { new (n:
     at += p.length;
   }
   return out;
+}
+
+/** One file's store in a dataset of several files: its rows are the dataset's rows [first, first + store.size). */
+export interface PartStore {
+  store: RowStore;
+  first: number;
+  name: string;
+  step: number | null;
+}
+
+/**
+ * A store over the parts of a dataset of several files (core/dataset/parts.ts): each row comes from its part's
+ * store, with its dataset index and, when it has no step of its own, its part's step.
+ */
+export function rowsOfParts(parts: readonly PartStore[]): RowStore {
+  const size = parts.reduce((n, p) => n + p.store.size, 0);
+  const fix = (p: PartStore, t: Trajectory, i: number) => {
+    t.index = i;
+    return withPartStep(t, p.step);
+  };
+  /** The part holding dataset row i (parts are in row order). */
+  const partOf = (i: number) => {
+    let lo = 0;
+    let hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (parts[mid].first <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return parts[lo];
+  };
+  let everything: Promise<Trajectory[]> | null = null;
+  return {
+    size,
+    async get(indices) {
+      if (everything) return pick(await everything, indices);
+      const inRange = indices.filter((i) => i >= 0 && i < size);
+      return Promise.all(
+        inRange.map(async (i) => {
+          const p = partOf(i);
+          const [t] = await p.store.get([i - p.first]);
+          return fix(p, t, i);
+        }),
+      );
+    },
+    all() {
+      everything ??= (async () => {
+        const out: Trajectory[] = [];
+        for (const p of parts) for (const t of await p.store.all()) out.push(fix(p, t, out.length));
+        return out;
+      })().catch((e: unknown) => {
+        everything = null; // a failed read is not kept: the next request tries again
+        throw e;
+      });
+      return everything;
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { importStream } from '../formats/import-stream';
 import type { FormatId } from '../formats/types';
 import { LabelCollector } from './labelColumns';
 import { Packer, previewsOf, type PackedBatch } from './packed';
+import { plainGroupKey } from './parts';
 import { readChunks, scanJsonl } from './scanJsonl';
 import { importPacked } from './importPacked';
 
@@ -32,7 +33,7 @@ function flatten(batches: { batch: PackedBatch; spans?: Float64Array }[], labels
   const names: string[] = [];
   const f: Flat = { line: [], group: [], charLength: [], step: [], truncated: [], previews: [], issues: [], spans: [], labels: [], lineCount };
   for (const { batch: b, spans } of batches) {
-    names.push(...b.newGroups);
+    names.push(...b.newGroups.map(plainGroupKey));
     f.line.push(...b.line);
     f.group.push(...[...b.groupOf].map((g) => names[g]));
     f.charLength.push(...b.charLength);

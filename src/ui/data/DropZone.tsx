@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { importBlob } from '../../app/studio';
+import { filesOfEntry, importFiles } from '../../app/importFiles';
+import { useStudio } from '../../store';
 import { importSessionFile } from '../../app/sessions/file';
 import { SESSION_FILE_SUFFIX } from '../../core/session/sessionFile';
 
@@ -9,7 +11,7 @@ function isEditable(target: EventTarget | null): boolean {
 }
 
 /**
- * Drag-and-drop a file anywhere on the page to import it, and paste (Ctrl/Cmd+V outside an editor) to import
+ * Drag-and-drop a file anywhere on the page to import it (a folder or several files: one dataset of many files), and paste (Ctrl/Cmd+V outside an editor) to import
  * the clipboard's file or text.
  */
 export function DropZone() {
@@ -35,6 +37,20 @@ export function DropZone() {
       const f = e.dataTransfer?.files?.[0];
       if (!f) return;
       e.preventDefault();
+      // A folder, or several files: one dataset of many files (entries must be taken before the handler returns).
+      const entries = [...(e.dataTransfer?.items ?? [])].map((i) => i.webkitGetAsEntry?.() ?? null);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (entries.some((x) => x?.isDirectory)) {
+        const all = entries.filter((x): x is FileSystemEntry => x !== null);
+        void Promise.all(all.map((x) => filesOfEntry(x)))
+          .then((lists) => importFiles(lists.flat()))
+          .catch((err: unknown) => {
+            const message = `The dropped folder could not be read: ${err instanceof Error ? err.message : String(err)}`;
+            useStudio.getState().setImportError({ code: 'unreadable', message, fileName: all[0]?.name ?? 'folder' });
+          });
+        return;
+      }
+      if (files.length > 1) return void importFiles(files.map((x) => ({ blob: x, path: x.name })));
       // A session file opens as a session; anything else is rollouts.
       if (f.name.endsWith(SESSION_FILE_SUFFIX)) void importSessionFile(f, f.name);
       else void importBlob(f, f.name);

@@ -11,7 +11,7 @@ export function FormatPicker({ onMapColumns }: { onMapColumns(): void }) {
     const src = lastImportedSource();
     if (!src) return;
     if (format === 'mapped') onMapColumns();
-    else void importBlob(src.blob, src.name, { format });
+    else void importBlob(src.blob, src.name, { format, parts: src.parts });
   };
   return (
     <label className="format-picker">

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { FilePickButton } from '../layout/FilePickButton';
 import { useStudio } from '../../store';
-import { cancelImport, importBlob } from '../../app/studio';
+import { cancelImport } from '../../app/studio';
+import { importFiles, pickedFromInput } from '../../app/importFiles';
 import { PasteDialog } from './PasteDialog';
 
 /** Upload control, paste button, import progress with Cancel. Drag-and-drop is handled by DropZone. */
@@ -15,9 +16,14 @@ export function ImportBar() {
         className="primary"
         testId="upload-input"
         accept=".jsonl,.json,.csv,.tsv,.parquet,.gz,.txt,application/json,text/csv,application/gzip"
-        onFile={(f) => void importBlob(f, f.name)}
+        multiple
+        onFiles={(fs) => void importFiles(pickedFromInput(fs))}
       >
         Upload trajectories
+      </FilePickButton>
+      {/* A training run's folder: one file per step (verl rollout_data_dir, TRL completions_{step}.parquet). */}
+      <FilePickButton testId="folder-input" directory onFiles={(fs) => void importFiles(pickedFromInput(fs))}>
+        Open folder
       </FilePickButton>
       <button type="button" onClick={() => setPasteOpen(true)}>
         Paste
@@ -27,6 +33,7 @@ export function ImportBar() {
           <progress aria-label="Import progress" max={Math.max(1, importing.totalBytes)} value={importing.bytesRead} />
           <span className="muted">
             {importing.fileName}: {importing.rows.toLocaleString('en-US')} rows
+            {importing.part ? ` · ${importing.part.step === null ? 'file' : 'step'} ${importing.part.index + 1} of ${importing.part.count}` : ''}
           </span>
           <button type="button" className="danger" onClick={cancelImport}>
             Cancel import

@@ -28,9 +28,9 @@ export function ImportMessages() {
           </button>
           {open ? (
             <ul className="issue-list">
-              {issues.slice(0, 500).map((i) => (
-                <li key={i.line}>
-                  <strong>line {i.line}</strong>: {i.reason}
+              {issues.slice(0, 500).map((i, k) => (
+                <li key={k}>
+                  <strong>{i.file === undefined ? `line ${i.line}` : i.line > 0 ? `${i.file} line ${i.line}` : i.file}</strong>: {i.reason}
                 </li>
               ))}
               {issues.length > 500 ? <li className="muted">… and {issues.length - 500} more</li> : null}

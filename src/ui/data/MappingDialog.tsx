@@ -30,7 +30,7 @@ export function MappingDialog({ columns, onClose }: { columns: string[]; onClose
     if (m.groundTruth) mapping.groundTruth = m.groundTruth;
     if (m.step) mapping.step = m.step;
     onClose();
-    void importBlob(src.blob, src.name, { format: 'mapped', mapping });
+    void importBlob(src.blob, src.name, { format: 'mapped', mapping, parts: src.parts });
   };
   return (
     <Dialog title="Map columns" onClose={onClose}>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { partOfRow } from '../../core/dataset/parts';
 import { RowStatus } from '../../core/reward/contract';
 import { getDataset } from '../../runtime/datasetRegistry';
 import { useStudio } from '../../store';
@@ -60,7 +61,7 @@ export function RolloutDetail() {
           Rollout {selected}
           <span className="muted">
             {' '}
-            · group {ds.groupLabels[ds.groupOf[selected]]} · line {ds.lines[selected]}
+            · group {ds.groupLabels[ds.groupOf[selected]]} · {ds.parts ? `${partOfRow(ds.parts, selected)?.name ?? ''} ` : ''}line {ds.lines[selected]}
             {t?.step !== undefined ? ` · step ${t.step}` : ''}
             {t?.preference ? ` · ${t.preference} (pair ${t.pairId})` : ''}
           </span>

@@ -1,0 +1,102 @@
+/**
+ * The CLI's data: one file, one folder, or several files (issue 24). A folder is read for its data files
+ * (core/dataset/parts.ts `isDataFile`), not its subfolders; several files, or a folder, make a dataset of several
+ * files in step order (`planParts`). Paths are checked here, before any worker starts, so that a missing file is
+ * named at once.
+ */
+import { openAsBlob, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { loadAll } from '../core/dataset/loadAll';
+import { nameIssue, planParts, withPartStep } from '../core/dataset/parts';
+import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
+import type { ParseIssue, Trajectory } from '../core/trajectory';
+import type { DatasetFile, DatasetPart } from '../engine/protocol';
+
+/** What the data paths name: one file as before, or the parts of a dataset of several files. */
+export type DataFiles =
+  | { ok: true; single: string; parts: null; folder: null; skipped: string[]; notes: string[] }
+  | { ok: true; single: null; parts: (DatasetPart & { path: string })[]; folder: string | null; skipped: string[]; notes: string[] }
+  | { ok: false; message: string };
+
+const reasonOf = (e: unknown) => {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return 'no such file or folder';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'ERR_ACCESS_DENIED') return 'permission denied';
+  return e instanceof Error ? e.message : String(e);
+};
+
+/** Read what `paths` name (absolute paths in the result). */
+export function dataFiles(paths: readonly string[]): DataFiles {
+  const kinds: ('file' | 'folder')[] = [];
+  for (const p of paths) {
+    try {
+      const st = statSync(p);
+      if (st.isDirectory()) kinds.push('folder');
+      else if (st.isFile()) kinds.push('file');
+      else return { ok: false, message: `cannot read the data file ${p}: not a file` };
+    } catch (e) {
+      return { ok: false, message: `cannot read the data file ${p}: ${reasonOf(e)}` };
+    }
+  }
+  if (paths.length === 1 && kinds[0] === 'file') return { ok: true, single: resolve(paths[0]), parts: null, folder: null, skipped: [], notes: [] };
+  if (kinds.includes('folder') && paths.length > 1) return { ok: false, message: 'give one folder, or data files, not both' };
+  let files: { path: string; name: string }[];
+  const folder = kinds[0] === 'folder' ? resolve(paths[0]) : null;
+  if (folder !== null) {
+    try {
+      files = readdirSync(folder, { withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => ({ path: join(folder, d.name), name: d.name }));
+    } catch (e) {
+      return { ok: false, message: `cannot read the folder ${paths[0]}: ${reasonOf(e)}` };
+    }
+  } else {
+    files = paths.map((p) => ({ path: resolve(p), name: basename(p) }));
+    const names = new Set<string>();
+    for (const f of files) {
+      if (names.has(f.name)) return { ok: false, message: `two data files are named ${f.name}: give files with distinct names, or their folder` };
+      names.add(f.name);
+    }
+  }
+  let plan;
+  try {
+    plan = planParts(files, (f) => f.name);
+  } catch (e) {
+    return { ok: false, message: reasonOf(e) };
+  }
+  // Named one by one, a file that is not a data file is an error; in a folder it is skipped (and counted).
+  if (folder === null && plan.skipped.length > 0)
+    return { ok: false, message: `${plan.skipped[0]} is not a data file (.jsonl, .json, .csv, .tsv, .parquet, or .gz of them)` };
+  if (plan.parts.length === 0)
+    return { ok: false, message: `no data file in ${paths[0]} (.jsonl, .json, .csv, .tsv, .parquet, or .gz of them; subfolders are not read)` };
+  const parts = plan.parts.map((p) => ({ path: p.file.path, name: p.name, step: p.step }));
+  return { ok: true, single: null, parts, folder, skipped: plan.skipped, notes: plan.notes };
+}
+
+/** The engine's descriptor of the data (workers read the files themselves, by path). */
+export function datasetFile(d: Extract<DataFiles, { ok: true }>, format: FormatId | null, mapping: ColumnMapping | null): DatasetFile {
+  if (d.single !== null) return { datasetId: 'cli', path: d.single, name: basename(d.single), format, mapping };
+  return { datasetId: 'cli', name: d.folder !== null ? basename(d.folder) : `${d.parts.length} files`, parts: d.parts, format, mapping };
+}
+
+/** Every row of the data, read here (--model scores them in this process): the parts in order, as the workers read them. */
+export async function loadData(
+  d: Extract<DataFiles, { ok: true }>,
+  opts: { format?: FormatId; mapping?: ColumnMapping },
+): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
+  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openAsBlob(d.single) }, opts);
+  const rows: Trajectory[] = [];
+  const issues: ParseIssue[] = [];
+  let detection: Detection | null = null;
+  for (const p of d.parts) {
+    const got = await loadAll({ name: p.name, blob: await openAsBlob(p.path) }, { ...opts, format: opts.format ?? detection?.format });
+    detection ??= got.detection;
+    for (const t of got.rows) {
+      t.index = rows.length;
+      rows.push(withPartStep(t, p.step));
+    }
+    for (const i of got.issues) issues.push(nameIssue(i, p.name));
+  }
+  if (!detection) throw new Error('no data file gave a format');
+  return { rows, issues, detection };
+}

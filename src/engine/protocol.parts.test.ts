@@ -1,0 +1,41 @@
+// A dataset of several files crosses two boundaries: page → sandbox (checkToFrame) and engine → worker
+// (checkToWorker). Both refuse what does not fit, naming the place.
+import { describe, expect, it } from 'vitest';
+import { PART_LIMIT } from '../core/dataset/parts';
+import { checkToFrame } from './frameProtocol';
+import { checkToWorker } from './protocol';
+
+const part = (extra: Record<string, unknown> = {}) => ({ blob: new Blob(['{}\n']), name: '1.jsonl', step: 1, ...extra });
+const load = (parts: unknown) => ({ kind: 'load', file: { datasetId: 'd', name: 'run', parts } });
+const frame = (parts: unknown) => ({ kind: 'dataset', pool: 'ts', ds: { size: 1, file: { datasetId: 'd', name: 'run', parts } }, load: true });
+const error = (c: { ok: boolean; error?: string }) => (c.ok ? 'ok' : c.error);
+
+describe('a dataset of several files at the worker and frame boundaries', () => {
+  it('passes well-formed parts: blobs (both), paths (workers only), steps null or finite, fitting line indexes', () => {
+    const index = { spans: new Float64Array(2), lines: new Int32Array(1) };
+    const good = [part(), part({ name: 'b.jsonl', step: null, index })];
+    expect(error(checkToWorker(load(good)))).toBe('ok');
+    expect(error(checkToFrame(frame(good), () => undefined))).toBe('ok');
+    expect(error(checkToWorker(load([{ path: '/data/2.jsonl', name: '2.jsonl', step: 2 }])))).toBe('ok');
+    expect(error(checkToFrame(frame([{ path: '/data/2.jsonl', name: '2.jsonl', step: 2 }]), () => undefined))).toBe('ds.file.parts.0: expected a Blob');
+  });
+
+  it.each([
+    ['no parts', [], 'file.parts: expected an array of 1 to 10000 parts'],
+    ['too many parts', Array.from({ length: PART_LIMIT + 1 }, () => part()), 'file.parts: expected an array of 1 to 10000 parts'],
+    ['a name that is not text', [part({ name: 7 })], 'file.parts.0.name: expected a string'],
+    ['a name too long', [part({ name: 'x'.repeat(1001) })], 'file.parts.0.name: expected at most 1000 characters'],
+    ['neither blob nor path', [part({ blob: 'bytes' })], 'file.parts.0: expected a blob or a path'],
+    ['a step that is not a number', [part({ step: '3' })], 'file.parts.0.step: expected null or a finite number'],
+    ['an infinite step', [part({ step: Infinity })], 'file.parts.0.step: expected null or a finite number'],
+    [
+      'spans that do not fit the lines',
+      [part({ index: { spans: new Float64Array(3), lines: new Int32Array(1) } })],
+      'file.parts.0.index: expected spans (Float64Array) twice as long as lines (Int32Array)',
+    ],
+    ['parts that are not an array', { 0: part() }, 'file.parts: expected an array of 1 to 10000 parts'],
+  ])('refuses %s', (_, parts, message) => {
+    expect(error(checkToWorker(load(parts)))).toBe(message);
+    expect(error(checkToFrame(frame(parts), () => undefined))).toBe(message.replace('file.', 'ds.file.').replace('a blob or a path', 'a Blob'));
+  });
+});
