@@ -115,3 +115,32 @@ test('steps stream in: the first step is shown while the rest load, and Cancel k
   await expect(statusLine(page)).toContainText('4,000 trajectories · 500 groups · long-run · 1 file · 1 step');
   await expect(page.getByTestId('run-summary')).toContainText('mean 1.0000 · 4,000 scored', { timeout: 30_000 });
 });
+
+test('a folder’s steps in Over steps and Per prompt; the group filter keeps a group id’s rows at every step', async ({ page }) => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'steps-')), 'grpo');
+  mkdirSync(dir);
+  // TRL rows with the file's own group ids 200 and 7: two rollouts each, at steps 1, 2 and 3 (from the names).
+  for (const step of [1, 2, 3])
+    writeFileSync(
+      join(dir, `completions_${step}.jsonl`),
+      [200, 200, 7, 7].map((group, k) => line({ prompt: `Prompt ${group}?`, completion: `s${step} c${k}`, group })).join('\n') + '\n',
+    );
+  await pick(page, 'Open folder', dir);
+  await expect(statusLine(page)).toContainText('12 trajectories · 6 groups');
+  await expect(page.getByTestId('run-summary')).toContainText('12 scored', { timeout: 30_000 });
+
+  await page.getByRole('tab', { name: 'Over steps' }).click();
+  const steps = page.getByRole('table', { name: 'Figures per step' }).getByRole('row');
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(3).getByRole('rowheader')).toHaveText('3');
+  await page.getByRole('radio', { name: 'Per prompt' }).check();
+  await page.getByRole('searchbox', { name: 'Search prompts' }).fill('200');
+  await expect(page.getByRole('listbox', { name: 'Prompt' }).getByRole('option')).toContainText('3 steps');
+
+  // Group 200 is a group at each step; typing its id keeps all six of its rows.
+  await page.getByLabel('Filter by group').fill('200');
+  const table = page.getByRole('table', { name: 'Rollouts table' });
+  await expect(table.getByRole('row')).toHaveCount(7);
+  for (const step of [1, 2, 3]) await expect(table).toContainText(`s${step} c0`);
+  await expect(table).not.toContainText('c2');
+});

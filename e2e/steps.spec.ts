@@ -29,7 +29,7 @@ async function shows3(cell: ReturnType<Page['locator']>, x: number) {
 async function openSteps(page: Page) {
   await openStudio(page);
   await upload(page, 'steps-run.jsonl', DATA);
-  await expect(statusLine(page)).toContainText('96 trajectories · 4 groups');
+  await expect(statusLine(page)).toContainText('96 trajectories · 24 groups');
   await typeReward(page, FIELD_REWARD);
   await runAndWait(page, '96 scored');
   await page.getByRole('tab', { name: 'Over steps' }).click();
@@ -141,7 +141,7 @@ test('without two steps the tab is not listed; left open on data without steps, 
   await openStudio(page);
   await expect(page.getByRole('tab', { name: 'Over steps' })).toHaveCount(0);
   await upload(page, 'steps-run.jsonl', DATA);
-  await expect(statusLine(page)).toContainText('96 trajectories · 4 groups');
+  await expect(statusLine(page)).toContainText('96 trajectories · 24 groups');
   await page.getByRole('tab', { name: 'Over steps' }).click();
   await upload(page, 'no-steps.jsonl', Buffer.from('{"prompt":"a","completion":"b"}\n{"prompt":"a","completion":"c"}\n'));
   await expect(statusLine(page)).toContainText('2 trajectories · 1 group');
@@ -165,7 +165,7 @@ test('a step per row (3,000 steps): the charts draw 1,500 of them and the table 
 test('a reward with components: the Series menu draws a component over the steps', async ({ page }) => {
   await openStudio(page);
   await upload(page, 'steps-run.jsonl', DATA);
-  await expect(statusLine(page)).toContainText('96 trajectories · 4 groups');
+  await expect(statusLine(page)).toContainText('96 trajectories · 24 groups');
   await typeReward(page, 'export default function reward(t) {\n  return { score: Number(t.fields.r), components: { doubled: 2 * Number(t.fields.r) } };\n}\n');
   await runAndWait(page, '96 scored');
   await page.getByRole('tab', { name: 'Over steps' }).click();

@@ -86,6 +86,12 @@ export function groupIndexByLabel(labels: readonly string[]): Map<string, number
   return m;
 }
 
+/** Each group's label class: the first group index with the same label (groups of one key at several steps share it). */
+export function groupLabelClasses(labels: readonly string[]): Int32Array {
+  const first = groupIndexByLabel(labels);
+  return Int32Array.from(labels, (l) => first.get(l)!);
+}
+
 const collator = new Intl.Collator('en', { numeric: true });
 
 /**

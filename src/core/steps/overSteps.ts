@@ -4,7 +4,7 @@
  * studio, the CLI's --by-step and a merge of partial results can all call the same code.
  */
 import type { PresetId } from '../stats/advantage';
-import { collapseByStep } from '../stats/collapse';
+import { collapseByStep, type Collapse } from '../stats/collapse';
 import { describe } from '../stats/describe';
 import { labelAgreement } from '../stats/label';
 import { lowerBound, sortFloat64 } from '../stats/ranks';
@@ -44,15 +44,8 @@ export interface StepFigures {
   reward: MeanStd;
   /** Per component / reward function: mean ± std of its finite values at this step. */
   components: Record<string, MeanStd>;
-  collapse: {
-    zeroStdGroupFraction: number;
-    allMaxFraction: number;
-    allMinFraction: number;
-    otherZeroStdFraction: number;
-    truncatedZeroStdFraction: number;
-    nearZeroStdGroupFraction: number;
-    zeroAdvantageRolloutFraction: number;
-  };
+  /** collapse() of the step's rows (the fractions; which groups and their sizes are left out). */
+  collapse: Omit<Collapse, 'groups' | 'sizeHistogram' | 'collapsedGroups'>;
   /** Completion length over every row of the step: mean and p95 (numpy 'linear' quantile). */
   length: { mean: number; p95: number };
   /** Truncated rows / rows; null without a truncation column. */

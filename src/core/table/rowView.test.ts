@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RowStatus } from '../reward/contract';
 import { textColumn, type ColumnValues } from './columns';
+import { groupLabelClasses } from '../dataset/groupLabels';
 import { rowView } from './rowView';
 
 const input = {
@@ -74,6 +75,16 @@ describe('rowView with extra columns', () => {
   it('keeps no row for a filter on a column not loaded yet', () => {
     expect(ids(rowView(withCols, { sortKey: 'index', sortDesc: false, filters: [{ id: 'tokens', min: 0 }] }))).toEqual([]);
   });
+  it('with label classes, the group filter keeps every group of the label (one key at several steps)', () => {
+    // Groups 0 and 2 are both labelled "200" (steps 1 and 2): class 0; group 1 is "7".
+    const stepped = { ...input, size: 5, groupOf: Int32Array.from([0, 1, 2, 1, 2]), charLengths: Int32Array.from([1, 2, 3, 4, 5]) };
+    const groupClass = groupLabelClasses(['200', '7', '200']);
+    expect(Array.from(groupClass)).toEqual([0, 1, 0]);
+    expect(ids(rowView({ ...stepped, scores: null, status: null, groupClass }, { sortKey: 'index', sortDesc: false, group: 2 }))).toEqual([0, 2, 4]);
+    expect(ids(rowView({ ...stepped, scores: null, status: null }, { sortKey: 'index', sortDesc: false, group: 2 }))).toEqual([2, 4]);
+    expect(ids(rowView({ ...stepped, scores: null, status: null, groupClass }, { sortKey: 'index', sortDesc: false, group: -1 }))).toEqual([]);
+  });
+
   it("sorts groups by their labels' ranks when given", () => {
     // Group 0 is labelled "200", group 1 "7": rank 1 and 0, so group 1's rows come first.
     expect(ids(rowView({ ...input, groupRank: Int32Array.from([1, 0]) }, { sortKey: 'group', sortDesc: false }))).toEqual([1, 3, 0, 2]);

@@ -12,6 +12,11 @@ export interface RowViewInput {
   status: Uint8Array | null;
   /** Each group's rank in the order of its label (dataset/groupLabels `groupRanks`): sorting by group follows it. */
   groupRank?: Int32Array;
+  /**
+   * Each group's label class (the first group index with the same label: dataset/groupLabels `groupLabelClasses`):
+   * the group filter keeps every group of the filtered group's label, e.g. group "200" at each training step.
+   */
+  groupClass?: Int32Array;
   /** Extra columns by id (fields, components, advantage, tokens, and any built-in to filter on). */
   columns?: ReadonlyMap<string, ColumnValues>;
 }
@@ -21,7 +26,7 @@ export interface RowViewOptions {
   sortDesc: boolean;
   /** Only rows whose reward failed (error or timed out). */
   errorsOnly?: boolean;
-  /** Only rows of this group index. */
+  /** Only rows of this group index (or, with `groupClass`, of any group with its label); −1: no row. */
   group?: number | null;
   /** Only these rows (text-search hits). */
   hits?: ArrayLike<number> | null;
@@ -53,12 +58,14 @@ export function rowView(input: RowViewInput, opts: RowViewOptions): Int32Array {
     const t = c ? filterTest(c, f) : () => false;
     if (t) tests.push(t);
   }
+  const cls = input.groupClass;
+  const want = opts.group == null ? null : opts.group < 0 ? -1 : cls ? cls[opts.group] : opts.group;
   const keep = new Int32Array(n);
   let kept = 0;
   rows: for (let k = 0; k < n; k++) {
     const i = base ? base[k] : k;
     if (opts.errorsOnly && !(status && (status[i] === RowStatus.Error || status[i] === RowStatus.TimedOut))) continue;
-    if (opts.group != null && groupOf[i] !== opts.group) continue;
+    if (want !== null && (cls ? cls[groupOf[i]] : groupOf[i]) !== want) continue;
     if (hit && !hit[i]) continue;
     for (let t = 0; t < tests.length; t++) if (!tests[t](i)) continue rows;
     keep[kept++] = i;

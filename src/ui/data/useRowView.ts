@@ -1,4 +1,4 @@
-import { groupRanks } from '../../core/dataset/groupLabels';
+import { groupLabelClasses, groupRanks } from '../../core/dataset/groupLabels';
 import type { Dataset } from '../../core/dataset/dataset';
 import { rowView } from '../../core/table/rowView';
 import { getDataset } from '../../runtime/datasetRegistry';
@@ -10,6 +10,8 @@ import { useNeededColumns, useTableColumns } from './useTableColumns';
 let last: { deps: unknown[]; view: Int32Array } | null = null;
 /** Each dataset's group ranks by label (sorting by group follows the file's values). */
 const ranks = new WeakMap<Dataset, Int32Array>();
+/** Each dataset's group label classes (the group filter keeps a label's groups at every step). */
+const classes = new WeakMap<Dataset, Int32Array>();
 
 /** The table's filtered, sorted row order (an index array), shared by the table and the detail view's arrows. */
 export function useRowView(): Int32Array {
@@ -31,6 +33,11 @@ export function useRowView(): Int32Array {
     groupRank = ranks.get(ds);
     if (!groupRank) ranks.set(ds, (groupRank = groupRanks(ds.groupLabels)));
   }
+  let groupClass: Int32Array | undefined;
+  if (ds && group !== null) {
+    groupClass = classes.get(ds);
+    if (!groupClass) classes.set(ds, (groupClass = groupLabelClasses(ds.groupLabels)));
+  }
   const view = ds
     ? rowView(
         {
@@ -40,6 +47,7 @@ export function useRowView(): Int32Array {
           scores: run?.result.scores ?? null,
           status: run?.result.status ?? null,
           groupRank,
+          groupClass,
           columns,
         },
         { sortKey, sortDesc, errorsOnly, group, hits, subset: subset?.rows ?? null, filters },
