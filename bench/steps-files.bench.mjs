@@ -2,7 +2,7 @@
 // (`rollout_data_dir/{step}.jsonl`: input, output, gts, score, step), opened with **Open folder** in one tab of the
 // production build in headless Chromium. Figures: time to the first step's charts (its rows scored and drawn), time
 // to every step loaded, the longest main-thread task (long-task observer) from the pick to the end of the reward run
-// that follows. Baseline in the same run: the same rows as ONE file through the one-file import (Upload trajectories).
+// that follows; then the Over steps tab on all 500,000 rows (click → per-step table, longest task). Baseline in the same run: the same rows as ONE file through the one-file import (Upload trajectories).
 // Usage: npx vite build && node bench/steps-files.bench.mjs [steps] [rowsPerStep] [reps]
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
@@ -106,6 +106,26 @@ try {
     });
   };
 
+  /** The Over steps tab on the whole run: click → its per-step table drawn, and the longest main-thread task meanwhile. */
+  const overSteps = async () => {
+    await page.evaluate(() => {
+      window.__tabLong = [];
+      window.__tabObs?.disconnect();
+      window.__tabObs = new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) window.__tabLong.push(e.duration);
+      });
+      window.__tabObs.observe({ type: 'longtask' });
+      window.__tabClick = performance.now();
+    });
+    await page.getByRole('tab', { name: 'Over steps' }).click();
+    await page.getByRole('table', { name: 'Figures per step' }).getByRole('row').nth(STEPS).waitFor();
+    const drawn = await page.evaluate(() => performance.now() - window.__tabClick);
+    await page.waitForTimeout(300);
+    const longest = await page.evaluate(() => Math.max(0, ...window.__tabLong));
+    await page.getByRole('tab', { name: 'Distribution' }).click();
+    return { drawn, longest };
+  };
+
   const cpu = cpuSample();
   const folder = [];
   const single = [];
@@ -113,6 +133,9 @@ try {
   await open('Upload trajectories', one);
   for (let rep = 0; rep < REPS; rep++) {
     const f = await open('Open folder', dir);
+    const tab = await overSteps();
+    f.overStepsMs = tab.drawn;
+    f.overStepsLongest = tab.longest;
     const o = await open('Upload trajectories', one);
     for (const r of [f, o]) if (!r.status.includes(`${fmt(ROWS)} trajectories`)) throw new Error(`not every row loaded: ${r.status}`);
     folder.push(f);
@@ -133,12 +156,14 @@ try {
     allStepsLoadedMs: Math.round(m(folder, 'loaded')),
     allStepsScoredMs: Math.round(m(folder, 'scored')),
     longestTaskMs: Math.round(Math.max(...folder.map((x) => x.longest))),
+    overStepsTabMs: Math.round(m(folder, 'overStepsMs')),
+    overStepsLongestTaskMs: Math.round(Math.max(...folder.map((x) => x.overStepsLongest))),
     baselineOneFileLoadedMs: Math.round(m(single, 'loaded')),
     baselineOneFileScoredMs: Math.round(m(single, 'scored')),
     baselineLongestTaskMs: Math.round(Math.max(...single.map((x) => x.longest))),
     ratioLoadedFolderOverOneFile: Number((m(folder, 'loaded') / m(single, 'loaded')).toFixed(2)),
     ratioFirstChartsOverOneFileLoaded: Number((m(folder, 'firstCharts') / m(single, 'loaded')).toFixed(3)),
-    targets: { firstStepChartsMs: 2000, allStepsLoadedMs: 15000, longestTaskMs: 100 },
+    targets: { firstStepChartsMs: 2000, allStepsLoadedMs: 15000, longestTaskMs: 100, overStepsLongestTaskMs: 100 },
     steal: stealSince(cpu),
     load: execSync('uptime').toString().trim(),
   };

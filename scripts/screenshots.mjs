@@ -63,6 +63,38 @@ try {
   await page.getByTestId('preference-accuracy').waitFor();
   await page.waitForTimeout(3000);
   await page.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: 'docs/diagnostics-preference.png' });
+
+  // Shaping on the demo: the issue's list (dapo-overlong L 400, C 100 in characters, then kimi-length).
+  const shape = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await shape.goto(`http://localhost:${PORT}/`);
+  await shape.getByTestId('run-summary').getByText('800 scored').waitFor();
+  await shape.getByRole('tab', { name: 'Shaping' }).click();
+  for (const name of ['dapo-overlong', 'kimi-length']) {
+    await shape.getByRole('combobox', { name: 'Transform to add' }).selectOption(name);
+    await shape.getByRole('button', { name: 'Add transform' }).click();
+  }
+  await shape.getByRole('textbox', { name: '1. dapo-overlong max' }).fill('400');
+  await shape.getByRole('textbox', { name: '1. dapo-overlong cache' }).fill('100');
+  await shape.getByRole('combobox', { name: '1. dapo-overlong unit' }).selectOption('chars');
+  await shape.getByRole('combobox', { name: '2. kimi-length unit' }).selectOption('chars');
+  await shape.waitForTimeout(1500);
+  await shape.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: 'docs/diagnostics-shaping.png' });
+
+  // Over steps on the browser tests' six-step run (scripts/steps-fixtures.py): the reward rises while the label falls.
+  const [steps] = await Promise.all([shape.waitForEvent('filechooser'), shape.getByRole('button', { name: 'Upload trajectories' }).click()]);
+  await steps.setFiles('e2e/fixtures/steps-run.jsonl');
+  await shape.getByRole('status', { name: 'Dataset status' }).getByText('96 trajectories').waitFor();
+  await shape.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await shape.evaluate((text) => navigator.clipboard.writeText(text), 'export default function reward(t) {\n  return Number(t.fields.r);\n}\n');
+  await shape.locator('.monaco-editor').first().click();
+  await shape.keyboard.press('ControlOrMeta+A');
+  await shape.keyboard.press('ControlOrMeta+V');
+  await shape.getByRole('button', { name: 'Run', exact: true }).click();
+  await shape.getByTestId('run-summary').getByText('96 scored').waitFor({ timeout: 30_000 });
+  await shape.getByRole('tab', { name: 'Over steps' }).click();
+  await shape.getByRole('combobox', { name: 'Trusted label' }).selectOption('ok');
+  await shape.waitForTimeout(2000);
+  await shape.getByRole('region', { name: 'Diagnostics' }).screenshot({ path: 'docs/diagnostics-steps.png' });
 } finally {
   server.kill();
   await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
