@@ -78,6 +78,8 @@ describe('reward-studio score --by-step', () => {
     expect(r.stdout).toMatch(/by step {5}5 steps/);
     expect(r.stdout).toMatch(/step +rows +groups +mean +std +zero std/);
     expect(r.stdout).toMatch(/^divergence {2}/m);
+    // The reward takes 0.5 too: agreement is not defined, and the report says why.
+    expect(r.stdout).toContain('label       agreement with ok: n/a (agreement needs rows whose reward and label are both 0 or 1)');
   }, 60_000);
 
   it('--max-length must be a whole number ≥ 1, and --by-step belongs to score', () => {
