@@ -192,7 +192,9 @@ export function humanReport(r: HumanReportInput): string {
   );
   if (r.label !== null) {
     const agreement = d.label?.agreement ?? null;
-    lines.push(`label       agreement with ${r.label}: ${agreement === null ? 'n/a (agreement needs rows whose reward and label are both 0 or 1)' : pct(agreement)}`);
+    lines.push(
+      `label       agreement with ${r.label}: ${agreement === null ? 'n/a (agreement needs rows whose reward and label are both 0 or 1)' : pct(agreement)}`,
+    );
   }
   if (r.groupBy) {
     lines.push(`group by    ${r.groupBy.column} (std: population)`);
