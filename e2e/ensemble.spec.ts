@@ -26,8 +26,8 @@ const models = (page: Page) => page.getByRole('region', { name: 'Reward models' 
 const ensemble = (page: Page) => page.getByRole('article', { name: 'Ensemble' });
 
 let modelB = '';
-let a: number[] = [];
-let b: number[] = [];
+const a: number[] = [];
+const b: number[] = [];
 
 test.beforeAll(async () => {
   modelB = join(mkdtempSync(join(tmpdir(), 'ens-')), 'tiny-reward-b');
