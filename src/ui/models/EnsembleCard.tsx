@@ -38,7 +38,9 @@ export function EnsembleCard() {
       <div className="model-head">
         <strong>Ensemble of {e.names.length} models</strong>
         <code title={`mean, min and std across ${names}`}>ctx.models.ensemble</code>
-        <span className="muted">{'{ mean, min, std }'} per rollout; scored by every model: {n(e.rows.scored)}</span>
+        <span className="muted">
+          {'{ mean, min, std }'} per rollout; scored by every model: {n(e.rows.scored)}
+        </span>
       </div>
       {view ? (
         <>
@@ -73,28 +75,30 @@ export function EnsembleCard() {
             <span className="muted">Where they disagree, a policy can exploit one model's errors (overoptimization).</span>
           </div>
           {open ? (
-            <div className="ensemble-where">
-              <ol className="ensemble-top" aria-label="Rollouts where the models disagree most">
-                {view.s.top.map((r) => (
-                  <li key={r.index}>
-                    <button type="button" aria-label={`Open rollout ${r.index}`} onClick={() => selectRow(r.index)}>
-                      #{r.index}
-                    </button>{' '}
-                    std {f(r.std)} · mean {f(r.mean)} · min {f(r.min)} · {e.names.map((x, j) => `${x} ${f(e.columns[j][r.index])}`).join(' · ')}{' '}
-                    <span className="muted">{previewOf(ds!, r.index).slice(0, 80)}</span>
-                  </li>
-                ))}
-              </ol>
-              <figure className="chart ensemble-chart" aria-label="Disagreement vs length" data-points={view.points.length}>
-                <ScatterCanvas
-                  label="Disagreement vs length"
-                  points={view.points}
-                  line={view.s.byLength}
-                  xLabel="length (characters)"
-                  yLabel="std across models"
-                  onPoint={selectRow}
-                />
-              </figure>
+            <>
+              <div className="ensemble-where">
+                <figure className="chart ensemble-chart" aria-label="Disagreement vs length" data-points={view.points.length}>
+                  <ScatterCanvas
+                    label="Disagreement vs length"
+                    points={view.points}
+                    line={view.s.byLength}
+                    xLabel="length (characters)"
+                    yLabel="std across models"
+                    onPoint={selectRow}
+                  />
+                </figure>
+                <ol className="ensemble-top" aria-label="Rollouts where the models disagree most">
+                  {view.s.top.map((r) => (
+                    <li key={r.index}>
+                      <button type="button" aria-label={`Open rollout ${r.index}`} onClick={() => selectRow(r.index)}>
+                        #{r.index}
+                      </button>{' '}
+                      std {f(r.std)} · mean {f(r.mean)} · min {f(r.min)} · {e.names.map((x, j) => `${x} ${f(e.columns[j][r.index])}`).join(' · ')}{' '}
+                      <span className="muted">{previewOf(ds!, r.index).slice(0, 80)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </div>
               {view.s.byGroup.length ? (
                 <p className="muted" data-testid="ensemble-groups">
                   Groups that disagree most:{' '}
@@ -104,7 +108,7 @@ export function EnsembleCard() {
                     .join(' · ')}
                 </p>
               ) : null}
-            </div>
+            </>
           ) : null}
         </>
       ) : null}
