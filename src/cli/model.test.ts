@@ -205,6 +205,14 @@ describe('reward-studio score with two --model (an ensemble)', () => {
     expect(j.ensemble.pairs[0]).toMatchObject({ a: 'tiny_reward', b: 'tiny_reward_b' });
     expect(Math.abs(j.ensemble.pairs[0].pearson - r_)).toBeLessThan(1e-5);
     expect(j.ensemble.pairs[0].spearman).toBeGreaterThanOrEqual(-1);
+    // The human report says the same in a few lines.
+    const human = cli(['score', data, '--reward', reward, '--model', MODEL, '--model', second]);
+    expect(human.code, human.stderr).toBe(0);
+    // Three decimals: compared as numbers, since the last digit can round either way at float32 precision.
+    const line = /Ensemble of tiny_reward, tiny_reward_b \(ctx\.models\.ensemble\): mean disagreement \(std across models\) ([\d.]+) over 6 rollouts all scored/.exec(human.stdout);
+    expect(Math.abs(Number(line?.[1]) - meanStd)).toBeLessThan(1e-3);
+    const pair = /tiny_reward vs tiny_reward_b: Pearson (-?[\d.]+), Spearman (-?[\d.]+)/.exec(human.stdout);
+    expect(Math.abs(Number(pair?.[1]) - r_)).toBeLessThan(1e-3);
   });
 
   it('with one model there is no ensemble: the JSON has no key and ctx.models.ensemble fails the row with why', () => {
