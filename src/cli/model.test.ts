@@ -204,7 +204,13 @@ describe('reward-studio score with two --model (an ensemble)', () => {
     expect(j.ensemble.pairs).toHaveLength(1);
     expect(j.ensemble.pairs[0]).toMatchObject({ a: 'tiny_reward', b: 'tiny_reward_b' });
     expect(Math.abs(j.ensemble.pairs[0].pearson - r_)).toBeLessThan(1e-5);
-    expect(j.ensemble.pairs[0].spearman).toBeGreaterThanOrEqual(-1);
+    // Spearman: the Pearson r of the ranks (six distinct scores each, no ties).
+    const ranks = (v: number[]) => v.map((x) => v.filter((y) => y < x).length + 1);
+    const ra = ranks(a);
+    const rb = ranks(b);
+    const d2 = ra.reduce((t, x, i) => t + (x - rb[i]) ** 2, 0);
+    expect(new Set(a).size + new Set(b).size).toBe(12);
+    expect(Math.abs(j.ensemble.pairs[0].spearman - (1 - (6 * d2) / (6 * (36 - 1))))).toBeLessThan(1e-12);
     // The human report says the same in a few lines.
     const human = cli(['score', data, '--reward', reward, '--model', MODEL, '--model', second]);
     expect(human.code, human.stderr).toBe(0);
