@@ -67,12 +67,17 @@ test('two models: the Ensemble card, where they disagree most, the ensemble as s
   const std = a.map((x, i) => Math.abs(x - b[i]) / 2);
   await expect(ensemble(page)).toContainText('ctx.models.ensemble');
   await expect(ensemble(page)).toContainText('scored by every model: 800');
-  const shown = Number(/Mean disagreement \(std across models\) (-?[\d.]+)/.exec((await ensemble(page).getByTestId('ensemble-disagreement').textContent()) ?? '')![1]);
+  const shown = Number(
+    /Mean disagreement \(std across models\) (-?[\d.]+)/.exec((await ensemble(page).getByTestId('ensemble-disagreement').textContent()) ?? '')![1],
+  );
   expect(Math.abs(shown - mean(std))).toBeLessThan(1.5e-3); // shown with 3 decimals
   const ma = mean(a);
   const mb = mean(b);
-  const r = a.reduce((t, x, i) => t + (x - ma) * (b[i] - mb), 0) / Math.sqrt(a.reduce((t, x) => t + (x - ma) ** 2, 0) * b.reduce((t, y) => t + (y - mb) ** 2, 0));
-  const row = ensemble(page).getByRole('table', { name: 'Agreement between models' }).getByRole('row', { name: /tiny_reward · tiny_reward_b/ });
+  const r =
+    a.reduce((t, x, i) => t + (x - ma) * (b[i] - mb), 0) / Math.sqrt(a.reduce((t, x) => t + (x - ma) ** 2, 0) * b.reduce((t, y) => t + (y - mb) ** 2, 0));
+  const row = ensemble(page)
+    .getByRole('table', { name: 'Agreement between models' })
+    .getByRole('row', { name: /tiny_reward · tiny_reward_b/ });
   const pearsonShown = Number(await row.getByRole('cell').first().textContent());
   expect(Math.abs(pearsonShown - r)).toBeLessThan(1.5e-3);
 

@@ -200,7 +200,8 @@ describe('reward-studio score with two --model (an ensemble)', () => {
     const mean = (v: number[]) => v.reduce((t, x) => t + x, 0) / v.length;
     const ma = mean(a);
     const mb = mean(b);
-    const r_ = a.reduce((t, x, i) => t + (x - ma) * (b[i] - mb), 0) / Math.sqrt(a.reduce((t, x) => t + (x - ma) ** 2, 0) * b.reduce((t, y) => t + (y - mb) ** 2, 0));
+    const r_ =
+      a.reduce((t, x, i) => t + (x - ma) * (b[i] - mb), 0) / Math.sqrt(a.reduce((t, x) => t + (x - ma) ** 2, 0) * b.reduce((t, y) => t + (y - mb) ** 2, 0));
     expect(j.ensemble.pairs).toHaveLength(1);
     expect(j.ensemble.pairs[0]).toMatchObject({ a: 'tiny_reward', b: 'tiny_reward_b' });
     expect(Math.abs(j.ensemble.pairs[0].pearson - r_)).toBeLessThan(1e-5);
@@ -215,7 +216,10 @@ describe('reward-studio score with two --model (an ensemble)', () => {
     const human = cli(['score', data, '--reward', reward, '--model', MODEL, '--model', second]);
     expect(human.code, human.stderr).toBe(0);
     // Three decimals: compared as numbers, since the last digit can round either way at float32 precision.
-    const line = /Ensemble of tiny_reward, tiny_reward_b \(ctx\.models\.ensemble\): mean disagreement \(std across models\) ([\d.]+) over 6 rollouts all scored/.exec(human.stdout);
+    const line =
+      /Ensemble of tiny_reward, tiny_reward_b \(ctx\.models\.ensemble\): mean disagreement \(std across models\) ([\d.]+) over 6 rollouts all scored/.exec(
+        human.stdout,
+      );
     expect(Math.abs(Number(line?.[1]) - meanStd)).toBeLessThan(1e-3);
     const pair = /tiny_reward vs tiny_reward_b: Pearson (-?[\d.]+), Spearman (-?[\d.]+)/.exec(human.stdout);
     expect(Math.abs(Number(pair?.[1]) - r_)).toBeLessThan(1e-3);

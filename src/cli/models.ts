@@ -138,7 +138,10 @@ export async function scoreColumns(models: readonly CliModel[], rows: readonly T
 export function ensembleReport(columns: Record<string, Float64Array>): { json: Record<string, unknown>; text: string } | null {
   const names = Object.keys(columns);
   if (names.length < 2) return null;
-  const s = ensembleSummary(names, names.map((n) => columns[n]));
+  const s = ensembleSummary(
+    names,
+    names.map((n) => columns[n]),
+  );
   const num = (x: number) => (Number.isFinite(x) ? x : null);
   const pairs = s.pairs.map((p) => ({ a: p.a, b: p.b, pearson: num(p.pearson), spearman: num(p.spearman) }));
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');

@@ -70,7 +70,11 @@ describe('ensembleSummary', () => {
       { group: 0, meanStd: 0.5, n: 2 },
     ]);
     // three bins over [10, 40], one scored row each (row 2 at length 30 is unscored): std 1, 0, 2
-    expect(s.byLength.map((x) => [x.n, x.y])).toEqual([[1, 1], [1, 0], [1, 2]]);
+    expect(s.byLength.map((x) => [x.n, x.y])).toEqual([
+      [1, 1],
+      [1, 0],
+      [1, 2],
+    ]);
   });
   it('matches numpy/scipy (scripts/ensemble-fixtures.py)', () => {
     const cols = fixture.columns.map((c) => f64(c as Num[]));

@@ -72,7 +72,9 @@ function modelScores(ctx: { index: number }, m: ModelColumns | undefined): Model
   // Read from the same validated columns as the models themselves, so nothing new crosses the worker boundary.
   const ensemble = (): EnsembleRow => {
     if (names.length < 2)
-      throw new Error(`ctx.models.${ENSEMBLE_NAME}: needs at least 2 reward models (${names.length ? `only ${names[0]} has` : 'none has'} scored these rollouts)`);
+      throw new Error(
+        `ctx.models.${ENSEMBLE_NAME}: needs at least 2 reward models (${names.length ? `only ${names[0]} has` : 'none has'} scored these rollouts)`,
+      );
     const e = ensembleOfRow(names.map(read));
     return Object.freeze(e);
   };

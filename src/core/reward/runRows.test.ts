@@ -150,7 +150,9 @@ describe('ctx.models', () => {
     expect([...r.status]).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Error]);
     expect(r.errors[0].message).toBe('Error: ctx.models.rm: the model has no score for rollout 12 (its scoring failed or was cancelled)');
     // not enumerable: Object.keys and "in" still see the two models; the ensemble object is frozen
-    const keys = compile('export default (t, ctx) => Object.keys(ctx.models).length * 10 + ("ensemble" in ctx.models ? 1 : 0) + (Object.isFrozen(ctx.models.ensemble) ? 100 : 0)');
+    const keys = compile(
+      'export default (t, ctx) => Object.keys(ctx.models).length * 10 + ("ensemble" in ctx.models ? 1 : 0) + (Object.isFrozen(ctx.models.ensemble) ? 100 : 0)',
+    );
     expect(runRows(keys, (i) => rows[i - 10], 10, 11, undefined, undefined, two).scores[0]).toBe(121);
     const one = runRows(uwo, (i) => rows[i - 10], 10, 11, undefined, undefined, models);
     expect(one.errors[0].message).toBe('Error: ctx.models.ensemble: needs at least 2 reward models (only rm has scored these rollouts)');
