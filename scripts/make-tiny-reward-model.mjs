@@ -17,6 +17,7 @@
  *   node scripts/make-tiny-reward-model.mjs                 -> public/models/tiny-reward/ (the demo/test model, ~0.26 MB onnx)
  *   node scripts/make-tiny-reward-model.mjs OUT_DIR         -> the tiny model to OUT_DIR
  *   node scripts/make-tiny-reward-model.mjs --large OUT_DIR -> a ~53 MB benchmark model (never under public/)
+ *   node scripts/make-tiny-reward-model.mjs --seed N OUT_DIR -> the tiny model with other weights (a second ensemble member in tests)
  *
  * The ONNX protobuf is written by hand below (no onnx package is installed). The bytes are the same on every run.
  *
@@ -38,7 +39,7 @@
  * src/core/models/tinyReference.ts recomputes the same forward pass in plain JS from the weights in model.onnx.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -284,7 +285,13 @@ export function writeModelFolder(spec, outDir) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const large = args.includes('--large');
-  const rest = args.filter((a) => a !== '--large');
+  const si = args.indexOf('--seed');
+  const seed = si >= 0 ? Number(args[si + 1]) : null;
+  if (seed !== null && (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)) {
+    console.error('--seed needs an integer in [0, 2^32)');
+    process.exit(2);
+  }
+  const rest = args.filter((a, i) => a !== '--large' && (si < 0 || (i !== si && i !== si + 1)));
   let out;
   if (large) {
     if (rest.length !== 1) {
@@ -299,6 +306,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   } else {
     out = resolve(rest[0] ?? join(ROOT, 'public/models/tiny-reward'));
   }
-  const n = writeModelFolder(large ? LARGE : TINY, out);
+  if (seed !== null && rest.length !== 1) {
+    console.error('usage: node scripts/make-tiny-reward-model.mjs --seed N OUT_DIR   (never over the demo model)');
+    process.exit(2);
+  }
+  const spec = large ? LARGE : seed !== null ? { ...TINY, seed, name: basename(out) } : TINY;
+  const n = writeModelFolder(spec, out);
   console.log(`wrote ${out} (model.onnx ${(n / 1e6).toFixed(2)} MB)`);
 }

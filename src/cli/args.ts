@@ -137,7 +137,9 @@ Options:
                          one, else the prompt/completion pair; its max length) and the reward reads the score (the
                          first label's raw logit) as ctx.models.<name> (TypeScript) or model_scores /
                          extra_info["rollout_reward_scores"] (Python); <name> is the folder's model name as the
-                         studio writes it, e.g. tiny-reward → tiny_reward. Repeat it for several models. For probe,
+                         studio writes it, e.g. tiny-reward → tiny_reward. Repeat it for several models: with two or
+                         more, ctx.models.ensemble is their {mean, min, std} per rollout and --json adds \`ensemble\`
+                         (mean std across models, Pearson/Spearman of each pair). For probe,
                          each probed text is scored by the model too. The sandbox may read the folder; the model
                          itself runs in the unsandboxed parent process (a native addon: the reward gets none)
   --tokenizer <id>       tokenizer for ctx.tokenCount: ${TOKENIZER_IDS.join(', ')} (default ${DEFAULT_TOKENIZER})

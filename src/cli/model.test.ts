@@ -164,3 +164,73 @@ describe('reward-studio probe --model', () => {
     }
   });
 });
+
+describe('reward-studio score with two --model (an ensemble)', () => {
+  let second = '';
+  let sessionB: ort.InferenceSession;
+  beforeAll(async () => {
+    // The same architecture with other weights (seed 7): a second member that disagrees with the first.
+    second = join(dir, 'tiny-reward-b');
+    const made = spawnSync(process.execPath, [join(ROOT, 'scripts/make-tiny-reward-model.mjs'), '--seed', '7', second], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(made.stderr);
+    sessionB = await ort.InferenceSession.create(join(second, 'model.onnx'), { executionProviders: ['cpu'] });
+  });
+  afterAll(async () => {
+    await sessionB?.release();
+  });
+
+  it('ctx.models.ensemble is the mean, min and std of the two scores; --json adds the ensemble summary', async () => {
+    const a = await realScores();
+    const prev = session;
+    session = sessionB;
+    const b = await realScores();
+    session = prev;
+    const reward = file('ens.ts', 'export default (t, ctx) => { const e = ctx.models.ensemble; return e.mean - 0.5 * e.std + 1000 * e.min; }\n');
+    const out = join(dir, 'ens.jsonl');
+    const r = cli(['score', data, '--reward', reward, '--model', MODEL, '--model', second, '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    // Two models: mean (a+b)/2, min, population std |a − b|/2.
+    const want = a.map((x, i) => (x + b[i]) / 2 - 0.5 * (Math.abs(x - b[i]) / 2) + 1000 * Math.min(x, b[i]));
+    rewards(out).forEach((x, i) => expect(Math.abs(x.reward! - want[i])).toBeLessThan(1e-3));
+    const j = JSON.parse(r.stdout) as { ensemble: { models: string[]; meanStd: number; pairs: { a: string; b: string; pearson: number; spearman: number }[] } };
+    expect(j.ensemble.models).toEqual(['tiny_reward', 'tiny_reward_b']);
+    const meanStd = a.reduce((t, x, i) => t + Math.abs(x - b[i]) / 2, 0) / a.length;
+    expect(Math.abs(j.ensemble.meanStd - meanStd)).toBeLessThan(1e-6);
+    expect(meanStd).toBeGreaterThan(1e-4);
+    const mean = (v: number[]) => v.reduce((t, x) => t + x, 0) / v.length;
+    const ma = mean(a);
+    const mb = mean(b);
+    const r_ =
+      a.reduce((t, x, i) => t + (x - ma) * (b[i] - mb), 0) / Math.sqrt(a.reduce((t, x) => t + (x - ma) ** 2, 0) * b.reduce((t, y) => t + (y - mb) ** 2, 0));
+    expect(j.ensemble.pairs).toHaveLength(1);
+    expect(j.ensemble.pairs[0]).toMatchObject({ a: 'tiny_reward', b: 'tiny_reward_b' });
+    expect(Math.abs(j.ensemble.pairs[0].pearson - r_)).toBeLessThan(1e-5);
+    // Spearman: the Pearson r of the ranks (six distinct scores each, no ties).
+    const ranks = (v: number[]) => v.map((x) => v.filter((y) => y < x).length + 1);
+    const ra = ranks(a);
+    const rb = ranks(b);
+    const d2 = ra.reduce((t, x, i) => t + (x - rb[i]) ** 2, 0);
+    expect(new Set(a).size + new Set(b).size).toBe(12);
+    expect(Math.abs(j.ensemble.pairs[0].spearman - (1 - (6 * d2) / (6 * (36 - 1))))).toBeLessThan(1e-12);
+    // The human report says the same in a few lines.
+    const human = cli(['score', data, '--reward', reward, '--model', MODEL, '--model', second]);
+    expect(human.code, human.stderr).toBe(0);
+    // Three decimals: compared as numbers, since the last digit can round either way at float32 precision.
+    const line =
+      /Ensemble of tiny_reward, tiny_reward_b \(ctx\.models\.ensemble\): mean disagreement \(std across models\) ([\d.]+) over 6 rollouts all scored/.exec(
+        human.stdout,
+      );
+    expect(Math.abs(Number(line?.[1]) - meanStd)).toBeLessThan(1e-3);
+    const pair = /tiny_reward vs tiny_reward_b: Pearson (-?[\d.]+), Spearman (-?[\d.]+)/.exec(human.stdout);
+    expect(Math.abs(Number(pair?.[1]) - r_)).toBeLessThan(1e-3);
+  });
+
+  it('with one model there is no ensemble: the JSON has no key and ctx.models.ensemble fails the row with why', () => {
+    const reward = file('ens1.ts', 'export default (t, ctx) => ctx.models.ensemble.mean;\n');
+    const out = join(dir, 'ens1.jsonl');
+    const r = cli(['score', data, '--reward', reward, '--model', MODEL, '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).not.toHaveProperty('ensemble');
+    expect(rewards(out)[0].error).toMatch(/ctx\.models\.ensemble: needs at least 2 reward models \(only tiny_reward has/);
+  });
+});

@@ -9,6 +9,7 @@ import { basename, join, resolve } from 'node:path';
 import type { TokenBatch } from '../core/models/batching';
 import { RolloutEncoder, type InputMode } from '../core/models/encode';
 import { inspectModelFolder, type ModelFolder, type PickedFile } from '../core/models/modelFolder';
+import { ensembleSummary } from '../core/models/ensemble';
 import { accessorName } from '../core/models/naming';
 import { labelColumn, scoreRollouts } from '../core/models/scoreRollouts';
 import type { Trajectory } from '../core/trajectory';
@@ -131,4 +132,22 @@ export async function scoreColumns(models: readonly CliModel[], rows: readonly T
     if (r.truncatedCount > 0) out.truncated.push({ name: m.name, count: r.truncatedCount });
   }
   return out;
+}
+
+/** `--json`'s `ensemble` with ≥ 2 models: names, mean std across models per rollout, pairwise correlations (small on purpose). */
+export function ensembleReport(columns: Record<string, Float64Array>): { json: Record<string, unknown>; text: string } | null {
+  const names = Object.keys(columns);
+  if (names.length < 2) return null;
+  const s = ensembleSummary(
+    names,
+    names.map((n) => columns[n]),
+  );
+  const num = (x: number) => (Number.isFinite(x) ? x : null);
+  const pairs = s.pairs.map((p) => ({ a: p.a, b: p.b, pearson: num(p.pearson), spearman: num(p.spearman) }));
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+  const text = [
+    `Ensemble of ${names.join(', ')} (ctx.models.ensemble): mean disagreement (std across models) ${f(s.meanStd)} over ${s.scored} rollouts all scored`,
+    ...s.pairs.map((p) => `  ${p.a} vs ${p.b}: Pearson ${f(p.pearson)}, Spearman ${f(p.spearman)}`),
+  ].join('\n');
+  return { json: { ensemble: { models: names, meanStd: num(s.meanStd), pairs } }, text };
 }

@@ -25,7 +25,7 @@ import { scoreReport } from './scoreReport';
 import { shardRows } from '../core/dataset/shard';
 import { runSandboxed, sandboxed } from './sandbox';
 import { shapeRun } from './shaping';
-import { closeModels, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
+import { closeModels, ensembleReport, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { localSessions, remoteSessions } from './modelHost';
 import type { Trajectory } from '../core/trajectory';
 
@@ -203,7 +203,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     byStep: o.byStep,
     maxLength: o.maxLength,
     ...(functions ? { functions } : {}),
-    ...(shaped ? { extra: { json: shaped.json, text: shaped.text } } : {}),
+    ...extraReport(models ? ensembleReport(models) : null, shaped ? { json: shaped.json, text: shaped.text } : null),
     json: o.json,
     human: {
       file: (o.dataPaths ?? [o.dataPath]).join(' ') + shardNote,
@@ -220,6 +220,13 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   });
   io.stdout(report + '\n');
   return 0;
+}
+
+/** The keys and lines added after the report: the models' ensemble, then --shape's. */
+function extraReport(...parts: ({ json: Record<string, unknown>; text: string } | null)[]): { extra?: { json: Record<string, unknown>; text: string } } {
+  const got = parts.filter((p) => p !== null);
+  if (got.length === 0) return {};
+  return { extra: { json: Object.assign({}, ...got.map((p) => p.json)), text: got.map((p) => p.text).join('\n') } };
 }
 
 /** The data a partial was scored on: its file's name and size, or a folder's (several files') names and total size. */

@@ -66,4 +66,14 @@ describe('models slice', () => {
     store.getState().setModelLoadError('This model cannot be loaded: no .onnx file.');
     expect([store.getState().providerChoice, store.getState().modelLoadError]).toEqual(['wasm', 'This model cannot be loaded: no .onnx file.']);
   });
+
+  it('dropModel leaves an ensemble column as the diagnostics source only while two models remain', () => {
+    const store = createStudioStore();
+    for (const id of ['a', 'b', 'c']) store.getState().addModel(model(id));
+    store.getState().setDiagSource('ensemble:std');
+    store.getState().dropModel('c');
+    expect(store.getState().diagSource).toBe('ensemble:std');
+    store.getState().dropModel('b');
+    expect(store.getState().diagSource).toBeNull();
+  });
 });

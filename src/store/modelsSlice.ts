@@ -50,7 +50,7 @@ export interface ModelsSlice {
   providerChoice: ProviderChoice;
   /** The message of a load that never produced a model (missing files, a corrupt .onnx). */
   modelLoadError: string | null;
-  /** What the diagnostics show: null for the current reward run, else a model's id (its score as the reward). */
+  /** What the diagnostics show: null for the current reward run, else a model's id (its score as the reward) or "ensemble:mean|min|std". */
   diagSource: string | null;
   /** The models an opened share link's reward used: the recipient is asked to load them (never their weights). */
   linkModels: ModelRef[];
@@ -73,7 +73,13 @@ export const createModelsSlice: StateCreator<StudioState, [], [], ModelsSlice> =
   setDiagSource: (diagSource) => set({ diagSource }),
   addModel: (m) => set((s) => ({ models: [...s.models.filter((x) => x.id !== m.id), m] })),
   patchModel: (id, patch) => set((s) => ({ models: s.models.map((m) => (m.id === id ? { ...m, ...patch } : m)) })),
-  dropModel: (id) => set((s) => ({ models: s.models.filter((m) => m.id !== id), diagSource: s.diagSource === id ? null : s.diagSource })),
+  dropModel: (id) =>
+    set((s) => {
+      const models = s.models.filter((m) => m.id !== id);
+      // An ensemble column ("ensemble:mean") needs two models left.
+      const gone = s.diagSource === id || (s.diagSource?.startsWith('ensemble:') === true && models.length < 2);
+      return { models, diagSource: gone ? null : s.diagSource };
+    }),
   setProviderChoice: (providerChoice) => set({ providerChoice }),
   setModelLoadError: (modelLoadError) => set({ modelLoadError }),
 });

@@ -9,6 +9,11 @@ describe('modelsUsedBy', () => {
     expect(modelsUsedBy(code, 'ts', ids)).toEqual(['tiny_reward', 'skywork_rm']);
     expect(modelsUsedBy('const m = ctx?.models?.tiny;', 'ts', ids)).toEqual(['tiny']);
   });
+  it('TypeScript: ctx.models.ensemble reads every loaded model (when there are 2 or more)', () => {
+    expect(modelsUsedBy('export default (t, ctx) => ctx.models.ensemble.min', 'ts', ids)).toEqual(ids);
+    expect(modelsUsedBy('export default (t, ctx) => ctx.models["ensemble"].std', 'ts', ids)).toEqual(ids);
+    expect(modelsUsedBy('export default (t, ctx) => ctx.models.ensemble.min', 'ts', ['tiny'])).toEqual([]);
+  });
   it('TypeScript without a model read: none (the text "models" alone is not a read)', () => {
     expect(modelsUsedBy('// no models here\nexport default () => 1;', 'ts', ids)).toEqual([]);
   });

@@ -1,6 +1,8 @@
 import { numberAfter, numbersEqual, parseNumber } from './answers';
 import { editDistance, extractTag, lastBoxed, similarity } from './extract';
 import type { TokenCounter } from '../tokenize/tokenizers';
+import { ensembleOfRow, type EnsembleRow } from '../models/ensemble';
+import { ENSEMBLE_NAME } from '../models/naming';
 
 /** What reward code receives as its second argument. */
 export interface RewardContext {
@@ -22,8 +24,21 @@ export interface RewardContext {
   similarity(a: string, b: string): number;
   /** Number of tokens of `text` with the tokenizer picked in the studio (GPT-2, Qwen3 or Llama-3), no special tokens added. */
   tokenCount(text: string): number;
-  /** Each loaded reward model's score for this rollout, by the model's name (`ctx.models.tiny_reward`). */
-  readonly models: Readonly<Record<string, number>>;
+  /**
+   * Each loaded reward model's score for this rollout, by the model's name (`ctx.models.tiny_reward`); with ≥ 2
+   * models also `ctx.models.ensemble` (mean, min, population std across them).
+   */
+  readonly models: ModelScores;
+}
+
+/** `ctx.models`: numbers by model name, plus the ensemble object (never a model's name: see core/models/naming). */
+export type ModelScores = Readonly<Record<string, number>> & { readonly ensemble: EnsembleScores };
+
+/** The models' scores for the row combined: mean, min (worst case) and population std (their disagreement). */
+export interface EnsembleScores {
+  readonly mean: number;
+  readonly min: number;
+  readonly std: number;
 }
 
 /** Reward-model score columns for a range of rows: `columns[name][i - offset]` is row i's score (NaN: none). */
@@ -39,7 +54,7 @@ const NOT_MODELS = new Set(['then', 'toJSON', 'constructor', 'valueOf', 'toStrin
  * `ctx.models`: reads the current row's score from the columns. An unknown name or a rollout the model has no
  * score for throws with the reason, so that row fails with a message instead of scoring NaN silently.
  */
-function modelScores(ctx: { index: number }, m: ModelColumns | undefined): Readonly<Record<string, number>> {
+function modelScores(ctx: { index: number }, m: ModelColumns | undefined): ModelScores {
   const cols = m?.columns ?? {};
   const offset = m?.offset ?? 0;
   const names = Object.keys(cols);
@@ -54,9 +69,20 @@ function modelScores(ctx: { index: number }, m: ModelColumns | undefined): Reado
       throw new Error(`ctx.models.${name}: the model has no score for rollout ${ctx.index} (its scoring failed or was cancelled)`);
     return v;
   };
-  return new Proxy({} as Record<string, number>, {
-    get: (_, name) => (typeof name !== 'string' || NOT_MODELS.has(name) ? undefined : read(name)),
-    has: (_, name) => typeof name === 'string' && name in cols,
+  // Read from the same validated columns as the models themselves, so nothing new crosses the worker boundary.
+  const ensemble = (): EnsembleRow => {
+    if (names.length < 2)
+      throw new Error(
+        `ctx.models.${ENSEMBLE_NAME}: needs at least 2 reward models (${names.length ? `only ${names[0]} has` : 'none has'} scored these rollouts)`,
+      );
+    const e = ensembleOfRow(names.map(read));
+    return Object.freeze(e);
+  };
+  const get = (name: string): number | EnsembleRow => (name === ENSEMBLE_NAME && !(name in cols) ? ensemble() : read(name));
+  return new Proxy({} as ModelScores, {
+    get: (_, name) => (typeof name !== 'string' || NOT_MODELS.has(name) ? undefined : get(name)),
+    // The ensemble is not enumerable: Object.values(ctx.models) stays the models' numbers.
+    has: (_, name) => typeof name === 'string' && (name in cols || (name === ENSEMBLE_NAME && names.length >= 2)),
     ownKeys: () => names,
     getOwnPropertyDescriptor: (_, name) => (typeof name === 'string' && name in cols ? { value: read(name), enumerable: true, configurable: true } : undefined),
   });

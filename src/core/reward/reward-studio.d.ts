@@ -82,7 +82,21 @@ declare module 'reward-studio' {
      * Each loaded reward model's score for this rollout (the raw logit of the label picked for it), by the name shown
      * under "Reward models": `0.5 * ctx.models.tiny_reward + (correct ? 1 : 0)`. A rollout the model has no score
      * for, or an unknown name, fails that row with the reason.
+     *
+     * With two or more models loaded, `ctx.models.ensemble` is their mean, min and population std (disagreement) for
+     * the row (a model is never named `ensemble`): Coste et al. 2023's conservative rewards are `e.mean`, `e.min`
+     * and `e.mean - 0.5 * e.std`. The row fails when any model has no score for it.
      */
-    readonly models: Readonly<Record<string, number>>;
+    readonly models: Readonly<Record<string, number>> & { readonly ensemble: EnsembleScores };
+  }
+
+  /** `ctx.models.ensemble`: the loaded reward models' scores for the row combined. */
+  export interface EnsembleScores {
+    /** Mean over the models. */
+    readonly mean: number;
+    /** The lowest model score (worst-case optimisation). */
+    readonly min: number;
+    /** Population standard deviation across the models (ddof 0): how much they disagree. */
+    readonly std: number;
   }
 }

@@ -140,6 +140,24 @@ describe('ctx.models', () => {
     expect(runRows(keys, (i) => rows[i - 10], 10, 11, undefined, undefined, models).scores[0]).toBe(11);
   });
 
+  it('ctx.models.ensemble: mean, min and population std of the models for the row, only with ≥ 2 models', () => {
+    // rows 10..12: rm = 0.5, −1.25, NaN; rm_2 = 1.5, −1.25, 2 → row 10: mean 1, min 0.5, std 0.5; row 11: std 0
+    const two = { columns: { rm: models.columns.rm, rm_2: Float64Array.from([1.5, -1.25, 2]) }, offset: 10 };
+    const uwo = compile('export default (t, ctx) => { const e = ctx.models.ensemble; return e.mean - 0.5 * e.std + 10 * e.min; }');
+    const r = runRows(uwo, (i) => rows[i - 10], 10, 13, undefined, undefined, two);
+    // row 10: 1 − 0.25 + 5 = 5.75; row 11: −1.25 − 0 − 12.5 = −13.75; row 12: rm has no score → the row fails
+    expect([r.scores[0], r.scores[1]]).toEqual([5.75, -13.75]);
+    expect([...r.status]).toEqual([RowStatus.Ok, RowStatus.Ok, RowStatus.Error]);
+    expect(r.errors[0].message).toBe('Error: ctx.models.rm: the model has no score for rollout 12 (its scoring failed or was cancelled)');
+    // not enumerable: Object.keys and "in" still see the two models; the ensemble object is frozen
+    const keys = compile(
+      'export default (t, ctx) => Object.keys(ctx.models).length * 10 + ("ensemble" in ctx.models ? 1 : 0) + (Object.isFrozen(ctx.models.ensemble) ? 100 : 0)',
+    );
+    expect(runRows(keys, (i) => rows[i - 10], 10, 11, undefined, undefined, two).scores[0]).toBe(121);
+    const one = runRows(uwo, (i) => rows[i - 10], 10, 11, undefined, undefined, models);
+    expect(one.errors[0].message).toBe('Error: ctx.models.ensemble: needs at least 2 reward models (only rm has scored these rollouts)');
+  });
+
   it('puts string component values in text columns, as the Python harness does (16 names, 200 characters)', () => {
     const fn = compile(
       [

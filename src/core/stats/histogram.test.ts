@@ -130,3 +130,13 @@ describe('overlayHistogram (runs drawn on shared bins)', () => {
     expect(overlayHistogram([]).counts).toEqual([]);
   });
 });
+
+describe('continuous histogram of equal values', () => {
+  it('puts every value in the first bin (binnedMeans over rollouts of one length)', () => {
+    const h = histogram([10, 10, 10, NaN], { maxDiscrete: 0, maxBins: 30 });
+    expect(h.n).toBe(3);
+    expect(h.bins[0].count).toBe(3);
+    expect(h.bins.slice(1).every((b) => b.count === 0)).toBe(true);
+    expect(binOf(h, 10)).toBe(0);
+  });
+});

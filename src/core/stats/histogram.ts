@@ -91,6 +91,8 @@ function continuousBin(h: Histogram, v: number): number {
   const min = h.bins[0].x0;
   const max = h.bins[k - 1].x1;
   if (v < min || v > max) return -1;
+  // All values equal (maxDiscrete 0): one point-wide range, every value in the first bin rather than bin NaN.
+  if (max === min) return 0;
   return Math.min(k - 1, Math.floor(((v - min) / (max - min)) * k));
 }
 

@@ -1,6 +1,7 @@
 import { summarizeRun } from '../../core/reward/summary';
 import type { RowError } from '../../core/reward/runRows';
 import { modelScoreColumn } from '../../app/models';
+import { ensembleAsRun, ensembleKindOf, ensembleOf } from '../../app/ensemble';
 import { useStudio } from '../../store';
 import type { ModelEntry } from '../../store/modelsSlice';
 import type { RunRecord } from '../../store/runsSlice';
@@ -32,11 +33,17 @@ export function modelAsRun(m: ModelEntry): RunRecord | null {
   return run;
 }
 
-/** What the diagnostics show: the current reward run, or the scores of the model picked under "Scores". */
+/** What the diagnostics show: the current reward run, or the scores of the model (or ensemble column) picked under "Scores". */
 export function useDiagnosedRun(): RunRecord | null {
   const current = useCurrentRun();
   const model = useStudio((s) => (s.diagSource ? s.models.find((m) => m.id === s.diagSource) : undefined));
+  const kind = useStudio((s) => ensembleKindOf(s.diagSource));
+  const models = useStudio((s) => s.models);
   const datasetId = useStudio((s) => s.datasetId);
+  if (kind) {
+    const e = ensembleOf(models, datasetId);
+    return e && datasetId ? ensembleAsRun(e, kind, datasetId) : null;
+  }
   if (!model) return current;
   const run = modelAsRun(model);
   return run && run.datasetId === datasetId ? run : null;

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { modelScoreColumn } from '../../app/models';
+import { ENSEMBLE_KINDS, ensembleAsRun, ensembleOf, ensembleSourceId } from '../../app/ensemble';
 import { useStudio } from '../../store';
 import { runLabel } from '../editor/runLabel';
 
@@ -20,7 +21,8 @@ export interface ScoreSource {
 /**
  * Every source of scores for the loaded dataset, the one place the Preference and Best-of-N tabs get them from:
  * the current run first, then the other runs of the history, newest first, labelled as the Run history shows them;
- * then each reward model that has scored these rollouts ("Model: tiny_reward").
+ * then each reward model that has scored these rollouts ("Model: tiny_reward"), then with two or more the ensemble's
+ * mean, min and std.
  */
 export function useScoreSources(): ScoreSource[] {
   const runs = useStudio((s) => s.runs);
@@ -36,6 +38,13 @@ export function useScoreSources(): ScoreSource[] {
     const fromModels = models
       .filter((m) => m.scores?.datasetId === datasetId)
       .map((m) => ({ id: `model:${m.id}`, label: `Model: ${m.id}`, scores: modelScoreColumn(m), status: m.scores!.status }));
-    return [...fromRuns, ...fromModels];
+    const e = datasetId ? ensembleOf(models, datasetId) : null;
+    const fromEnsemble = e
+      ? ENSEMBLE_KINDS.map((k) => {
+          const run = ensembleAsRun(e, k.id, datasetId!);
+          return { id: ensembleSourceId(k.id), label: k.label, scores: run.result.scores, status: run.result.status };
+        })
+      : [];
+    return [...fromRuns, ...fromModels, ...fromEnsemble];
   }, [runs, datasetId, currentRunId, models]);
 }

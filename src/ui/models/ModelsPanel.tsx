@@ -3,6 +3,7 @@ import { cancelModelScoring, checkProviders, loadModelFiles, removeModel, scoreM
 import { useStudio } from '../../store';
 import type { ModelEntry, ProviderChoice } from '../../store/modelsSlice';
 import { FilePickButton } from '../layout/FilePickButton';
+import { EnsembleCard } from './EnsembleCard';
 import { LinkModels } from './LinkModels';
 
 const mb = (bytes: number) =>
@@ -56,6 +57,7 @@ export function ModelsPanel() {
       {models.map((m) => (
         <ModelCard key={m.id} m={m} />
       ))}
+      <EnsembleCard />
     </section>
   );
 }
