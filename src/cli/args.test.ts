@@ -68,6 +68,11 @@ describe('parseArgs', () => {
       message: expect.stringMatching(/^--shape does not go with --shard/),
     });
     expect(parseArgs([...base, '--save-partial', 'p.rsp', '--shape', 'clip:min=0'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseArgs([...base, '--save-partial', 'p.rsp', '--model', 'a', '--model', 'b'])).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^--save-partial does not go with two or more --model/),
+    });
+    expect(parseArgs([...base, '--save-partial', 'p.rsp', '--model', 'a'])).toMatchObject({ kind: 'score' });
     expect(parseArgs(['merge', 'a.rsp', 'b.rsp', '--json'])).toEqual({ kind: 'merge', paths: ['a.rsp', 'b.rsp'], json: true });
     expect(parseArgs(['merge', 'a.rsp'])).toEqual({ kind: 'merge', paths: ['a.rsp'], json: false });
     expect(parseArgs(['merge'])).toMatchObject({ kind: 'usage-error', message: 'merge: missing the partial files (written by score --save-partial)' });

@@ -369,6 +369,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const models = repeated.get('--model') ?? [];
   if (models.includes('')) return err('--model needs a folder');
+  if (savePartial !== undefined && models.length >= 2)
+    return err(
+      "--save-partial does not go with two or more --model: a partial file does not carry the models' scores, so merge could not print the ensemble figures",
+    );
   const shapes = shapeOptions(repeated.get('--shape') ?? []);
   if (typeof shapes === 'string') return err(shapes);
 
