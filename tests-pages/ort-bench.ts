@@ -47,6 +47,8 @@ export interface BenchLoadResult {
 export interface BenchBatch {
   inputIds: number[];
   attentionMask: number[];
+  /** token_type_ids, for models that take them (text-pair encoders); the studio's infer fills zeros without. */
+  typeIds?: number[];
   batch: number;
   sequence: number;
 }
@@ -135,6 +137,7 @@ export async function setBatches(name: string, batches: BenchBatch[]): Promise<n
       const batch: TokenBatch = {
         inputIds: BigInt64Array.from(b.inputIds, BigInt),
         attentionMask: BigInt64Array.from(b.attentionMask, BigInt),
+        ...(b.typeIds ? { typeIds: BigInt64Array.from(b.typeIds, BigInt) } : {}),
         batch: b.batch,
         sequence: b.sequence,
       };
