@@ -25,7 +25,7 @@ interface Gen {
   DECODER: Spec;
   tinyOf(s: Spec): Spec;
   paramCount(s: Spec): number;
-  buildRealSizeModel(s: Spec, dtype: 'fp32' | 'fp16'): { bytes: Uint8Array; params: number };
+  buildRealSizeModel(s: Spec, dtype: 'fp32' | 'fp16' | 'int8'): { bytes: Uint8Array; params: number };
 }
 const gen = (await import(pathToFileURL(join(__dirname, '../scripts/make-real-size-models.mjs')).href)) as Gen;
 
@@ -94,19 +94,22 @@ describe('real-size reward models', () => {
   });
 
   for (const arch of ['encoder', 'decoder'] as const) {
-    for (const dtype of ['fp32', 'fp16'] as const) {
+    for (const dtype of ['fp32', 'fp16', 'int8'] as const) {
       it(`${arch} ${dtype}: ops, weights and a run in onnxruntime-node (tiny config)`, async () => {
         const spec = gen.tinyOf(arch === 'encoder' ? gen.ENCODER : gen.DECODER);
         const { bytes, params } = gen.buildRealSizeModel(spec, dtype);
         const { ops, inits, opset } = readModel(bytes);
         expect(opset).toBe(17);
-        const weights = inits.filter((t) => !t.name.startsWith('const_'));
+        // Weights: all but constants and int8 quantization parameters.
+        const weights = inits.filter((t) => !t.name.startsWith('const_') && !/_(scale|zero_point)$/.test(t.name));
         expect(weights.reduce((a, t) => a + t.dims.reduce((x, d) => x * d, 1), 0)).toBe(gen.paramCount(spec));
         expect(params).toBe(gen.paramCount(spec));
-        expect(new Set(weights.map((t) => t.dataType))).toEqual(new Set([dtype === 'fp16' ? 10 : 1]));
+        // float32 1, int8 3, float16 10: int8 quantizes the Linear layers only (embeddings, norms, biases stay float).
+        expect(new Set(weights.map((t) => t.dataType))).toEqual(new Set(dtype === 'fp16' ? [10] : dtype === 'int8' ? [1, 3] : [1]));
+        if (dtype === 'int8') expect(ops.filter((o) => o === 'MatMulInteger').length).toBe(arch === 'encoder' ? 6 * spec.numLayers + 1 : 7 * spec.numLayers);
         expect(ops.filter((o) => o === 'Cast').length).toBeGreaterThanOrEqual(dtype === 'fp16' ? weights.length : 0);
         const has = (o: string) => ops.includes(o);
-        const dimsOf = (name: string) => weights.find((t) => t.name === name || t.name === `${name}.fp16`)?.dims;
+        const dimsOf = (name: string) => weights.find((t) => [name, `${name}.fp16`, `${name}_quantized`].includes(t.name))?.dims;
         if (arch === 'encoder') {
           expect(ops.filter((o) => o === 'LayerNormalization').length).toBe(1 + 2 * spec.numLayers);
           for (const o of ['Erf', 'Softmax', 'Tanh']) expect(has(o), o).toBe(true);
@@ -156,10 +159,12 @@ describe('real-size reward models', () => {
           expect(both.logits.dims).toEqual([2, 1]);
           const logits = Array.from(both.logits.data as Float32Array);
           expect(logits.every(Number.isFinite)).toBe(true);
-          expect(logits[0]).not.toBeCloseTo(logits[1], 6);
-          // The short row alone (no padding) scores as it does padded in the batch.
+          // The short row alone (no padding) scores as it does padded in the batch (int8: the activations' scale is
+          // per tensor, the whole batch's, as in quantize_dynamic: close, not equal).
           const alone = Array.from((await session.run(feeds([rows[1]]))).logits.data as Float32Array);
-          expect(alone[0]).toBeCloseTo(logits[1], 5);
+          expect(alone[0]).toBeCloseTo(logits[1], dtype === 'int8' ? 3 : 5);
+          if (dtype === 'int8') return;
+          expect(logits[0]).not.toBeCloseTo(logits[1], 6);
           if (arch === 'encoder') {
             // token_type_ids are read: the second segment changes the score.
             const typed = Array.from((await session.run(feeds([rows[1]], [[0, 1, 1]]))).logits.data as Float32Array);

@@ -15,18 +15,20 @@
  *            parameters. Inputs input_ids, attention_mask.
  *   Output of both: logits float32 [batch_size, 1]. ONNX opset 17 (LayerNormalization), ir_version 8.
  *
- * Variants: fp32, and fp16 (every weight stored as float16 and Cast to float32 in the graph: half the file; onnxruntime
- * folds the Casts when it loads the model, so it computes in float32). `--tiny`: the same graphs with hidden 16,
+ * Variants: fp32; fp16 (every weight stored as float16 and Cast to float32 in the graph: half the file; onnxruntime
+ * folds the Casts when it loads the model, so it computes in float32); int8 (every Linear layer's weight as int8 with a
+ * per-tensor scale, run as onnxruntime quantize_dynamic writes it: DynamicQuantizeLinear + MatMulInteger; embeddings,
+ * norms, biases and the head stay float32). `--tiny`: the same graphs with hidden 16,
  * 2 layers (for tests; the vocabularies stay real so the tokenizers' ids fit).
  *
  * Usage: node scripts/make-real-size-models.mjs [--tiny] [--only=encoder-fp32,decoder-fp16,...] OUT_DIR
- *   → OUT_DIR/<name>/ per model (names: encoder-fp32, encoder-fp16, decoder-fp32, decoder-fp16). Real size is
+ *   → OUT_DIR/<name>/ per model (names: {encoder,decoder}-{fp32,fp16,int8}). Real size is
  *   0.25–0.5 GB a model: write it under bench/out/ (git-ignored) or $TMPDIR, never public/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOOL, FLOAT, FLOAT16, INT64, f32, i64, modelProto, node, prng, tensor, toHalfBits, uniform, valueInfo } from './onnx-writer.mjs';
+import { BOOL, FLOAT, FLOAT16, INT64, INT8, f32, i64, modelProto, node, prng, tensor, toHalfBits, uniform, valueInfo } from './onnx-writer.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -128,8 +130,28 @@ class Graph {
     return outputs === 1 ? outs[0] : outs;
   }
   linear(x, prefix, din, dout, bias = true) {
-    const y = this.op('MatMul', [x, this.dense(`${prefix}.weight`, [din, dout])]);
+    const y =
+      this.dtype === 'int8' ? this.quantizedMatMul(x, `${prefix}.weight`, din, dout) : this.op('MatMul', [x, this.dense(`${prefix}.weight`, [din, dout])]);
     return bias ? this.op('Add', [y, this.zerosOrSmall(`${prefix}.bias`, dout)]) : y;
+  }
+  /**
+   * What onnxruntime's quantize_dynamic writes for a MatMul (int8 weights, per-tensor symmetric scale; activations
+   * quantized to uint8 at run time): DynamicQuantizeLinear → MatMulInteger → Cast → Mul(x_scale · w_scale).
+   * onnxruntime fuses it into DynamicQuantizeMatMul (its quantized kernels, WASM included).
+   */
+  quantizedMatMul(x, name, din, dout) {
+    const w = uniform(this.rand, din * dout, 0.02 * Math.sqrt(3));
+    this.params += w.length;
+    let max = 0;
+    for (const v of w) max = Math.max(max, Math.abs(v));
+    const scale = max / 127;
+    const q = Int8Array.from(w, (v) => Math.round(v / scale));
+    this.inits.push(tensor(`${name}_quantized`, [din, dout], INT8, new Uint8Array(q.buffer)));
+    this.inits.push(tensor(`${name}_scale`, [], FLOAT, f32([scale])));
+    this.inits.push(tensor(`${name}_zero_point`, [], INT8, new Uint8Array(1)));
+    const [xq, xs, xzp] = this.op('DynamicQuantizeLinear', [x], {}, 3);
+    const y = this.op('MatMulInteger', [xq, `${name}_quantized`, xzp, `${name}_zero_point`]);
+    return this.op('Mul', [this.op('Cast', [y], { to: FLOAT }), this.op('Mul', [xs, `${name}_scale`])]);
   }
   zerosOrSmall(name, n) {
     // Small random biases rather than zeros: a bias that is read wrongly then changes the logits.
@@ -267,6 +289,7 @@ function config(s, dtype) {
     intermediate_size: s.intermediateSize,
     max_position_embeddings: s.maxPositions,
     torch_dtype: dtype === 'fp16' ? 'float16' : 'float32',
+    ...(dtype === 'int8' ? { quantization: 'dynamic int8 (MatMulInteger), as onnxruntime quantize_dynamic' } : {}),
     generator: 'scripts/make-real-size-models.mjs (random weights)',
     seed: s.seed,
   };
@@ -323,8 +346,10 @@ export function writeRealSizeModel(spec, dtype, outDir) {
 export const ALL = [
   [ENCODER, 'fp32'],
   [ENCODER, 'fp16'],
+  [ENCODER, 'int8'],
   [DECODER, 'fp32'],
   [DECODER, 'fp16'],
+  [DECODER, 'int8'],
 ];
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
