@@ -4,11 +4,12 @@
 // runtime/modelSession createModelSession + its infer, its thread setting) against onnxruntime-node (CPU EP, default
 // threads) in this process, on the same padded tensors, in one run.
 //
-// - Inputs: the first --rollouts=32 GSM8K demo rollouts, encoded as the studio does (RolloutEncoder, 'pair' mode,
-//   the model folder's tokenizer; max length min(the model's, --max-length=256)), cut by planBatches with
+// - Inputs: the first --rollouts=16 GSM8K demo rollouts, encoded as the studio does (RolloutEncoder, 'pair' mode,
+//   the model folder's tokenizer; max length min(the model's, --max-length=128)), cut by planBatches with
 //   DEFAULT_BATCH_LIMITS and padded by padBatch (with token_type_ids for the encoder).
 // - A pass = every batch through the runtime plus reading the logits, timed inside each runtime. Per model: a warm-up
-//   pass each (and their logits compared), then --reps=2 rounds alternating Node and web; medians.
+//   pass each (and their logits compared), then --reps=3 rounds alternating Node and web; medians. Sized so that a
+//   run of the six models takes ~5 minutes on 2 cores (32 rollouts took 7 minutes; one fp32 encoder pass on WASM ~10 s).
 // - Models are written into <build>/bench-models/real/<name>/ (served from there, read by Node from there; 1.4 GB in
 //   all, never under public/), and reused when already there with --no-build.
 // - WebGPU: webgpuVsWasm is null; headless Chromium here has only SwiftShader (bench/README.md says why a real-GPU
@@ -27,9 +28,9 @@ const MODEL_FILES = ['model.onnx', 'config.json', 'tokenizer.json', 'tokenizer_c
 
 export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
   const log = (...a) => (json ? console.error(...a) : console.log(...a));
-  const ROLLOUTS = Number(flag('rollouts') ?? 32);
-  const MAX_LENGTH = Number(flag('max-length') ?? 256);
-  const REPS = Number(flag('reps') ?? 2);
+  const ROLLOUTS = Number(flag('rollouts') ?? 16);
+  const MAX_LENGTH = Number(flag('max-length') ?? 128);
+  const REPS = Number(flag('reps') ?? 3);
   const only = flag('models')?.split(',');
   const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
   const { RolloutEncoder } = await importTs('src/core/models/encode.ts');
@@ -74,9 +75,11 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
       'pair',
     );
     const encoded = rows.map((t) => encoder.encode(t));
+    // --max-tokens=N: another padded-token budget per batch (batch shape experiments); default the studio's.
+    const limits = flag('max-tokens') ? { ...DEFAULT_BATCH_LIMITS, maxTokens: Number(flag('max-tokens')) } : DEFAULT_BATCH_LIMITS;
     const plan = planBatches(
       encoded.map((e) => e.ids.length),
-      DEFAULT_BATCH_LIMITS,
+      limits,
     );
     const takesTypes = m.arch === 'encoder';
     m.batches = plan.map((b) =>
@@ -145,6 +148,7 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 ? ['web', 'node'] : ['node', 'web'];
         for (const k of order) ms[k].push((await (k === 'node' ? nodePass() : webPass())).ms);
+        log(`  ${m.name} round ${rep + 1}: node ${ms.node.at(-1).toFixed(0)} ms, web ${ms.web.at(-1).toFixed(0)} ms`);
       }
       await session.release();
       const node = median(ms.node);

@@ -32,8 +32,8 @@
 // writes the large model into $TMPDIR/rs-bench-models/large (deterministic bytes), copies it to
 // <outDir>/bench-models/large/, and serves that copy on port 4181 (bench/browser.mjs uses 4180).
 // Usage: node bench/model.bench.mjs [--reps=5] [--no-build] [--tiny-only] [--max-tokens=16384] [--also-max-tokens=4096,2048]
-//        node bench/model.bench.mjs --real-size [--json] [--no-build] [--rollouts=32] [--max-length=256] [--reps=2]
-//          [--models=encoder-fp32,...]: transformer reward models at real size instead (bench/model-real-size.mjs).
+//        node bench/model.bench.mjs --real-size [--json] [--no-build] [--rollouts=16] [--max-length=128] [--reps=3]
+//          [--models=encoder-fp32,...] [--tiny]: transformer reward models at real size instead (bench/model-real-size.mjs).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
