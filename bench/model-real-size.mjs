@@ -32,6 +32,10 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
   const MAX_LENGTH = Number(flag('max-length') ?? 128);
   const REPS = Number(flag('reps') ?? 3);
   const only = flag('models')?.split(',');
+  // --web-threads=N: a bare session with ort.env.wasm.numThreads N instead of the studio's; --node-threads=N:
+  // intraOpNumThreads N instead of onnxruntime-node's default (like-for-like thread experiments).
+  const webThreads = flag('web-threads') ? Number(flag('web-threads')) : 'studio';
+  const nodeThreads = flag('node-threads') ? { intraOpNumThreads: Number(flag('node-threads')), interOpNumThreads: 1 } : {};
   const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
   const { RolloutEncoder } = await importTs('src/core/models/encode.ts');
   const { inspectModelFolder } = await importTs('src/core/models/modelFolder.ts');
@@ -105,7 +109,7 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
     await page.goto(`http://localhost:${port}/tests-pages/ort-parity.html`);
     await page.locator('#out').getByText('ready').waitFor();
     for (const m of models) {
-      const l = await page.evaluate((r) => window.ortBench.load(r), { model: m.name, modelUrl: m.url + 'model.onnx', numThreads: 'studio' });
+      const l = await page.evaluate((r) => window.ortBench.load(r), { model: m.name, modelUrl: m.url + 'model.onnx', numThreads: webThreads });
       if (!l.crossOriginIsolated) throw new Error('the bench page is not cross-origin isolated: no threaded WASM');
       await page.evaluate(
         ([name, b]) => window.ortBench.setBatches(name, b),
@@ -121,7 +125,11 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
         ],
       );
       const t0 = performance.now();
-      const session = await ort.InferenceSession.create(join(m.dir, 'model.onnx'), { executionProviders: ['cpu'], graphOptimizationLevel: 'all' });
+      const session = await ort.InferenceSession.create(join(m.dir, 'model.onnx'), {
+        executionProviders: ['cpu'],
+        graphOptimizationLevel: 'all',
+        ...nodeThreads,
+      });
       const nodeLoadMs = performance.now() - t0;
       const feeds = m.batches.map((b) => {
         const dims = [b.batch, b.sequence];
@@ -164,6 +172,8 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
         rolloutsPerSecond: { web: rps(web), node: rps(node) },
         ms: { web: ms.web.map(Math.round), node: ms.node.map(Math.round) },
         webThreads: l.threads,
+        webSession: webThreads === 'studio' ? 'studio (createModelSession)' : 'bare session',
+        nodeThreads: nodeThreads.intraOpNumThreads ?? 'default',
         loadMs: { web: Math.round(l.loadMs), node: Math.round(nodeLoadMs) },
         onnxBytes: m.bytes,
         rollouts: rows.length,

@@ -141,7 +141,13 @@ export async function setBatches(name: string, batches: BenchBatch[]): Promise<n
         batch: b.batch,
         sequence: b.sequence,
       };
-      return { batch, feeds: { input_ids: new ort.Tensor('int64', batch.inputIds, dims), attention_mask: new ort.Tensor('int64', batch.attentionMask, dims) } };
+      const feeds: Record<string, Ort.Tensor> = {
+        input_ids: new ort.Tensor('int64', batch.inputIds, dims),
+        attention_mask: new ort.Tensor('int64', batch.attentionMask, dims),
+      };
+      // Only batches of models that take token_type_ids carry them (a bare session refuses an input it lacks).
+      if (batch.typeIds) feeds.token_type_ids = new ort.Tensor('int64', batch.typeIds, dims);
+      return { batch, feeds };
     }),
   );
   return batches.length;
