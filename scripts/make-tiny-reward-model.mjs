@@ -18,7 +18,7 @@
  *   node scripts/make-tiny-reward-model.mjs OUT_DIR         -> the tiny model to OUT_DIR
  *   node scripts/make-tiny-reward-model.mjs --large OUT_DIR -> a ~53 MB benchmark model (never under public/)
  *
- * The ONNX protobuf is written by hand below (no onnx package is installed). The bytes are the same on every run.
+ * The ONNX protobuf is written by hand (scripts/onnx-writer.mjs; no onnx package is installed). The bytes are the same on every run.
  *
  * Graph (inputs/outputs as an exported HF sequence classifier):
  *   input_ids      int64   [batch_size, sequence_length]
