@@ -32,6 +32,8 @@
 // writes the large model into $TMPDIR/rs-bench-models/large (deterministic bytes), copies it to
 // <outDir>/bench-models/large/, and serves that copy on port 4181 (bench/browser.mjs uses 4180).
 // Usage: node bench/model.bench.mjs [--reps=5] [--no-build] [--tiny-only] [--max-tokens=16384] [--also-max-tokens=4096,2048]
+//        node bench/model.bench.mjs --real-size [--json] [--no-build] [--rollouts=16] [--max-length=128] [--reps=3]
+//          [--models=encoder-fp32,...] [--tiny]: transformer reward models at real size instead (bench/model-real-size.mjs).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -40,18 +42,23 @@ import * as ort from 'onnxruntime-node';
 import { launch, median, shutDown, startPreview } from './browser.mjs';
 import { importTs } from './tsImport.mjs';
 import { LARGE, writeModelFolder } from '../scripts/make-tiny-reward-model.mjs';
+import { runRealSize } from './model-real-size.mjs';
 
 // Flags only: bench/run.mjs hands every bench the same positional arguments (rows, reps), which mean other things here.
 const flag = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const NO_BUILD = process.argv.includes('--no-build');
 const TINY_ONLY = process.argv.includes('--tiny-only');
 const REPS = Number(flag('reps') ?? 5);
+const REAL_SIZE = process.argv.includes('--real-size');
+// --json (with --real-size): one JSON line on stdout, everything else on stderr.
+const JSON_OUT = process.argv.includes('--json');
 // --max-tokens=N: time the dynamic batches with another token budget (the cached re-run keeps the studio's defaults);
 // --also-max-tokens=N,M: time batches with those budgets too, in the same rounds (to compare budgets within one run).
 const ROOT = resolve(import.meta.dirname, '..');
-const OUT_DIR = join(tmpdir(), 'rs-bench-dist');
+// --real-size builds and serves its own copy (1.4 GB of models beside it), so that it never races the default bench.
+const OUT_DIR = join(tmpdir(), REAL_SIZE ? 'rs-bench-dist-real' : 'rs-bench-dist');
 const LARGE_DIR = join(tmpdir(), 'rs-bench-models', 'large');
-const PORT = 4181;
+const PORT = REAL_SIZE ? 4182 : 4181;
 const ORIGIN = `http://localhost:${PORT}`;
 const DEMO = join(ROOT, 'public/demo/gsm8k-rollouts.jsonl');
 const MODEL_FILES = ['model.onnx', 'config.json', 'tokenizer.json', 'tokenizer_config.json'];
@@ -75,14 +82,17 @@ const loadStart = load();
 // ---------------------------------------------------------------- build, large model, server
 
 if (NO_BUILD && existsSync(join(OUT_DIR, 'tests-pages/ort-parity.html'))) {
-  console.log(`reusing the build in ${OUT_DIR} (--no-build)`);
+  (JSON_OUT ? console.error : console.log)(`reusing the build in ${OUT_DIR} (--no-build)`);
 } else {
-  console.log(`building the app into ${OUT_DIR} (never dist/) …`);
+  (JSON_OUT ? console.error : console.log)(`building the app into ${OUT_DIR} (never dist/) …`);
   const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', OUT_DIR, '--emptyOutDir'], {
     cwd: ROOT,
-    stdio: 'inherit',
+    stdio: JSON_OUT ? ['ignore', 2, 2] : 'inherit',
   });
   if (b.status !== 0) throw new Error(`vite build --outDir ${OUT_DIR} failed`);
+}
+if (REAL_SIZE) {
+  await runRealSize({ root: ROOT, outDir: OUT_DIR, port: PORT, flag, noBuild: NO_BUILD, json: JSON_OUT }); // exits
 }
 const MODELS = [{ name: 'tiny', dir: join(ROOT, 'public/models/tiny-reward'), url: '/models/tiny-reward/' }];
 if (!TINY_ONLY) {

