@@ -25,6 +25,17 @@ const reasonOf = (e: unknown) => {
   return e instanceof Error ? e.message : String(e);
 };
 
+/** The data paths of the command line (one file, one folder, or several files). */
+export const dataPathsOf = (o: { dataPath: string; dataPaths?: string[] }): string[] => o.dataPaths ?? [o.dataPath];
+
+/** What a command line's data paths name, read once per options object: every step of a run sees one listing. */
+const read = new WeakMap<object, DataFiles>();
+export function dataOf(o: { dataPath: string; dataPaths?: string[] }): DataFiles {
+  let d = read.get(o);
+  if (!d) read.set(o, (d = dataFiles(dataPathsOf(o))));
+  return d;
+}
+
 /** Read what `paths` name (absolute paths in the result). */
 export function dataFiles(paths: readonly string[]): DataFiles {
   const kinds: ('file' | 'folder')[] = [];

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { ScoreOptions } from './args';
+import { dataPathsOf } from './dataFiles';
 import { serveModels } from './modelHost';
 
 /** Packages the workers read at run time (Pyodide's files, the tokenizers' JSON). */
@@ -37,7 +38,7 @@ export function permissionFlags(
   // Node 20 aborts on a path given twice: a folder already allowed (or inside one) is left out.
   for (const m of o.models.map((x) => resolve(x))) if (!folders.some((f) => m === f || m.startsWith(`${f}/`))) folders.push(m);
   // A data folder (a training run's dumps, cli/dataFiles.ts) is read whole: its listing and its files.
-  const data = (o.dataPaths ?? [o.dataPath]).map((p) => resolve(p));
+  const data = dataPathsOf(o).map((p) => resolve(p));
   for (const d of data.filter(isFolder)) if (!folders.some((f) => d === f || d.startsWith(`${f}/`))) folders.push(d);
   const files = [...data.filter((d) => !isFolder(d)), ...o.rewardPaths.map((p) => resolve(p))].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
   const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
@@ -62,7 +63,7 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
     }
   };
   // Node splits a flag's value at commas: a path holding one cannot be allowed exactly.
-  const paths = [...(o.dataPaths ?? [o.dataPath]), ...o.rewardPaths, ...o.models, o.out ?? '', o.savePartial ?? ''].map((p) => resolve(p));
+  const paths = [...dataPathsOf(o), ...o.rewardPaths, ...o.models, o.out ?? '', o.savePartial ?? ''].map((p) => resolve(p));
   const comma = paths.find((p) => p.includes(','));
   if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
   const models = o.models.length > 0;

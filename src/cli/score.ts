@@ -5,7 +5,7 @@
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dataFiles, datasetFile, loadData } from './dataFiles';
+import { dataOf, dataPathsOf, datasetFile, loadData } from './dataFiles';
 import { plainGroupKey } from '../core/dataset/parts';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,21 +89,21 @@ export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { o
       return { ok: false, message: `cannot read the reward file ${path}: ${reason(e)}` };
     }
   }
-  const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+  const data = dataOf(o);
   if (!data.ok) return data;
   return { ok: true, codes };
 }
 
 /** The engine's descriptor of the data paths (checked by readInputs before). */
 function dataFileOf(o: ScoreOptions) {
-  const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+  const data = dataOf(o);
   if (!data.ok) throw new Error(data.message);
   return datasetFile(data, o.format, o.mapping);
 }
 
 /** Several data files: how many, in what order, what was skipped and which names gave no step (on stderr). */
 function tellDataFiles(o: ScoreOptions, io: Io): void {
-  const d = dataFiles(o.dataPaths ?? [o.dataPath]);
+  const d = dataOf(o);
   if (!d.ok || d.parts === null) return;
   const steps = d.parts.filter((p) => p.step !== null).length;
   const skipped = d.skipped.length > 0 ? `; ${d.skipped.length} skipped (not data files)` : '';
@@ -206,7 +206,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
     ...extraReport(models ? ensembleReport(models) : null, shaped ? { json: shaped.json, text: shaped.text } : null),
     json: o.json,
     human: {
-      file: (o.dataPaths ?? [o.dataPath]).join(' ') + shardNote,
+      file: dataPathsOf(o).join(' ') + shardNote,
       reward: o.rewardPaths.join(', '),
       formatLabel: FORMAT_LABELS[meta.detection.format],
       container: meta.detection.container,
@@ -231,7 +231,7 @@ function extraReport(...parts: ({ json: Record<string, unknown>; text: string } 
 
 /** The data a partial was scored on: its file's name and size, or a folder's (several files') names and total size. */
 function dataIdentity(o: ScoreOptions): { name: string; bytes: number } {
-  const d = dataFiles(o.dataPaths ?? [o.dataPath]);
+  const d = dataOf(o);
   if (!d.ok) throw new Error(d.message);
   if (d.single !== null) return { name: basename(d.single), bytes: statSync(d.single).size };
   const name = d.folder !== null ? `${basename(d.folder)}/ (${d.parts.map((p) => p.name).join(', ')})` : d.parts.map((p) => p.name).join(', ');
@@ -463,7 +463,7 @@ export async function modelScores(
   const { models } = opened;
   let rows: Trajectory[];
   try {
-    const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+    const data = dataOf(o);
     if (!data.ok) throw new Error(data.message);
     rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
   } catch (e) {

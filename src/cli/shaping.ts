@@ -4,7 +4,7 @@
  * finish reasons that say which rollouts were truncated.
  */
 import { labelValue } from '../core/dataset/meta';
-import { dataFiles, loadData } from './dataFiles';
+import { dataOf, loadData } from './dataFiles';
 import { RowStatus } from '../core/reward/contract';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../core/shaping/compare';
 import { applyShaping, type StepColumn } from '../core/shaping/shape';
@@ -31,7 +31,7 @@ export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float
   const needs = shapeNeeds(o.shapes);
   let rows;
   try {
-    const data = dataFiles(o.dataPaths ?? [o.dataPath]);
+    const data = dataOf(o);
     if (!data.ok) throw new Error(data.message);
     rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
   } catch (e) {
