@@ -1,7 +1,6 @@
 /**
  * `score --shape`: the shaped reward and what the JSON and the report add with it. The rows are read here once more
- * (the workers hold theirs) for what the transforms need beyond the run: token counts, reference columns, and the
- * finish reasons that say which rollouts were truncated.
+ * (the workers hold theirs) only when the transforms need what the run's meta lacks: token counts, reference columns.
  */
 import { labelValue } from '../core/dataset/meta';
 import { dataOf, loadData } from './dataFiles';
@@ -10,8 +9,8 @@ import { shapingSide, shapingTruncation, type ShapingSide } from '../core/shapin
 import { applyShaping, type StepColumn } from '../core/shaping/shape';
 import { shapeLabel, shapeNeeds, type LengthUnit } from '../core/shaping/spec';
 import { diagnose, type Diagnostics } from '../core/stats/diagnose';
-import { truncatedFromFields } from '../core/stats/truncation';
 import type { DatasetMeta } from '../core/dataset/meta';
+import type { Trajectory } from '../core/trajectory';
 import { loadTokenCounterNode } from '../engine/nodeTokenizer';
 import type { ScoreOptions } from './args';
 
@@ -29,16 +28,20 @@ const num = (x: number) => (Number.isFinite(x) ? x : null);
 
 export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float64Array, status: Uint8Array, steps: StepColumn | null): Promise<ShapeOutcome> {
   const needs = shapeNeeds(o.shapes);
-  let rows;
-  try {
-    const data = dataOf(o);
-    if (!data.ok) throw new Error(data.message);
-    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
-  } catch (e) {
-    return { ok: false, status: 1, message: `cannot read the data file ${o.dataPath}: ${e instanceof Error ? e.message : String(e)}` };
+  // The run's meta has lengths in characters and what each row's fields say of truncation; the rows are read again
+  // only for token counts or a `par` reference column.
+  let rows: Trajectory[] = [];
+  if (needs.tokens || needs.columns.length > 0) {
+    try {
+      const data = dataOf(o);
+      if (!data.ok) throw new Error(data.message);
+      rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
+    } catch (e) {
+      return { ok: false, status: 1, message: `cannot read the data file ${o.dataPath}: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (rows.length !== meta.rows)
+      return { ok: false, status: 1, message: `--shape: the data file changed during the run (${rows.length} rows, ${meta.rows} scored)` };
   }
-  if (rows.length !== meta.rows)
-    return { ok: false, status: 1, message: `--shape: the data file changed during the run (${rows.length} rows, ${meta.rows} scored)` };
   const lengths: Partial<Record<LengthUnit, Float64Array>> = { chars: meta.lengths };
   if (needs.tokens) {
     try {
@@ -64,8 +67,7 @@ export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float
   const groupCount = meta.groupKeys.length;
   const raw = Float64Array.from(scores, (x, i) => (status[i] === RowStatus.Ok ? x : NaN));
   const shaped = applyShaping(raw, o.shapes, { groupOf: meta.groupOf, groupCount, lengths, columns, steps });
-  const fields = Float64Array.from(rows, (t) => truncatedFromFields(t.fields));
-  const cut = shapingTruncation(fields, lengths, o.shapes);
+  const cut = shapingTruncation(meta.truncated, lengths, o.shapes);
   const side = { groupOf: meta.groupOf, groupCount, lengths: meta.lengths, preset: o.preset, truncated: cut.truncated };
   const sides = { raw: shapingSide(raw, side), shaped: shapingSide(shaped, side) };
   const rawDiag = diagnose({ scores, status, groupOf: meta.groupOf, groupCount, lengths: meta.lengths, preset: o.preset });
