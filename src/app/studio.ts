@@ -70,6 +70,11 @@ export class Studio {
   private nextRun = 1;
   /** Reward objects a Python run found once the module ran (built by imported code), for that code. */
   private foundWhenRun: { code: string; found: RewardCandidate[] } | null = null;
+
+  /** The parse's candidates with the reward objects the last run of this very code found once its module ran. */
+  private withFoundFor(code: string, scanned: readonly RewardCandidate[]): RewardCandidate[] {
+    return withFound(scanned, this.foundWhenRun?.code === code ? this.foundWhenRun.found : []);
+  }
   /** The next runReward was started by the studio (autoRun), not by Run: the run says so. */
   private autoNext = false;
   /** The last file imported, kept so the user can re-import it as another format or with a column mapping. */
@@ -137,7 +142,7 @@ export class Studio {
     const scan = await this.pythonPool().check(run.code);
     if (!scan.ok) return { ok: false, message: scan.message };
     const batchSize = this.store.getState().pyBatchSize;
-    const candidates = withFound(scan.candidates, this.foundWhenRun?.code === run.code ? this.foundWhenRun.found : []);
+    const candidates = this.withFoundFor(run.code, scan.candidates);
     const pick = pickRewardFunction(candidates, run.pyFunction ?? null);
     // A reward object only the module's run shows: the worker finds it again, by the name the run used.
     if (!pick) return { ok: true, python: { name: run.pyFunction ?? '', kind: 'trl', batchSize, whenRun: true } };
@@ -354,7 +359,7 @@ export class Studio {
         return;
       }
       // With what the last run of this code found once the module ran (never the default while the parse finds one).
-      const candidates = withFound(scan.candidates, this.foundWhenRun?.code === code ? this.foundWhenRun.found : []);
+      const candidates = this.withFoundFor(code, scan.candidates);
       st.setPyCandidates(candidates);
       const pick = pickRewardFunction(candidates, st.pyFunction);
       if (!pick) {
@@ -478,7 +483,7 @@ export class Studio {
     const st = this.store.getState();
     if (st.code !== code) return { ok: false, message: 'the code changed while it was read: export again' };
     // With what the last run of this code found once the module ran: a reward object built by imported code.
-    const candidates = withFound(scan.candidates, this.foundWhenRun?.code === code ? this.foundWhenRun.found : []);
+    const candidates = this.withFoundFor(code, scan.candidates);
     st.setPyCandidates(candidates);
     const pick = pickRewardFunction(candidates, st.pyFunction);
     if (!pick)
