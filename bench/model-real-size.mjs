@@ -36,10 +36,6 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
   // intraOpNumThreads N instead of onnxruntime-node's default (like-for-like thread experiments).
   const webThreads = flag('web-threads') ? Number(flag('web-threads')) : 'studio';
   const nodeThreads = flag('node-threads') ? { intraOpNumThreads: Number(flag('node-threads')), interOpNumThreads: 1 } : {};
-  const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
-  const { RolloutEncoder } = await importTs('src/core/models/encode.ts');
-  const { inspectModelFolder } = await importTs('src/core/models/modelFolder.ts');
-  const { DEFAULT_BATCH_LIMITS, padBatch, planBatches } = await importTs('src/core/models/batching.ts');
   const load0 = loadavg()[0];
 
   const models = [];
@@ -60,42 +56,10 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
     models.push({ name, arch: spec.arch, dtype, params, dir, url: `/bench-models/real/${name}/`, bytes: statSync(join(dir, 'model.onnx')).size });
   }
 
-  const { rows: allRows } = await loadAll({ name: 'gsm8k-rollouts.jsonl', blob: await openAsBlob(join(root, 'public/demo/gsm8k-rollouts.jsonl')) });
-  const rows = allRows.slice(0, ROLLOUTS);
-  for (const m of models) {
-    const picked = MODEL_FILES.filter((f) => f !== 'model.onnx').map((f) => ({
-      path: f,
-      size: statSync(join(m.dir, f)).size,
-      text: async () => readFileSync(join(m.dir, f), 'utf8'),
-    }));
-    // inspectModelFolder wants the graph among the files; its bytes are not read here.
-    picked.push({ path: 'model.onnx', size: m.bytes, text: async () => '' });
-    const r = await inspectModelFolder(picked);
-    if (!r.ok) throw new Error(r.message);
-    const f = r.folder;
-    const maxLength = Math.min(f.maxLength ?? MAX_LENGTH, MAX_LENGTH);
-    const encoder = new RolloutEncoder(
-      { tokenizerJson: f.tokenizerJson, tokenizerConfig: f.tokenizerConfig, chatTemplate: f.chatTemplate, maxLength, config: f.config },
-      'pair',
-    );
-    const encoded = rows.map((t) => encoder.encode(t));
-    // --max-tokens=N: another padded-token budget per batch (batch shape experiments); default the studio's.
-    const limits = flag('max-tokens') ? { ...DEFAULT_BATCH_LIMITS, maxTokens: Number(flag('max-tokens')) } : DEFAULT_BATCH_LIMITS;
-    const plan = planBatches(
-      encoded.map((e) => e.ids.length),
-      limits,
-    );
-    const takesTypes = m.arch === 'encoder';
-    m.batches = plan.map((b) =>
-      padBatch(
-        Array.from(b, (j) => encoded[j].ids),
-        { padId: encoder.padId, ...(takesTypes ? { typeIds: Array.from(b, (j) => encoded[j].typeIds) } : {}) },
-      ),
-    );
-    m.maxLength = maxLength;
-    m.tokens = encoded.reduce((a, e) => a + e.ids.length, 0);
-    m.padded = m.batches.reduce((a, b) => a + b.batch * b.sequence, 0);
-  }
+  const rows = await benchRollouts(root, ROLLOUTS);
+  // --max-tokens=N: another padded-token budget per batch (batch shape experiments); default the studio's.
+  const maxTokens = flag('max-tokens') ? Number(flag('max-tokens')) : undefined;
+  for (const m of models) Object.assign(m, await benchBatches(m.dir, m.bytes, m.arch, rows, { maxLength: MAX_LENGTH, maxTokens }));
 
   const server = await startPreview({ port, outDir });
   const browser = await launch();
@@ -212,3 +176,54 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
 }
 
 const version = (root, pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+
+/** The bench's rollouts: the first `n` GSM8K demo rollouts, read as the studio reads them. */
+export async function benchRollouts(root, n) {
+  const { loadAll } = await importTs('src/core/dataset/loadAll.ts');
+  const { rows } = await loadAll({ name: 'gsm8k-rollouts.jsonl', blob: await openAsBlob(join(root, 'public/demo/gsm8k-rollouts.jsonl')) });
+  return rows.slice(0, n);
+}
+
+/**
+ * A model folder's padded batches for `rows`, built as the studio builds them: RolloutEncoder ('pair' mode, the
+ * folder's tokenizer, max length min(the model's, maxLength)), planBatches (the studio's limits, or maxTokens), padBatch.
+ */
+export async function benchBatches(dir, onnxBytes, arch, rows, { maxLength: cap, maxTokens }) {
+  const { RolloutEncoder } = await importTs('src/core/models/encode.ts');
+  const { inspectModelFolder } = await importTs('src/core/models/modelFolder.ts');
+  const { DEFAULT_BATCH_LIMITS, padBatch, planBatches } = await importTs('src/core/models/batching.ts');
+  const picked = MODEL_FILES.filter((f) => f !== 'model.onnx').map((f) => ({
+    path: f,
+    size: statSync(join(dir, f)).size,
+    text: async () => readFileSync(join(dir, f), 'utf8'),
+  }));
+  // inspectModelFolder wants the graph among the files; its bytes are not read here.
+  picked.push({ path: 'model.onnx', size: onnxBytes, text: async () => '' });
+  const r = await inspectModelFolder(picked);
+  if (!r.ok) throw new Error(r.message);
+  const f = r.folder;
+  const maxLength = Math.min(f.maxLength ?? cap, cap);
+  const encoder = new RolloutEncoder(
+    { tokenizerJson: f.tokenizerJson, tokenizerConfig: f.tokenizerConfig, chatTemplate: f.chatTemplate, maxLength, config: f.config },
+    'pair',
+  );
+  const encoded = rows.map((t) => encoder.encode(t));
+  const limits = maxTokens ? { ...DEFAULT_BATCH_LIMITS, maxTokens } : DEFAULT_BATCH_LIMITS;
+  const plan = planBatches(
+    encoded.map((e) => e.ids.length),
+    limits,
+  );
+  const takesTypes = arch === 'encoder';
+  const batches = plan.map((b) =>
+    padBatch(
+      Array.from(b, (j) => encoded[j].ids),
+      { padId: encoder.padId, ...(takesTypes ? { typeIds: Array.from(b, (j) => encoded[j].typeIds) } : {}) },
+    ),
+  );
+  return {
+    batches,
+    maxLength,
+    tokens: encoded.reduce((a, e) => a + e.ids.length, 0),
+    padded: batches.reduce((a, b) => a + b.batch * b.sequence, 0),
+  };
+}
