@@ -12,8 +12,10 @@
 //   run of the six models takes ~5 minutes on 2 cores (32 rollouts took 7 minutes; one fp32 encoder pass on WASM ~10 s).
 // - Models are written into <build>/bench-models/real/<name>/ (served from there, read by Node from there; 1.4 GB in
 //   all, never under public/), and reused when already there with --no-build.
-// - WebGPU: webgpuVsWasm is null; headless Chromium here has only SwiftShader (bench/README.md says why a real-GPU
-//   figure is unmeasured).
+// - WebGPU (--webgpu=auto, the default): the studio's session on the WebGPU EP in a second page, timed in the same
+//   rounds, when the page's adapter is a real one (not a fallback such as SwiftShader); webgpuVsWasm = WASM time /
+//   WebGPU time, else null. --webgpu=on times it on any adapter (plumbing), off never. Headless Chromium here has
+//   only SwiftShader; bench/model-webgpu.mjs is the browserless route to a GPU machine (bench/README.md).
 // Output with --json: one line on stdout, {models: [{name, arch, params, dtype, wasmVsNode, webgpuVsWasm,
 // rolloutsPerSecond: {web, node}, ...}]}; the progress goes to stderr.
 import { existsSync, openAsBlob, readFileSync, statSync } from 'node:fs';
@@ -72,22 +74,42 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`http://localhost:${port}/tests-pages/ort-parity.html`);
     await page.locator('#out').getByText('ready').waitFor();
+    // WebGPU in a page of its own (one execution provider per realm): --webgpu=auto times it on a real adapter only,
+    // on (SwiftShader too: checks the plumbing, says nothing of speed), off never.
+    const webgpuMode = flag('webgpu') ?? 'auto';
+    let gpuPage = null;
+    let adapter = null;
+    if (webgpuMode !== 'off') {
+      gpuPage = await context.newPage();
+      gpuPage.on('pageerror', (e) => errors.push(String(e)));
+      await gpuPage.goto(`http://localhost:${port}/tests-pages/ort-parity.html`);
+      await gpuPage.locator('#out').getByText('ready').waitFor();
+      const a = await gpuPage.evaluate(() => window.ortBench.adapter());
+      adapter = a.ok ? a.info : { unavailable: a.reason };
+      if (!a.ok || (a.info.isFallbackAdapter && webgpuMode !== 'on')) {
+        log(`WebGPU not timed: ${a.ok ? `a fallback adapter (${a.info.description || a.info.architecture}); --webgpu=on times it anyway` : a.reason}`);
+        await gpuPage.close();
+        gpuPage = null;
+      }
+    }
     for (const m of models) {
       const l = await page.evaluate((r) => window.ortBench.load(r), { model: m.name, modelUrl: m.url + 'model.onnx', numThreads: webThreads });
       if (!l.crossOriginIsolated) throw new Error('the bench page is not cross-origin isolated: no threaded WASM');
-      await page.evaluate(
-        ([name, b]) => window.ortBench.setBatches(name, b),
-        [
-          m.name,
-          m.batches.map((b) => ({
-            inputIds: Array.from(b.inputIds, Number),
-            attentionMask: Array.from(b.attentionMask, Number),
-            ...(b.typeIds ? { typeIds: Array.from(b.typeIds, Number) } : {}),
-            batch: b.batch,
-            sequence: b.sequence,
-          })),
-        ],
-      );
+      const plain = m.batches.map((b) => ({
+        inputIds: Array.from(b.inputIds, Number),
+        attentionMask: Array.from(b.attentionMask, Number),
+        ...(b.typeIds ? { typeIds: Array.from(b.typeIds, Number) } : {}),
+        batch: b.batch,
+        sequence: b.sequence,
+      }));
+      await page.evaluate(([name, b]) => window.ortBench.setBatches(name, b), [m.name, plain]);
+      let gpuLoadMs = null;
+      if (gpuPage) {
+        gpuLoadMs = (
+          await gpuPage.evaluate((r) => window.ortBench.load(r), { model: m.name, modelUrl: m.url + 'model.onnx', numThreads: 'studio', provider: 'webgpu' })
+        ).loadMs;
+        await gpuPage.evaluate(([name, b]) => window.ortBench.setBatches(name, b), [m.name, plain]);
+      }
       const t0 = performance.now();
       const session = await ort.InferenceSession.create(join(m.dir, 'model.onnx'), {
         executionProviders: ['cpu'],
@@ -111,20 +133,35 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
         const r = await page.evaluate((q) => window.ortBench.time(q), { model: m.name, plan: m.name, passes: 1 });
         return { ms: r.ms[0], logits: r.logits };
       };
+      const gpuPass = async () => {
+        const r = await gpuPage.evaluate((q) => window.ortBench.time(q), { model: m.name, plan: m.name, passes: 1 });
+        return { ms: r.ms[0], logits: r.logits };
+      };
       const a = await nodePass();
       const b = await webPass();
       let maxDiff = 0;
       for (let i = 0; i < a.logits.length; i++) maxDiff = Math.max(maxDiff, Math.abs(a.logits[i] - b.logits[i]));
       if (!a.logits.every(Number.isFinite) || !b.logits.every(Number.isFinite)) throw new Error(`${m.name}: non-finite logits`);
-      const ms = { node: [], web: [] };
+      let gpuDiff = null;
+      if (gpuPage) {
+        const g = await gpuPass();
+        if (!g.logits.every(Number.isFinite)) throw new Error(`${m.name}: non-finite WebGPU logits`);
+        gpuDiff = 0;
+        for (let i = 0; i < a.logits.length; i++) gpuDiff = Math.max(gpuDiff, Math.abs(a.logits[i] - g.logits[i]));
+      }
+      const ms = { node: [], web: [], webgpu: [] };
+      const pass = { node: nodePass, web: webPass, webgpu: gpuPass };
+      const kinds = gpuPage ? ['node', 'web', 'webgpu'] : ['node', 'web'];
       for (let rep = 0; rep < REPS; rep++) {
-        const order = rep % 2 ? ['web', 'node'] : ['node', 'web'];
-        for (const k of order) ms[k].push((await (k === 'node' ? nodePass() : webPass())).ms);
-        log(`  ${m.name} round ${rep + 1}: node ${ms.node.at(-1).toFixed(0)} ms, web ${ms.web.at(-1).toFixed(0)} ms`);
+        // Each round starts with another runtime, so none always runs first.
+        const order = kinds.map((_, j) => kinds[(j + rep) % kinds.length]);
+        for (const k of order) ms[k].push((await pass[k]()).ms);
+        log(`  ${m.name} round ${rep + 1}: ${kinds.map((k) => `${k} ${ms[k].at(-1).toFixed(0)} ms`).join(', ')}`);
       }
       await session.release();
       const node = median(ms.node);
       const web = median(ms.web);
+      const webgpu = gpuPage ? median(ms.webgpu) : null;
       const rps = (x) => Number((rows.length / (x / 1000)).toFixed(2));
       const row = {
         name: m.name,
@@ -132,13 +169,13 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
         params: m.params,
         dtype: m.dtype,
         wasmVsNode: Number((node / web).toFixed(3)),
-        webgpuVsWasm: null,
-        rolloutsPerSecond: { web: rps(web), node: rps(node) },
-        ms: { web: ms.web.map(Math.round), node: ms.node.map(Math.round) },
+        webgpuVsWasm: webgpu === null ? null : Number((web / webgpu).toFixed(3)),
+        rolloutsPerSecond: { web: rps(web), node: rps(node), ...(webgpu === null ? {} : { webgpu: rps(webgpu) }) },
+        ms: { web: ms.web.map(Math.round), node: ms.node.map(Math.round), ...(webgpu === null ? {} : { webgpu: ms.webgpu.map(Math.round) }) },
         webThreads: l.threads,
         webSession: webThreads === 'studio' ? 'studio (createModelSession)' : 'bare session',
         nodeThreads: nodeThreads.intraOpNumThreads ?? 'default',
-        loadMs: { web: Math.round(l.loadMs), node: Math.round(nodeLoadMs) },
+        loadMs: { web: Math.round(l.loadMs), node: Math.round(nodeLoadMs), ...(gpuLoadMs === null ? {} : { webgpu: Math.round(gpuLoadMs) }) },
         onnxBytes: m.bytes,
         rollouts: rows.length,
         maxLength: m.maxLength,
@@ -146,6 +183,7 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
         paddedTokens: m.padded,
         batches: m.batches.length,
         maxLogitDiff: Number(maxDiff.toExponential(2)),
+        ...(gpuDiff === null ? {} : { maxWebgpuLogitDiff: Number(gpuDiff.toExponential(2)) }),
       };
       out.push(row);
       log(
@@ -154,6 +192,7 @@ export async function runRealSize({ root, outDir, port, flag, noBuild, json }) {
     }
     const summary = {
       models: out,
+      webgpuAdapter: adapter,
       machine: { cores: availableParallelism(), loadAverage: [load0, loadavg()[0]].map((x) => Number(x.toFixed(2))) },
       versions: {
         onnxruntimeWeb: version(root, 'onnxruntime-web'),

@@ -22,7 +22,7 @@ import { inspectModelFolder, type PickedFile } from '../src/core/models/modelFol
 import { scoreRollouts } from '../src/core/models/scoreRollouts';
 import { clearModelScoreCache, modelScoreCache } from '../src/worker/modelCache';
 import { createModelSession } from '../src/worker/modelSession';
-import { loadOrt } from '../src/worker/ortLoader';
+import { loadOrt, webgpuAdapter, type Provider } from '../src/worker/ortLoader';
 
 export interface BenchLoadRequest {
   /** A name for the session in later calls. */
@@ -33,6 +33,8 @@ export interface BenchLoadRequest {
    * (createModelSession). Must be the same for every load in a page.
    */
   numThreads: number | 'studio';
+  /** Execution provider (default wasm). 'webgpu' is the studio's own session on WebGPU (one provider per page). */
+  provider?: Provider;
 }
 
 export interface BenchLoadResult {
@@ -96,29 +98,37 @@ export interface BenchScoreResult {
 
 let ortP: Promise<{ ort: typeof Ort; wasmUrl: string }> | null = null;
 let pageThreads: number | 'studio' | null = null;
+let pageProvider: Provider | null = null;
 /** One batch → its logits: a bare session.run, or the studio's ModelSession.infer. */
 type Runner = (feeds: Record<string, Ort.Tensor>, batch: TokenBatch) => Promise<ArrayLike<number>>;
 const sessions = new Map<string, { run: Runner; release(): Promise<void> }>();
 const plans = new Map<string, { feeds: Record<string, Ort.Tensor>; batch: TokenBatch }[]>();
 
-async function ortFor(numThreads: number | 'studio') {
+async function ortFor(numThreads: number | 'studio', provider: Provider = 'wasm') {
   if (pageThreads !== null && pageThreads !== numThreads)
     throw new Error(`this page's WASM runs with numThreads ${pageThreads}: open another page for ${numThreads}`);
+  if (pageProvider !== null && pageProvider !== provider) throw new Error(`this page runs ${pageProvider}: open another page for ${provider}`);
   pageThreads = numThreads;
-  ortP ??= loadOrt('wasm').then((r) => {
+  pageProvider = provider;
+  ortP ??= loadOrt(provider).then((r) => {
     if (typeof numThreads === 'number' && numThreads > 0) r.ort.env.wasm.numThreads = numThreads;
     return r;
   });
   return ortP;
 }
 
+/** The WebGPU adapter this page would get (the bench times WebGPU only on a real one unless told otherwise). */
+export const adapter = webgpuAdapter;
+
 export async function load(req: BenchLoadRequest): Promise<BenchLoadResult> {
-  const { ort, wasmUrl } = await ortFor(req.numThreads);
+  const provider = req.provider ?? 'wasm';
+  if (provider === 'webgpu' && req.numThreads !== 'studio') throw new Error('WebGPU is timed through the studio session only');
+  const { ort, wasmUrl } = await ortFor(req.numThreads, provider);
   const t0 = performance.now();
   const model = new Uint8Array(await (await fetch(req.modelUrl)).arrayBuffer());
   await sessions.get(req.model)?.release();
   if (req.numThreads === 'studio') {
-    const s = await createModelSession('wasm', { onnx: model });
+    const s = await createModelSession(provider, { onnx: model });
     sessions.set(req.model, { run: (_, batch) => s.infer(batch), release: () => s.release() });
   } else {
     // Options as the studio creates its session (runtime/modelSession.ts).

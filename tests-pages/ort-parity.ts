@@ -101,6 +101,7 @@ declare global {
       setBatches: (...a: Parameters<Bench['setBatches']>) => ReturnType<Bench['setBatches']>;
       time: (...a: Parameters<Bench['time']>) => ReturnType<Bench['time']>;
       score: (...a: Parameters<Bench['score']>) => ReturnType<Bench['score']>;
+      adapter: () => ReturnType<Bench['adapter']>;
     };
   }
 }
@@ -110,5 +111,6 @@ window.ortBench = {
   setBatches: async (...a) => (await bench()).setBatches(...a),
   time: async (...a) => (await bench()).time(...a),
   score: async (...a) => (await bench()).score(...a),
+  adapter: async () => (await bench()).adapter(),
 };
 document.getElementById('out')!.textContent = 'ready';
