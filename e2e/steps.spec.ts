@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
+import { expectSaved, openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
 
 // A run of 6 steps × 4 prompts × 4 rollouts written by scripts/steps-fixtures.py, with its expected per-step figures
 // (numpy): the reward field r rises step after step while the label `ok` falls, so the divergence is flagged at step 3.
@@ -77,6 +77,13 @@ test('Over steps: the maximum completion length counts long rows without a finis
   // Step 0: rollout j of prompt p has 20 + 3j + p characters; j = 3 says "stop", j = 0–2 say nothing.
   await page.getByRole('spinbutton', { name: 'Max completion length' }).fill('29');
   // Of those without a finish reason only j = 2, p = 3 (29 characters) reaches 29: 1 of 16.
+  await expect(cell).toHaveText(pct(1 / 16));
+  // The maximum is part of the session: after a reload the tab shows it and counts with it.
+  await expectSaved(page);
+  await page.reload();
+  await expect(statusLine(page)).toContainText('96 trajectories');
+  await page.getByRole('tab', { name: 'Over steps' }).click();
+  await expect(page.getByRole('spinbutton', { name: 'Max completion length' })).toHaveValue('29');
   await expect(cell).toHaveText(pct(1 / 16));
   // In GPT-2 tokens, a maximum of 1 token: every rollout without a finish reason (12 of 16) reaches it.
   await page.getByRole('combobox', { name: 'Length unit' }).selectOption('tokens');

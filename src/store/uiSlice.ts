@@ -38,6 +38,9 @@ export interface UiSlice {
   /** The Group by tab's column: null for its default (a usual column such as `model`), '' for none picked. */
   groupByColumn: string | null;
   setGroupByColumn(c: string | null): void;
+  /** The Over steps tab's maximum completion length (a rollout that long counts as truncated), or null for none. */
+  stepsMaxLength: number | null;
+  setStepsMaxLength(n: number | null): void;
   setDiagTab(t: DiagTab): void;
   setLengthUnit(u: 'chars' | 'tokens'): void;
   setPreset(p: PresetId): void;
@@ -71,6 +74,8 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) =
   scoreSource: null,
   groupByColumn: null,
   setGroupByColumn: (groupByColumn) => set({ groupByColumn }),
+  stepsMaxLength: null,
+  setStepsMaxLength: (stepsMaxLength) => set({ stepsMaxLength }),
   setDiagTab: (diagTab) => set({ diagTab }),
   setLengthUnit: (lengthUnit) => set({ lengthUnit }),
   setPreset: (preset) => set({ preset }),

@@ -198,6 +198,7 @@ export function installAutosave(): void {
       s.overlayRuns !== prev.overlayRuns ||
       s.groupByColumn !== prev.groupByColumn ||
       s.shaping !== prev.shaping ||
+      s.stepsMaxLength !== prev.stepsMaxLength ||
       s.shapeDiagnostics !== prev.shapeDiagnostics ||
       s.linkModels !== prev.linkModels ||
       s.runs !== prev.runs ||

@@ -76,6 +76,7 @@ export function uiState(s: StudioState): UiState {
     groupBy: s.groupByColumn,
     ...(s.shaping.length ? { shaping: s.shaping } : {}),
     ...(s.shapeDiagnostics ? { shapeDiagnostics: true } : {}),
+    ...(s.stepsMaxLength !== null ? { stepsMaxLength: s.stepsMaxLength } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ export function applyUi(ui: UiState, rows: number): void {
   // Settings of the reward, not view state: restored even after a panel failed.
   s.setShaping(ui.shaping ?? []);
   s.setShapeDiagnostics(ui.shapeDiagnostics ?? false);
+  s.setStepsMaxLength(ui.stepsMaxLength ?? null);
   if (failedBeforeThisStart()) {
     // A panel failed before this start (SessionNotices says so): the view state that may have caused it stays closed.
     s.setLengthUnit(ui.lengthUnit);

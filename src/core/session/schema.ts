@@ -79,6 +79,8 @@ const shapingSchema = z.unknown().transform((v, ctx) => {
   ctx.addIssue({ code: 'custom', message: n.message });
   return z.NEVER;
 });
+/** A completion-length cap larger than any model's context: anything above it is a typo or a crafted value. */
+export const MAX_STEPS_MAX_LENGTH = 10_000_000;
 export const uiSchema = z.object({
   diagTab: z.enum(DIAG_TABS),
   lengthUnit: z.enum(['chars', 'tokens']),
@@ -119,6 +121,8 @@ export const uiSchema = z.object({
   shaping: shapingSchema.optional(),
   /** The other diagnostics tabs show the shaped reward; absent: they show the reward as it is. */
   shapeDiagnostics: lenient(z.boolean()),
+  /** The Over steps tab's maximum completion length (truncation by length); absent: none given. */
+  stepsMaxLength: lenient(z.number().int().min(1).max(MAX_STEPS_MAX_LENGTH)),
 });
 export type UiState = z.infer<typeof uiSchema>;
 

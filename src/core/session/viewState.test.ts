@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINK_MODELS, MAX_OVERLAY_RUNS, parseSessionDoc, parseShared, type ModelRef, type SessionDoc, type SharedSession } from './schema';
+import {
+  MAX_LINK_MODELS,
+  MAX_OVERLAY_RUNS,
+  MAX_STEPS_MAX_LENGTH,
+  parseSessionDoc,
+  parseShared,
+  type ModelRef,
+  type SessionDoc,
+  type SharedSession,
+} from './schema';
 
 const ui: SessionDoc['ui'] = { diagTab: 'distribution', lengthUnit: 'chars', preset: 'trl', labelColumn: null, selectedRow: null };
 const doc: SessionDoc = {
@@ -53,5 +62,15 @@ describe('saved view state (overlaid runs, Group by column, a link’s models)',
     const link: SharedSession = { v: 2, name: 'L', editor: { ...doc.editor, language: 'ts', code: 'x' }, ui, data: { kind: 'demo' }, run: null };
     const r = parseShared({ ...link, ui: { ...ui, groupBy: { evil: true }, overlayRuns: [1] } });
     expect(r.ok && r.value.ui).toEqual({ ...ui, overlayRuns: [1] });
+  });
+  it("keeps the Over steps tab's maximum completion length, and drops one no cap could be", () => {
+    expect(parsed({ ...doc, ui: { ...ui, stepsMaxLength: 4096 } }).ui.stepsMaxLength).toBe(4096);
+    expect(parsed(doc).ui.stepsMaxLength).toBeUndefined();
+    for (const bad of [0, -1, 1.5, '4096', 1e12, Number.MAX_SAFE_INTEGER, null, { n: 1 }])
+      expect(parsed({ ...doc, ui: { ...ui, stepsMaxLength: bad } }).ui.stepsMaxLength).toBeUndefined();
+    expect(parsed({ ...doc, ui: { ...ui, stepsMaxLength: MAX_STEPS_MAX_LENGTH } }).ui.stepsMaxLength).toBe(MAX_STEPS_MAX_LENGTH);
+    const link: SharedSession = { v: 2, name: 'L', editor: { ...doc.editor, language: 'ts', code: 'x' }, ui, data: { kind: 'demo' }, run: null };
+    const r = parseShared({ ...link, ui: { ...ui, stepsMaxLength: 512 } });
+    expect(r.ok && r.value.ui.stepsMaxLength).toBe(512);
   });
 });

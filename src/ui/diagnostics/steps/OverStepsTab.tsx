@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Dataset } from '../../../core/dataset/dataset';
 import { defaultLabelColumn } from '../../../core/dataset/labelChoice';
+import { MAX_STEPS_MAX_LENGTH } from '../../../core/session/schema';
 import { scoredValues } from '../../../core/stats/scored';
 import { truncatedRows } from '../../../core/stats/truncation';
 import { rowsByStep, stepIndex, type StepColumns } from '../../../core/steps/overSteps';
@@ -22,6 +23,12 @@ const VIEWS: { id: View; label: string }[] = [
   { id: 'compare', label: 'Compare two steps' },
 ];
 
+/** A whole number of at least 1 (and no more than a session may hold), else null: no maximum. */
+function parseMaxLength(text: string): number | null {
+  const t = text.trim();
+  return /^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= MAX_STEPS_MAX_LENGTH ? Number(t) : null;
+}
+
 export const TRUNCATION_RULE =
   'A rollout counts as truncated when its finish_reason or stop_reason is "length", "max_tokens" or "max_length", or its truncated / is_truncated field is true; ' +
   'a rollout with none of these counts as truncated when its length reaches the maximum completion length (when one is given).';
@@ -32,7 +39,16 @@ export const TRUNCATION_RULE =
  */
 export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const [view, setView] = useState<View>('steps');
-  const [maxLength, setMaxLength] = useState('');
+  // The text as typed; the store (and so the session) keeps the number it parses to.
+  const storedMax = useStudio((s) => s.stepsMaxLength);
+  const setStoredMax = useStudio((s) => s.setStepsMaxLength);
+  const [maxLength, setMaxLength] = useState(storedMax === null ? '' : String(storedMax));
+  // A session opened meanwhile sets the store: the box follows (during render, as React advises for derived state).
+  const [seenMax, setSeenMax] = useState(storedMax);
+  if (seenMax !== storedMax) {
+    setSeenMax(storedMax);
+    if (parseMaxLength(maxLength) !== storedMax) setMaxLength(storedMax === null ? '' : String(storedMax));
+  }
   const unit = useStudio((s) => s.lengthUnit);
   const setUnit = useStudio((s) => s.setLengthUnit);
   const tokenizer = useStudio((s) => s.tokenizer);
@@ -49,7 +65,7 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const label = columns?.find((c) => c.name === picked) ?? null;
   const tokens = useTokenCounts(ds, tokenizer, unit === 'tokens');
   const lengths: ArrayLike<number> | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
-  const max = /^\d+$/.test(maxLength.trim()) && Number(maxLength) >= 1 ? Number(maxLength) : null;
+  const max = storedMax;
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
   // Each component / reward function column as it stands (NaN where it has no value), as the CLI's --by-step reads it.
   const components = run.result.components;
@@ -132,7 +148,10 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
                   aria-label="Max completion length"
                   placeholder="none"
                   value={maxLength}
-                  onChange={(e) => setMaxLength(e.target.value)}
+                  onChange={(e) => {
+                    setMaxLength(e.target.value);
+                    setStoredMax(parseMaxLength(e.target.value));
+                  }}
                   style={{ width: '7em' }}
                 />
               </label>{' '}
