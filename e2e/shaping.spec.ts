@@ -179,3 +179,22 @@ test('Export for TRL / verl applies the Shaping list; verl refuses a group trans
     "kimi-length:unit=tokens needs the rollout's whole group, and verl's compute_score sees one rollout at a time",
   );
 });
+
+test('shaping tab: step rewards are saved with the run, so step-sum shapes the same after a reload', async ({ page }) => {
+  await openStudio(page);
+  await upload(page, 'lengths.jsonl', Buffer.from(DATA));
+  await expect(statusLine(page)).toContainText('5 trajectories');
+  // Two step rewards per rollout (0.5 and 0.25): step-sum adds 0.75 to every reward; the raw mean is 3/5.
+  await typeReward(page, 'export default function reward(t) {\n  return { score: Number(t.fields.r ?? 0), steps: [0.5, 0.25] };\n}\n');
+  await runAndWait(page, '5 scored');
+  await page.getByRole('tab', { name: 'Shaping' }).click();
+  await page.getByRole('combobox', { name: 'Transform to add' }).selectOption('step-sum');
+  await page.getByRole('button', { name: 'Add transform' }).click();
+  await expect(cells(page, 'mean').raw).toHaveText(/^0\.6(0*)$/);
+  await expect(cells(page, 'mean').shaped).toHaveText(/^1\.35(0*)$/);
+  await expectSaved(page);
+  await page.reload();
+  await expect(statusLine(page)).toContainText('5 trajectories');
+  await expect(page.getByRole('tab', { name: 'Shaping' })).toHaveAttribute('aria-selected', 'true');
+  await expect(cells(page, 'mean').shaped).toHaveText(/^1\.35(0*)$/);
+});

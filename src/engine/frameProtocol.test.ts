@@ -86,6 +86,17 @@ describe('replies from the reward sandbox, checked on the page', () => {
     expect(checkRunResult(result(2), 2).strings).toBeUndefined();
   });
 
+  it('step rewards cross to the page; crafted ones are refused with the place named', () => {
+    const steps = { offsets: new Int32Array([0, 2, 3]), values: new Float64Array([0.5, 0.25, -1]) };
+    expect(checkRunResult({ ...result(2), steps }, 2).steps).toEqual(steps);
+    expect(checkRunResult(result(2), 2).steps).toBeUndefined();
+    const nan = { offsets: steps.offsets, values: new Float64Array([0.5, Number.NaN, 1]) };
+    expect(() => checkRunResult({ ...result(2), steps: nan }, 2)).toThrow('result.steps.values.1');
+    const backwards = { offsets: new Int32Array([0, 3, 2]), values: new Float64Array(3) };
+    expect(() => checkRunResult({ ...result(2), steps: backwards }, 2)).toThrow('result.steps.offsets.2');
+    expect(() => checkRunResult({ ...result(2), steps: { offsets: [0, 1, 2], values: steps.values } }, 2)).toThrow('result.steps.offsets');
+  });
+
   it('a long stdout and a long error message are cut, not refused', () => {
     const r = checkRunResult({ ...result(2), errors: new Map([[0, { row: 0, message: 'e'.repeat(200_000) }]]), stdout: 'o'.repeat(300_000) }, 2);
     expect(r.errors.get(0)!.message.length).toBeLessThan(100_100);

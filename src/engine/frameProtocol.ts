@@ -10,7 +10,7 @@ import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import type { EngineDataset, RunOptions, RunOutcome, RunProgress, RunResult } from './engine';
 import type { CheckResult } from './protocol';
-import { checkCandidates, checkCheckResult, checkComponents, checkParts, checkPythonCall, checkStrings } from './protocol';
+import { checkCandidates, checkCheckResult, checkComponents, checkParts, checkPythonCall, checkSteps, checkStrings } from './protocol';
 
 export type PoolId = 'ts' | 'py';
 export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
@@ -145,7 +145,18 @@ export function checkRunResult(v: unknown, n: number): RunResult {
     notes.set(row, text(note, `result.notes.${row}`, NOTE_LIMIT + 100));
   }
   const strings = checkStrings(r.strings, n, 'result.strings');
-  const out: RunResult = { scores, status, errors, components, notes, ...(strings ? { strings } : {}), stdout: text(r.stdout, 'result.stdout', STDOUT_LIMIT) };
+  // Step rewards cross too (the Shaping tab's step transforms read them): they were dropped here before.
+  const steps = checkSteps(r.steps, n, 'result.steps');
+  const out: RunResult = {
+    scores,
+    status,
+    errors,
+    components,
+    notes,
+    ...(strings ? { strings } : {}),
+    ...(steps ? { steps } : {}),
+    stdout: text(r.stdout, 'result.stdout', STDOUT_LIMIT),
+  };
   if (r.found !== undefined) out.found = checkCandidates(r.found);
   return out;
 }

@@ -15,7 +15,7 @@ import {
   NOTE_LIMIT,
   RowStatus,
   setOwn,
-  STEP_LIMIT,
+  stepsProblem,
   STRING_COLUMN_LIMIT,
   STRING_VALUE_LIMIT,
 } from '../core/reward/contract';
@@ -222,16 +222,10 @@ export function checkRangeResult(v: unknown, start: number, end: number, where =
 export function checkSteps(v: unknown, n: number, where: string): { offsets: Int32Array; values: Float64Array } | undefined {
   if (v === undefined) return undefined;
   const o = record(v, where);
-  const offsets =
-    o.offsets instanceof Int32Array && o.offsets.length === n + 1 && o.offsets[0] === 0
-      ? o.offsets
-      : bad(`${where}.offsets`, `an Int32Array of ${n + 1} from 0`);
-  for (let i = 0; i < n; i++) {
-    const k = offsets[i + 1] - offsets[i];
-    if (!(k >= 0 && k <= STEP_LIMIT)) bad(`${where}.offsets.${i + 1}`, `at most ${STEP_LIMIT} steps per row, in order`);
-  }
-  const values = o.values instanceof Float64Array && o.values.length === offsets[n] ? o.values : bad(`${where}.values`, `a Float64Array of ${offsets[n]}`);
-  for (let j = 0; j < values.length; j++) if (!Number.isFinite(values[j])) bad(`${where}.values.${j}`, 'a finite number');
+  const offsets = o.offsets instanceof Int32Array ? o.offsets : bad(`${where}.offsets`, `an Int32Array of ${n + 1} from 0`);
+  const values = o.values instanceof Float64Array ? o.values : bad(`${where}.values`, 'a Float64Array');
+  const p = stepsProblem({ offsets, values }, n);
+  if (p) bad(`${where}.${p.at}`, p.expected);
   return { offsets, values };
 }
 

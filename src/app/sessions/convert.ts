@@ -33,6 +33,7 @@ export function runPayload(r: RunRecord): RunPayload {
     errors: [...result.errors.values()],
     notes: [...result.notes.entries()],
     ...(result.strings ? { strings: result.strings } : {}),
+    ...(result.steps ? { steps: result.steps } : {}),
     stdout: result.stdout,
   };
 }
@@ -59,6 +60,7 @@ export function runRecord(meta: RunMeta, p: RunPayload, datasetId: string): RunR
       errors: new Map(p.errors.map((e) => [e.row, e])),
       notes: new Map(p.notes),
       ...(p.strings ? { strings: p.strings } : {}),
+      ...(p.steps ? { steps: p.steps } : {}),
       stdout: p.stdout,
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateResult } from './contract';
+import { stepsProblem, validateResult } from './contract';
 
 describe('validateResult', () => {
   it('accepts finite numbers and {score}', () => {
@@ -41,5 +41,22 @@ describe('validateResult', () => {
       strings: { pred: '72', long: 'x'.repeat(200) + '…' },
     });
     expect(validateResult({ score: 1, components: { acc: 1 } })).toEqual({ kind: 'ok', score: 1, components: { acc: 1 } });
+  });
+});
+
+describe('stepsProblem', () => {
+  const s = (offsets: number[], values: number[]) => ({ offsets: new Int32Array(offsets), values: new Float64Array(values) });
+  it('accepts ragged rows, empty rows included', () => {
+    expect(stepsProblem(s([0, 2, 2, 3], [1, 2, 3]), 3)).toBeNull();
+    expect(stepsProblem(s([0], []), 0)).toBeNull();
+  });
+  it('names what does not fit', () => {
+    expect(stepsProblem(s([0, 1], [1]), 2)).toEqual({ at: 'offsets', expected: 'an Int32Array of 3 from 0' });
+    expect(stepsProblem(s([1, 1], []), 1)).toEqual({ at: 'offsets', expected: 'an Int32Array of 2 from 0' });
+    expect(stepsProblem(s([0, 2, 1], [1, 2]), 2)).toEqual({ at: 'offsets.2', expected: 'at most 4096 steps per row, in order' });
+    expect(stepsProblem(s([0, 4097], new Array(4097).fill(0)), 1)).toEqual({ at: 'offsets.1', expected: 'at most 4096 steps per row, in order' });
+    expect(stepsProblem(s([0, 4096], new Array(4096).fill(0)), 1)).toBeNull();
+    expect(stepsProblem(s([0, 2], [1]), 1)).toEqual({ at: 'values', expected: 'a Float64Array of 2' });
+    expect(stepsProblem(s([0, 2], [1, Infinity]), 1)).toEqual({ at: 'values.1', expected: 'a finite number' });
   });
 });

@@ -40,6 +40,28 @@ export const COMPONENT_LIMIT = 64;
 export const COMPONENT_NAME_LIMIT = 100;
 /** Step rewards (RewardResult.steps) a row may return: the Shaping step transforms read them. */
 export const STEP_LIMIT = 4096;
+
+/** Step rewards of n rows, ragged: row i has values[offsets[i] .. offsets[i + 1]). */
+export interface RaggedSteps {
+  offsets: Int32Array;
+  values: Float64Array;
+}
+
+/**
+ * What is wrong with step rewards for n rows (offsets: n + 1 of them from 0, each row at most STEP_LIMIT steps, in
+ * order; values: as many as the last offset, all finite), as a path and what was expected there; null when nothing.
+ */
+export function stepsProblem(s: RaggedSteps, n: number): { at: string; expected: string } | null {
+  const { offsets, values } = s;
+  if (offsets.length !== n + 1 || offsets[0] !== 0) return { at: 'offsets', expected: `an Int32Array of ${n + 1} from 0` };
+  for (let i = 0; i < n; i++) {
+    const k = offsets[i + 1] - offsets[i];
+    if (!(k >= 0 && k <= STEP_LIMIT)) return { at: `offsets.${i + 1}`, expected: `at most ${STEP_LIMIT} steps per row, in order` };
+  }
+  if (values.length !== offsets[n]) return { at: 'values', expected: `a Float64Array of ${offsets[n]}` };
+  for (let j = 0; j < values.length; j++) if (!Number.isFinite(values[j])) return { at: `values.${j}`, expected: 'a finite number' };
+  return null;
+}
 /**
  * Text values of a result (verl's `{"score": 1.0, "pred": "72"}`): a run keeps the first STRING_COLUMN_LIMIT names
  * and each value's first STRING_VALUE_LIMIT characters (an answer, not a transcript: 100k rows stay small).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from './crc32';
 import FIXTURES from './fixtures/share-links.json' with { type: 'json' };
@@ -311,6 +311,62 @@ describe('session files', () => {
     if (!r.ok) throw new Error(r.message);
     expect(r.warnings).toEqual(['run #1: its text columns are damaged, so it was left out']);
     expect(r.content.doc.runs.map((x) => x.id)).toEqual([2]);
+  });
+
+  it("round-trips a run's step rewards, and leaves out a run whose step rewards are damaged", () => {
+    // Rows of 2, 0 and 3 steps: offsets 0, 2, 2, 5.
+    const steps = { offsets: new Int32Array([0, 2, 2, 5]), values: new Float64Array([0.5, -1, 0.25, 0, 1e-300]) };
+    const ok = readSessionFile(
+      writeSessionFile({
+        doc,
+        data: new Uint8Array(5),
+        runs: new Map([
+          [1, { ...run1, steps }],
+          [2, run2],
+        ]),
+      }),
+    );
+    if (!ok.ok) throw new Error(ok.message);
+    expect(ok.warnings).toEqual([]);
+    expect(ok.content.runs.get(1)!.steps).toEqual(steps);
+    expect(ok.content.runs.get(2)!.steps).toBeUndefined();
+    const damaged = [
+      { offsets: new Int32Array([0, 2, 1, 5]), values: steps.values }, // out of order
+      { offsets: new Int32Array([1, 2, 2, 5]), values: steps.values }, // not from 0
+      { offsets: new Int32Array([0, 2, 2, 6]), values: steps.values }, // more offsets than values
+      { offsets: steps.offsets, values: new Float64Array([0.5, Number.NaN, 0.25, 0, 1]) }, // not finite
+      { offsets: new Int32Array([0, 2, 2]), values: steps.values }, // too few rows
+      { offsets: new Int32Array([0, 5000, 5000, 5000]), values: new Float64Array(5000) }, // past STEP_LIMIT
+    ];
+    for (const bad of damaged) {
+      const r = readSessionFile(
+        writeSessionFile({
+          doc,
+          data: new Uint8Array(5),
+          runs: new Map([
+            [1, { ...run1, steps: bad }],
+            [2, run2],
+          ]),
+        }),
+      );
+      if (!r.ok) throw new Error(r.message);
+      expect(r.warnings).toEqual(['run #1: its step rewards are damaged, so it was left out']);
+      expect(r.content.doc.runs.map((x) => x.id)).toEqual([2]);
+    }
+    // One of the two entries alone (a file cut by hand) is damaged too.
+    const files = unzipSync(
+      writeSessionFile({
+        doc,
+        data: new Uint8Array(5),
+        runs: new Map([
+          [1, { ...run1, steps }],
+          [2, run2],
+        ]),
+      }),
+    );
+    delete files['runs/1/steps.f64'];
+    const half = readSessionFile(zipSync(files));
+    expect(half.ok && half.warnings).toEqual(['run #1: its step rewards are damaged, so it was left out']);
   });
 
   it('gives a clear message for a file that is not a session', () => {

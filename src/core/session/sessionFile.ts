@@ -7,9 +7,10 @@
  *   runs/<id>/scores.f64    Float64Array, little-endian, one per row
  *   runs/<id>/status.u8     Uint8Array, one per row (RowStatus)
  *   runs/<id>/c<k>.f64      component k's values
+ *   runs/<id>/steps.i32     step rewards' offsets (rows + 1), and runs/<id>/steps.f64 their values (both or neither)
  */
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import { COMPONENT_NAME_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, STRING_VALUE_LIMIT } from '../reward/contract';
+import { COMPONENT_NAME_LIMIT, RowStatus, setOwn, stepsProblem, STRING_COLUMN_LIMIT, STRING_VALUE_LIMIT, type RaggedSteps } from '../reward/contract';
 import type { RowError } from '../reward/runRows';
 import { summarizeRun } from '../reward/summary';
 import { parseSessionDoc, type SessionDoc } from './schema';
@@ -23,6 +24,8 @@ export interface RunPayload {
   notes: [number, string][];
   /** Text columns (a dict result's strings) by name, one value per row, null where none. */
   strings?: Record<string, (string | null)[]>;
+  /** Step rewards (RewardResult.steps), when the reward returned any. */
+  steps?: RaggedSteps;
   stdout: string;
 }
 
@@ -34,7 +37,7 @@ export interface SessionFileContent {
 
 export const SESSION_FILE_SUFFIX = '.reward-session.zip';
 
-const bytesOf = (a: Float64Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const bytesOf = (a: Float64Array | Int32Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export function writeSessionFile(c: SessionFileContent): Uint8Array {
   const files: Zippable = { 'session.json': strToU8(JSON.stringify(c.doc)) };
@@ -46,6 +49,10 @@ export function writeSessionFile(c: SessionFileContent): Uint8Array {
     files[`runs/${id}/scores.f64`] = bytesOf(r.scores);
     files[`runs/${id}/status.u8`] = bytesOf(r.status);
     names.forEach((n, k) => (files[`runs/${id}/c${k}.f64`] = bytesOf(r.components[n])));
+    if (r.steps) {
+      files[`runs/${id}/steps.i32`] = bytesOf(r.steps.offsets);
+      files[`runs/${id}/steps.f64`] = bytesOf(r.steps.values);
+    }
   }
   return zipSync(files, { level: 6 });
 }
@@ -69,7 +76,7 @@ function textColumns(v: unknown, rows: number): Record<string, (string | null)[]
 export const MAX_INFLATED_BYTES = 2 ** 31;
 const MAX_RATIO = 1000;
 const RATIO_FROM_BYTES = 16 * 2 ** 20;
-const ENTRY = /^(session\.json|data|runs\/\d+\/(meta\.json|scores\.f64|status\.u8|c\d+\.f64))$/;
+const ENTRY = /^(session\.json|data|runs\/\d+\/(meta\.json|scores\.f64|status\.u8|c\d+\.f64|steps\.i32|steps\.f64))$/;
 
 export type ReadSession = { ok: true; content: SessionFileContent; warnings: string[]; migratedFrom?: number } | { ok: false; message: string };
 
@@ -77,6 +84,14 @@ function f64(bytes: Uint8Array | undefined, rows: number): Float64Array | null {
   if (!bytes || bytes.length !== rows * 8) return null;
   const copy = new Uint8Array(bytes); // aligned
   return new Float64Array(copy.buffer);
+}
+
+/** A run's step rewards from its two entries: undefined when it has none, null when they are damaged or do not fit. */
+function stepsOf(offsetBytes: Uint8Array | undefined, valueBytes: Uint8Array | undefined, rows: number): RaggedSteps | undefined | null {
+  if (!offsetBytes && !valueBytes) return undefined;
+  if (!offsetBytes || !valueBytes || offsetBytes.length !== (rows + 1) * 4 || valueBytes.length % 8 !== 0) return null;
+  const s = { offsets: new Int32Array(new Uint8Array(offsetBytes).buffer), values: new Float64Array(new Uint8Array(valueBytes).buffer) };
+  return stepsProblem(s, rows) ? null : s;
 }
 
 /** Read and validate a session file. Runs whose arrays do not fit are left out, each with a warning. */
@@ -152,8 +167,14 @@ export function readSessionFile(bytes: Uint8Array): ReadSession {
       warnings.push(`run #${run.id}: its text columns are damaged, so it was left out`);
       continue;
     }
+    const steps = stepsOf(files[`${dir}steps.i32`], files[`${dir}steps.f64`], rows);
+    if (steps === null) {
+      warnings.push(`run #${run.id}: its step rewards are damaged, so it was left out`);
+      continue;
+    }
     runs.set(run.id, {
       ...(strings ? { strings } : {}),
+      ...(steps ? { steps } : {}),
       scores,
       status: new Uint8Array(status),
       components,
