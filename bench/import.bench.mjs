@@ -1,11 +1,11 @@
 // Import of a 100,000-rollout JSONL (~100 MB) in the import worker, against a bare JSON.parse loop over the same
 // lines in the same browser (in a worker too). Also: the longest main-thread task during the import (and after it,
 // until the reward run that follows an import has ended), and the same import read in two pieces by two workers at
-// once (`?pieces=2`), timed in the same rounds. As shipped, a file is read in one piece fewer than the cores (one
+// once (`?pieces=2`, or the page flags given with --variant), timed in the same rounds. As shipped, a file is read in one piece fewer than the cores (one
 // piece on 2 cores).
 // Also a floor no import can go under: the time a worker takes just to read the file's bytes (a BYOB reader into
 // one 1 MB buffer, as scanJsonl reads), measured in the same rounds.
-// Usage: npx vite build && node bench/import.bench.mjs [rows] [reps] [--rows N] [--reps N] [--json]
+// Usage: npx vite build && node bench/import.bench.mjs [rows] [reps] [--rows N] [--reps N] [--variant '?batchRows=4096'] [--json]
 // --json: one JSON line on stdout (everything else goes to stderr); `ratio` is the median of the rounds' own ratios
 // (bare JSON.parse loop time / studio import time, both measured in that round).
 import { mkdirSync, statSync } from 'node:fs';
@@ -19,9 +19,11 @@ const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : undefined;
 };
-const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && ['--rows', '--reps'].includes(args[i - 1])));
+const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && ['--rows', '--reps', '--variant'].includes(args[i - 1])));
 const ROWS = flag('--rows') ?? Number(positional[0] ?? 100_000);
 const REPS = flag('--reps') ?? Number(positional[1] ?? 3);
+/** The other import timed in the same rounds: page-address flags (importClient `numberAsked`). */
+const VARIANT = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : '?pieces=2';
 if (!(Number.isInteger(ROWS) && ROWS > 0 && Number.isInteger(REPS) && REPS > 0)) {
   console.error(`usage: node bench/import.bench.mjs [rows] [reps] [--rows N] [--reps N] [--json] (got rows ${ROWS}, reps ${REPS})`);
   process.exit(2);
@@ -124,7 +126,7 @@ try {
     readOnly.push(b.read);
 
     // Ours, as shipped, then read in two pieces at once; the order alternates.
-    const two = '?pieces=2';
+    const two = VARIANT;
     let r, pair;
     if (rep % 2 === 0) {
       r = await upload('');
@@ -138,7 +140,7 @@ try {
     longest.push(r.long, pair.long);
     afterwards.push(r.after, pair.after);
     say(
-      `rep ${rep + 1}: import ${r.ms.toFixed(0)} ms (two pieces ${pair.ms.toFixed(0)} ms) · bare JSON.parse loop ${base.at(-1).toFixed(0)} ms (read+split+parse ${baseWithRead.at(-1).toFixed(0)} ms; read alone ${readOnly.at(-1).toFixed(0)} ms) · longest main-thread task ${Math.max(r.long, pair.long).toFixed(0)} ms`,
+      `rep ${rep + 1}: import ${r.ms.toFixed(0)} ms (${VARIANT} ${pair.ms.toFixed(0)} ms) · bare JSON.parse loop ${base.at(-1).toFixed(0)} ms (read+split+parse ${baseWithRead.at(-1).toFixed(0)} ms; read alone ${readOnly.at(-1).toFixed(0)} ms) · longest main-thread task ${Math.max(r.long, pair.long).toFixed(0)} ms`,
     );
   }
   // Text search after the import: the first one reads the file again in the data worker (a JSONL import keeps no
@@ -175,7 +177,7 @@ try {
   // to 2× between rounds, and a ratio of medians taken in different phases says little.
   say(`  median of the rounds' own ratios:                       ${median(ratios).toFixed(2)}×  (${ratios.map((x) => x.toFixed(2)).join(', ')})`);
   say(
-    `  read in two pieces at once (?pieces=2):                 ${median(twoPieces).toFixed(0)} ms = ${(median(base) / median(twoPieces)).toFixed(2)}× the bare loop; as shipped gains ${(median(twoPieces) / m).toFixed(2)}× over it`,
+    `  the variant ${VARIANT.padEnd(40)} ${median(twoPieces).toFixed(0)} ms = ${(median(base) / median(twoPieces)).toFixed(2)}× the bare loop; as shipped gains ${(median(twoPieces) / m).toFixed(2)}× over it`,
   );
   say(`  ratio against read+split+parse baseline:                ${(median(baseWithRead) / m).toFixed(2)}×`);
   say(`  text search over every row: first ${firstSearch} ms (reads the file again), next ${nextSearch} ms`);
@@ -200,7 +202,9 @@ try {
         jsonParseMs: r1(median(base)),
         readOnlyMs: r1(median(readOnly)),
         readSplitParseMs: r1(median(baseWithRead)),
-        twoPiecesMs: r1(median(twoPieces)),
+        variant: VARIANT,
+        variantMs: r1(median(twoPieces)),
+        variantRatio: r3(median(twoPieces.map((x, i) => base[i] / x))),
         longestMainThreadTaskMs: r1(Math.max(...longest)),
         longestAfterImportMs: r1(Math.max(...afterwards)),
         firstSearchMs: firstSearch,
