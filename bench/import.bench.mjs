@@ -5,7 +5,7 @@
 // piece on 2 cores).
 // Also a floor no import can go under: the time a worker takes just to read the file's bytes (a BYOB reader into
 // one 1 MB buffer, as scanJsonl reads), measured in the same rounds.
-// Usage: npx vite build && node bench/import.bench.mjs [rows] [reps] [--rows N] [--reps N] [--variant '?batchRows=4096'] [--json]
+// Usage: npx vite build && node bench/import.bench.mjs [rows] [reps] [--rows N] [--reps N] [--variant '?batchRows=4096'] [--dist DIR] [--json]
 // --json: one JSON line on stdout (everything else goes to stderr); `ratio` is the median of the rounds' own ratios
 // (bare JSON.parse loop time / studio import time, both measured in that round).
 import { mkdirSync, statSync } from 'node:fs';
@@ -19,11 +19,13 @@ const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : undefined;
 };
-const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && ['--rows', '--reps', '--variant'].includes(args[i - 1])));
+const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && ['--rows', '--reps', '--variant', '--dist'].includes(args[i - 1])));
 const ROWS = flag('--rows') ?? Number(positional[0] ?? 100_000);
 const REPS = flag('--reps') ?? Number(positional[1] ?? 3);
 /** The other import timed in the same rounds: page-address flags (importClient `numberAsked`). */
 const VARIANT = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : '?pieces=2';
+/** Another build to serve instead of dist/ (a before/after comparison: `npx vite build --outDir …` of the old code). */
+const DIST = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
 if (!(Number.isInteger(ROWS) && ROWS > 0 && Number.isInteger(REPS) && REPS > 0)) {
   console.error(`usage: node bench/import.bench.mjs [rows] [reps] [--rows N] [--reps N] [--json] (got rows ${ROWS}, reps ${REPS})`);
   process.exit(2);
@@ -35,7 +37,7 @@ mkdirSync('bench/out', { recursive: true });
 const path = `bench/out/import-${ROWS}.jsonl`;
 writeRollouts(path, ROWS);
 const mb = statSync(path).size / 1e6;
-const server = await startPreview();
+const server = await startPreview({ outDir: DIST });
 const browser = await launch();
 try {
   const page = await browser.newPage();
