@@ -161,14 +161,16 @@ export class Packer {
   row(line: number, group: string, charLength: number, step: number, preview: string, truncated = Number.NaN): number {
     this.copyUnits();
     const n = Math.min(preview.length, PREVIEW_CHARS);
-    if (!this.wide)
-      for (let k = 0; k < n; k++)
-        if (preview.charCodeAt(k) > 0xff) {
-          this.widen();
-          break;
-        }
     const at = this.room(n);
-    for (let k = 0; k < n; k++) this.units[at + k] = preview.charCodeAt(k);
+    let units = this.units;
+    for (let k = 0; k < n; k++) {
+      const c = preview.charCodeAt(k);
+      if (c > 0xff && !this.wide) {
+        this.widen(at + k); // this row's units so far are kept
+        units = this.units;
+      }
+      units[at + k] = c;
+    }
     return this.start(line, group, charLength, step, n, truncated);
   }
 
@@ -208,11 +210,11 @@ export class Packer {
     this.runSource = null;
   }
 
-  /** A unit above 0xFF is coming: the batch's previews become UTF-16 (those so far are widened). */
-  private widen(): void {
+  /** A unit above 0xFF is coming: the batch's previews become UTF-16 (the first `used` units so far are widened). */
+  private widen(used = this.unitsUsed): void {
     this.copyUnits();
     const units = new Uint16Array(this.units.length);
-    units.set(this.units.subarray(0, this.unitsUsed));
+    units.set(this.units.subarray(0, used));
     this.units = units;
     this.wide = true;
   }
