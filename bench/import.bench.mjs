@@ -96,7 +96,11 @@ try {
       const src = `onmessage = async (e) => {
         // The bytes alone, read as scanJsonl reads them (BYOB into one 1 MB buffer), nothing done with them.
         const r0 = performance.now();
-        const reader = e.data.stream().getReader({ mode: 'byob' });
+        const stream = e.data.stream();
+        const reader = stream.getReader({ mode: 'byob' });
+        // Held by the worker's global: a stream only a suspended reader refers to can be collected mid-read in
+        // Chromium, and the read never settles (see scanJsonl.ts READING).
+        self.held = [stream, reader];
         let buffer = new ArrayBuffer(1 << 20);
         let got = 0;
         for (;;) {
