@@ -202,3 +202,15 @@ test('Download rows: the filtered rows as JSONL, CSV and Parquet, read back with
     })),
   );
 });
+
+test('completion previews: batches of ASCII and Latin-1 travel as bytes, others as UTF-16; the table shows them all', async ({ page }) => {
+  await openStudio(page);
+  // Batches of 2 rows: bytes, UTF-16, bytes, then a batch widened at its second row (an escaped U+0100).
+  await page.evaluate(() => history.replaceState(null, '', '/?batchRows=2'));
+  const completions = ['plain answer 42', 'café crème ÿ', '日本語の答え', 'emoji 😀 here', 'ascii again', 'Latin-1 é again', 'before it'];
+  const lines = completions.map((c, k) => JSON.stringify({ prompt: `p${k}`, completion: c }));
+  lines.push('{"prompt":"p7","completion":"escaped \\u0100 too"}');
+  await upload(page, 'previews.jsonl', Buffer.from(lines.join('\n') + '\n'));
+  await expect(statusLine(page)).toContainText('8 trajectories');
+  for (const c of [...completions, 'escaped Ā too']) await expect(row(page, c)).toHaveCount(1);
+});

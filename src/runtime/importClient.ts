@@ -122,7 +122,7 @@ export function startImport(
     jobId,
     blob,
     name,
-    opts,
+    opts: { ...opts, batchSize: opts.batchSize ?? numberAsked('batchRows') },
     minPieceBytes: numberAsked('pieceBytes'),
     pieces: numberAsked('pieces'),
     ...(parts ? { parts: parts.map((p) => ({ blob: p.blob, name: p.name, step: p.step })) } : {}),
@@ -133,7 +133,7 @@ export function startImport(
 /**
  * `?pieceBytes=N` and `?pieces=N` in the page address: the smallest piece of a parallel import (default 16 MB) and
  * how many pieces at most (default: one fewer than the cores), so that tests and benchmarks can have small files
- * read in pieces, or large ones not.
+ * read in pieces, or large ones not; `?batchRows=N`: rows per batch sent to the page (benchmarks compare sizes).
  */
 function numberAsked(name: string): number | undefined {
   const asked = typeof location !== 'undefined' ? Number(new URLSearchParams(location.search).get(name)) : NaN;

@@ -44,6 +44,42 @@ describe('Packer + DatasetBuilder', () => {
     expect(ds.issues).toEqual([{ line: 3, reason: 'bad' }]);
   });
 
+  it('previews travel as one byte per unit while a batch is Latin-1, as UTF-16 from its first wider character on', () => {
+    const packer = new Packer();
+    // 'é' is U+00E9 (one byte), 'ā' U+0101 and '😀' a surrogate pair (0xD83D 0xDE00): wider than a byte.
+    const b1 = packer.pack([t({}, 1, 'a', 'plain'), t({}, 2, 'a', 'café ÿ')], [], 0, 0);
+    const b2 = packer.pack([t({}, 3, 'a', 'café'), t({}, 4, 'a', 'zā'), t({}, 5, 'a', 'x😀')], [], 0, 0);
+    const b3 = packer.pack([t({}, 6, 'a', 'back to bytes')], [], 0, 0);
+    expect(b1.previewUnits).toBeInstanceOf(Uint8Array);
+    expect(Array.from(b1.previewUnits)).toEqual([...'plaincafé ÿ'].map((c) => c.charCodeAt(0)));
+    expect(b2.previewUnits).toBeInstanceOf(Uint16Array);
+    // The row before the wide one, and the wide row's own units before its wide character, were written as bytes
+    // and widened with it.
+    expect(Array.from(b2.previewUnits)).toEqual([0x63, 0x61, 0x66, 0xe9, 0x7a, 0x101, 0x78, 0xd83d, 0xde00]);
+    expect(b3.previewUnits).toBeInstanceOf(Uint8Array);
+    const builder = new DatasetBuilder();
+    for (const b of [b1, b2, b3]) builder.append(b);
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: new Blob([]), detection });
+    expect(Array.from({ length: ds.size }, (_, i) => previewOf(ds, i))).toEqual(['plain', 'café ÿ', 'café', 'zā', 'x😀', 'back to bytes']);
+  });
+
+  it('rowUnits: previews copied from UTF-16 units stay bytes unless a row says it is wide', () => {
+    const packer = new Packer();
+    const src = Uint16Array.from([...'abcé', 0x101, ...'de'].map((c) => (typeof c === 'number' ? c : c.charCodeAt(0))));
+    packer.rowUnits(1, 'g', 2, Number.NaN, src, 0, 2);
+    packer.rowUnits(2, 'g', 2, Number.NaN, src, 2, 2);
+    const narrow = packer.take([], 0, 0);
+    expect(narrow.previewUnits).toBeInstanceOf(Uint8Array);
+    expect(Array.from(narrow.previewUnits)).toEqual([0x61, 0x62, 0x63, 0xe9]);
+    packer.rowUnits(3, 'g', 2, Number.NaN, src, 0, 2);
+    packer.rowUnits(4, 'g', 3, Number.NaN, src, 2, 3, Number.NaN, true);
+    packer.rowUnits(5, 'g', 2, Number.NaN, src, 5, 2);
+    const wide = packer.take([], 0, 0);
+    expect(wide.previewUnits).toBeInstanceOf(Uint16Array);
+    expect(Array.from(wide.previewUnits)).toEqual([0x61, 0x62, 0x63, 0xe9, 0x101, 0x64, 0x65]);
+    expect(Array.from(wide.previewEnds)).toEqual([2, 5, 7]);
+  });
+
   it("labels groups with the file's own group value when the file has a group column", () => {
     const packer = new Packer();
     const builder = new DatasetBuilder();

@@ -82,13 +82,13 @@ export interface DatasetPartInfo {
 }
 
 /**
- * Completion previews as the import's batches brought them (UTF-16 code units, see PackedBatch), kept in those
+ * Completion previews as the import's batches brought them (code units, a byte each in Latin-1 batches: see PackedBatch), kept in those
  * pieces: only the table's visible rows are ever read, so they are not joined into one array.
  */
 export interface Previews {
   /** The first trajectory of each piece, ascending. */
   firstRow: number[];
-  units: Uint16Array[];
+  units: (Uint8Array | Uint16Array)[];
   ends: Int32Array[];
 }
 

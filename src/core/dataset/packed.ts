@@ -26,9 +26,10 @@ export interface PackedBatch {
   /**
    * The first PREVIEW_CHARS characters (UTF-16 code units) of each completion, one after the other: trajectory i's
    * are `previewUnits[previewEnds[i - 1] .. previewEnds[i])` (from 0 for the first). Code units, not strings, so
-   * that they travel between threads without being copied (see `previewsOf`).
+   * that they travel between threads without being copied (see `previewsOf`). One byte per unit (a Uint8Array)
+   * when every unit of the batch is below 0x100 (Latin-1, ASCII included): half the memory to fill and transfer.
    */
-  previewUnits: Uint16Array;
+  previewUnits: Uint8Array | Uint16Array;
   previewEnds: Int32Array;
   /** Group keys first seen in this batch, in group-index order (step-scoped for rows with a step: parts.ts `stepGroupKey`). */
   newGroups: string[];
@@ -107,7 +108,9 @@ export class Packer {
   private pairOf = new Int32Array(0);
   private pairSide = new Uint8Array(0);
   private previewEnds = new Int32Array(0);
-  private units = new Uint16Array(4096);
+  /** The batch's preview units: a byte each while all of them are below 0x100 (`wide` false), else UTF-16. */
+  private units: Uint8Array | Uint16Array = new Uint8Array(4096);
+  private wide = false;
   private unitsUsed = 0;
   private newGroups: string[] = [];
   private newPairs: (string | null)[] = [];
@@ -159,16 +162,36 @@ export class Packer {
     this.copyUnits();
     const n = Math.min(preview.length, PREVIEW_CHARS);
     const at = this.room(n);
-    for (let k = 0; k < n; k++) this.units[at + k] = preview.charCodeAt(k);
+    let units = this.units;
+    for (let k = 0; k < n; k++) {
+      const c = preview.charCodeAt(k);
+      if (c > 0xff && !this.wide) {
+        this.widen(at + k); // this row's units so far are kept
+        units = this.units;
+      }
+      units[at + k] = c;
+    }
     return this.start(line, group, charLength, step, n, truncated);
   }
 
   /**
-   * `row`, with the preview given as UTF-16 code units: `count` of them from `units[from]`. They are copied later,
-   * in one piece with those of the rows before it that follow each other in `units` (a scanner writes the previews
-   * of consecutive rows one after the other): call `copyUnits` before `units` changes.
+   * `row`, with the preview given as UTF-16 code units: `count` of them from `units[from]`, `wide` when one of them
+   * is above 0xFF. They are copied later, in one piece with those of the rows before it that follow each other in
+   * `units` (a scanner writes the previews of consecutive rows one after the other): call `copyUnits` before
+   * `units` changes.
    */
-  rowUnits(line: number, group: string, charLength: number, step: number, units: Uint16Array, from: number, count: number, truncated = Number.NaN): number {
+  rowUnits(
+    line: number,
+    group: string,
+    charLength: number,
+    step: number,
+    units: Uint16Array,
+    from: number,
+    count: number,
+    truncated = Number.NaN,
+    wide = false,
+  ): number {
+    if (wide && !this.wide) this.widen();
     if (this.runSource !== units || this.runEnd !== from) {
       this.copyUnits();
       this.runSource = units;
@@ -180,17 +203,27 @@ export class Packer {
     return this.start(line, group, charLength, step, count, truncated);
   }
 
-  /** Copy the preview units `rowUnits` has not copied yet. */
+  /** Copy the preview units `rowUnits` has not copied yet (into bytes while the batch is Latin-1: all below 0x100). */
   copyUnits(): void {
     if (this.runSource === null) return;
     this.units.set(this.runSource.subarray(this.runFrom, this.runEnd), this.runAt);
     this.runSource = null;
   }
 
+  /** A unit above 0xFF is coming: the batch's previews become UTF-16 (the first `used` units so far are widened). */
+  private widen(used = this.unitsUsed): void {
+    this.copyUnits();
+    const units = new Uint16Array(this.units.length);
+    units.set(this.units.subarray(0, used));
+    this.units = units;
+    this.wide = true;
+  }
+
   /** Room for `n` more preview units: where they go. */
   private room(n: number): number {
     if (this.unitsUsed + n > this.units.length) {
-      const bigger = new Uint16Array(Math.max(this.unitsUsed + n, 2 * this.units.length));
+      const size = Math.max(this.unitsUsed + n, 2 * this.units.length);
+      const bigger = this.wide ? new Uint16Array(size) : new Uint8Array(size);
       bigger.set(this.units.subarray(0, this.unitsUsed));
       this.units = bigger;
     }
@@ -264,7 +297,8 @@ export class Packer {
       this.reserve(Math.max(1024, n));
     }
     const unitsNext = Math.max(4096, Math.ceil(this.unitsUsed * 1.1));
-    if (unitsOver || 3 * this.units.length > 4 * unitsNext) this.units = new Uint16Array(unitsNext);
+    if (unitsOver || this.wide || 3 * this.units.length > 4 * unitsNext) this.units = new Uint8Array(unitsNext);
+    this.wide = false;
     this.unitsUsed = 0;
     this.newGroups = [];
     this.newPairs = [];
@@ -295,7 +329,7 @@ export class Packer {
 }
 
 /** Preview `i` of UTF-16 code units laid out as in a PackedBatch (`ends[i]` is where preview i ends). */
-export function previewAt(units: Uint16Array, ends: Int32Array, i: number): string {
+export function previewAt(units: Uint8Array | Uint16Array, ends: Int32Array, i: number): string {
   const start = i === 0 ? 0 : ends[i - 1];
   return String.fromCharCode.apply(null, units.subarray(start, ends[i]) as unknown as number[]);
 }

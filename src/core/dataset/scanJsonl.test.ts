@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { importStream } from '../formats/import-stream';
 import type { FormatId } from '../formats/types';
 import { LabelCollector } from './labelColumns';
-import { Packer, previewsOf, type PackedBatch } from './packed';
+import { Packer, PREVIEW_CHARS, previewsOf, type PackedBatch } from './packed';
 import { plainGroupKey } from './parts';
 import { readChunks, scanJsonl } from './scanJsonl';
 import { importPacked } from './importPacked';
@@ -190,6 +190,35 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
     lines.push('{"prompt":"p\\u0041","completion":"\\/\\u20AC x"}');
     lines.push('{"prompt":"p","completion":"' + 'é'.repeat(200) + '\\n' + '"}');
     await expectSame(text(lines));
+  });
+
+  it('previews are bytes in batches whose previews are all Latin-1, UTF-16 in others (F_WIDE from the scanner)', async () => {
+    const cases: [string, string, boolean][] = [
+      [row({}, 'p', 'plain ASCII'), 'plain ASCII', false],
+      [row({}, 'p', 'café ÿ'), 'café ÿ', false], // two-byte UTF-8, below 0x100
+      ['{"prompt":"p","completion":"caf\\u00e9\\n"}', 'café\n', false], // escapes below 0x100
+      ['{"prompt":"p","completion":"\\u0100"}', 'Ā', true],
+      [row({}, 'p', '日'), '日', true],
+      [row({}, 'p', 'x😀'), 'x😀', true],
+      ['{"prompt":"p","completion":"\\ud83d\\ude00"}', '😀', true],
+      // A wide character past the preview does not make it wide.
+      [row({}, 'p', 'a'.repeat(PREVIEW_CHARS) + '日'), 'a'.repeat(PREVIEW_CHARS), false],
+    ];
+    const packer = new Packer();
+    const scan = scanJsonl(new Blob([text(cases.map(([line]) => line))]), {
+      name: 't.jsonl',
+      format: 'trl-standard',
+      fileOffset: 0,
+      fileStart: true,
+      packer,
+      labels: new LabelCollector(),
+      batchSize: 1,
+    });
+    const batches: PackedBatch[] = [];
+    for (let r = await scan.next(); !r.done; r = await scan.next()) batches.push(r.value.batch);
+    expect(batches.map((b) => previewsOf(b)[0])).toEqual(cases.map(([, preview]) => preview));
+    expect(batches.map((b) => b.previewUnits instanceof Uint16Array)).toEqual(cases.map(([, , wide]) => wide));
+    expect(batches.map((b) => b.previewUnits instanceof Uint8Array)).toEqual(cases.map(([, , wide]) => !wide));
   });
 
   it('numbers, converted exactly or by their text', async () => {

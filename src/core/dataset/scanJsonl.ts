@@ -9,6 +9,7 @@ import {
   FIELD_WORDS,
   F_ESCAPE,
   F_INEXACT,
+  F_WIDE,
   HEADER_WORDS,
   LineScanner,
   PARSE,
@@ -269,7 +270,8 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
           const length = i32[c + 4];
           // The preview's UTF-16 units, written by the scanner.
           const truncated = cut ? truncatedFromFields(cut) : Number.NaN;
-          packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS), truncated);
+          const wide = (i32[c + 5] & F_WIDE) !== 0;
+          packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS), truncated, wide);
           spans.push(s.streamBase + start, s.streamBase + end);
           const row = labels.row();
           for (let k = 0; k < fields; k++) {

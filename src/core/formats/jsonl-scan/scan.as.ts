@@ -6,7 +6,8 @@
 //   header (4 × i32): line start, line end (the offset of its '\n'), status, number of fields
 //     status 0: blank (only spaces, tabs and CRs); 1: a JSON object this scanner fully validated, fields follow;
 //     2: anything else (invalid JSON, not an object, or something the caller must parse itself: see below)
-//   per field (8 × i32): key id, value type, value start, value end, UTF-16 length (strings), flags,
+//   per field (8 × i32): key id, value type, value start, value end, UTF-16 length (strings), flags (F_WIDE: the
+//     preview holds a unit above 0xFF),
 //     then either the preview end and, for the preview key's strings, where their UTF-16 preview starts in the
 //     preview area (strings: 2 × i32), or the value (numbers, f64 over the last two words)
 //
@@ -36,6 +37,7 @@ const T_ARRAY: i32 = 7;
 const F_ESCAPE: i32 = 1; // a string holds at least one escape
 const F_INEXACT: i32 = 2; // a number this scanner cannot convert exactly: the caller converts its text
 const F_BAD_UTF8: i32 = 4;
+const F_WIDE: i32 = 8; // a preview-key string whose preview holds a UTF-16 unit above 0xFF (not Latin-1)
 
 const KEY_CAP: i32 = 1024;
 const HASH_SLOTS: i32 = 4096;
@@ -60,6 +62,8 @@ let previewKey: i32 = -1;
 let previewArea: usize = 0;
 let previewCap: i32 = 0;
 let previewUsed: i32 = 0;
+/** The last transcode wrote a unit above 0xFF. */
+let transcodeWide: bool = false;
 /** The offset of the '\n' ending the line `line` just scanned (status 0 and 1). */
 let lineEnd: usize = 0;
 
@@ -238,6 +242,7 @@ function topString(p: usize, base: usize, preview: i32): usize {
 function transcode(p: usize, end: usize): i32 {
   let out = previewArea + (<usize>previewUsed << 1);
   const start = out;
+  let wide: i32 = 0;
   while (p < end) {
     if (p + 16 <= end) {
       const v = v128.load(p);
@@ -279,9 +284,11 @@ function transcode(p: usize, end: usize): i32 {
       unit = 0xdc00 + (cp & 0x3ff);
       p += 4;
     }
+    wide |= unit;
     store<u16>(out, <u16>unit);
     out += 2;
   }
+  transcodeWide = wide > 0xff;
   return <i32>((out - start) >> 1);
 }
 
@@ -555,6 +562,7 @@ function line(p: usize, base: usize, out: usize, preview: i32): i32 {
         if (key == previewKey) {
           store<i32>(f + 28, previewUsed);
           previewUsed += transcode(start + 1, base + <usize>sPreviewEnd);
+          if (transcodeWide) store<i32>(f + 20, sFlags | F_WIDE);
         }
       } else if (b == 0x2d || isDigit(b)) {
         p = number(p, true);

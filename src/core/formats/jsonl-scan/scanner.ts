@@ -27,6 +27,8 @@ export const T_ARRAY = 7;
 /** Field flags. */
 export const F_ESCAPE = 1;
 export const F_INEXACT = 2;
+/** A preview-key string whose preview has a UTF-16 unit above 0xFF. */
+export const F_WIDE = 8;
 
 /** Words per line header and per field in the output. */
 export const HEADER_WORDS = 4;
