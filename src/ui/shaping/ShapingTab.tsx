@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
-import { shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
+import { sameScores, shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
 import { exportShapingTs } from '../../core/shaping/exportTs';
 import { applyShaping } from '../../core/shaping/shape';
 import { histogram } from '../../core/stats/histogram';
@@ -65,7 +65,8 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
   const sides = useMemo(() => {
     const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor };
-    return { raw: shapingSide(raw, side), shaped: values ? shapingSide(values, side) : null };
+    const rawSide = shapingSide(raw, side);
+    return { raw: rawSide, shaped: values ? (sameScores(raw, values) ? rawSide : shapingSide(values, side)) : null };
   }, [raw, values, ds, preset, cut, floor]);
   return (
     <div className="diag-split">
