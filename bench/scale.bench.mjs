@@ -14,7 +14,7 @@
 // - heapMB: the page's JS heap after the runs and tabs: CDP Runtime.getHeapUsage usedSize of the page's main thread,
 //   no forced GC (stderr also gives it after HeapProfiler.collectGarbage, the ArrayBuffer contents outside the JS heap
 //   (backingStorageSize), and the reward sandbox frame's heap; the reward workers' heaps are not reachable from here).
-// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--json]
+// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--dist DIR] [--json]
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
@@ -47,7 +47,9 @@ if (!existsSync(path) || statSync(path).mtimeMs < statSync('bench/rollouts.mjs')
 const mb = statSync(path).size / 1e6;
 log(`${path}: ${mb.toFixed(0)} MB`);
 
-const server = await startPreview();
+// `--dist DIR` serves another build (an A/B against an earlier commit built there).
+const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
+const server = await startPreview({ outDir: dist });
 const browser = await launch();
 try {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
