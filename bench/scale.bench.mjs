@@ -83,8 +83,9 @@ try {
   // Every long task from here on, and the next `reward-run` measures as they come.
   await page.evaluate(() => {
     window.__long = [];
+    window.__phase = 'import';
     new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) window.__long.push(e.duration);
+      for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration, window.__phase]);
     }).observe({ type: 'longtask' });
     performance.clearMeasures();
     window.__runs = [];
@@ -112,6 +113,7 @@ try {
   for (let e = 1; e <= EDITS; e++) {
     await page.waitForTimeout(1000);
     await paste(reward(e));
+    await page.evaluate((ph) => (window.__phase = ph), `edit ${e}`);
     const before = await page.evaluate(() => window.__runs.length);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.waitForFunction((n) => window.__runs.length > n, before, { timeout: 600_000, polling: 200 });
@@ -132,6 +134,7 @@ try {
       click(other);
       await frame();
       await new Promise((res) => setTimeout(res, 500));
+      window.__phase = `tab ${name}`;
       const t0 = performance.now();
       click(name);
       await frame();
@@ -140,8 +143,13 @@ try {
     log(`tab ${tab}: ${tabMs[tab].toFixed(0)} ms`);
   }
   await page.waitForTimeout(500);
-  const longest = await page.evaluate(() => Math.max(0, ...window.__long));
-  const longCount = await page.evaluate(() => window.__long.filter((d) => d > 100).length);
+  const long = await page.evaluate(() => window.__long);
+  const longest = Math.max(0, ...long.map(([, d]) => d));
+  const longCount = long.filter(([, d]) => d > 100).length;
+  // Where the long tasks fell: the phase (import and the run after it, an edit's run, a tab) of each over 100 ms.
+  const byPhase = {};
+  for (const [, d, ph] of long) if (d > 100) byPhase[ph] = [...(byPhase[ph] ?? []), Math.round(d)];
+  log(`main-thread tasks over 100 ms by phase: ${JSON.stringify(byPhase)}`);
   const steal = stealSince(cpu);
 
   // 4. The page's heap (main thread), as it is and after a full GC; the sandbox frame's too where it is reachable.
