@@ -4,7 +4,7 @@ import type { Detection } from '../formats/types';
 import { RowStatus } from '../reward/contract';
 import { PairSide, preferenceAccuracy, preferencePairs } from '../stats/preference';
 import type { PreferenceSide, Trajectory } from '../trajectory';
-import { DatasetBuilder, datasetPairs, NO_SUBSET, previewOf } from './dataset';
+import { DatasetBuilder, datasetPairs, narrowPreviewUnits, NO_SUBSET, previewOf } from './dataset';
 import { Packer, PREVIEW_CHARS } from './packed';
 
 const detection: Detection = { container: 'jsonl', format: 'preference', detected: 'preference', reason: '', columns: [], gzip: false };
@@ -41,7 +41,23 @@ describe('Packer + DatasetBuilder', () => {
     // UTF-16 code units: the emoji counts 2.
     expect(Array.from(ds.charLengths)).toEqual([4, 2, 2, 0, PREVIEW_CHARS + 5]);
     expect(Array.from({ length: ds.size }, (_, i) => previewOf(ds, i))).toEqual(['yes!', 'no', '😀', '', 'x'.repeat(PREVIEW_CHARS)]);
+    // The batch with the emoji keeps two bytes a unit; the other one byte, and only the units it used.
+    expect(ds.previews.units.map((u) => u.constructor.name)).toEqual(['Uint16Array', 'Uint8Array']);
+    expect(ds.previews.units[1].length).toBe(PREVIEW_CHARS);
     expect(ds.issues).toEqual([{ line: 3, reason: 'bad' }]);
+  });
+
+  it('narrowPreviewUnits: one byte a unit when every used unit is below 256, else the used units as they were', () => {
+    const u = Uint16Array.from([104, 233, 255, 0, 9999]);
+    const narrow = narrowPreviewUnits(u, 4);
+    expect(narrow).toBeInstanceOf(Uint8Array);
+    expect(Array.from(narrow)).toEqual([104, 233, 255, 0]);
+    const wide = narrowPreviewUnits(u, 5);
+    expect(wide).toBe(u);
+    const wider = narrowPreviewUnits(Uint16Array.from([256, 1, 7]), 2);
+    expect(wider).toBeInstanceOf(Uint16Array);
+    expect(Array.from(wider)).toEqual([256, 1]);
+    expect(narrowPreviewUnits(new Uint16Array(3), 0).length).toBe(0);
   });
 
   it("labels groups with the file's own group value when the file has a group column", () => {

@@ -88,8 +88,19 @@ export interface DatasetPartInfo {
 export interface Previews {
   /** The first trajectory of each piece, ascending. */
   firstRow: number[];
-  units: Uint16Array[];
+  /** UTF-16 code units, or one byte per unit where all of a piece's are below 256 (`narrowPreviewUnits`). */
+  units: (Uint16Array | Uint8Array)[];
   ends: Int32Array[];
+}
+
+/**
+ * A batch's preview units as the dataset keeps them: the `used` first ones, one byte each when every one of them
+ * is below 256 (Latin-1: most text of English rollouts), else two. At a million rows the previews are most of the
+ * page's memory (320 MB as UTF-16), and a batch's array may also have room it did not use.
+ */
+export function narrowPreviewUnits(units: Uint16Array, used: number): Uint16Array | Uint8Array {
+  for (let k = 0; k < used; k++) if (units[k] > 255) return used === units.length ? units : units.slice(0, used);
+  return Uint8Array.from(units.subarray(0, used));
 }
 
 /** A growable typed array. */
@@ -141,7 +152,7 @@ export class DatasetBuilder {
     this.pairSide.append(b.pairSide);
     if (b.line.length > 0) {
       this.previews.firstRow.push(this.size);
-      this.previews.units.push(b.previewUnits);
+      this.previews.units.push(narrowPreviewUnits(b.previewUnits, b.previewEnds[b.previewEnds.length - 1]));
       this.previews.ends.push(b.previewEnds);
     }
     const before = this.groupKeys.length;

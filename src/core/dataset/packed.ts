@@ -294,8 +294,11 @@ export class Packer {
   }
 }
 
-/** Preview `i` of UTF-16 code units laid out as in a PackedBatch (`ends[i]` is where preview i ends). */
-export function previewAt(units: Uint16Array, ends: Int32Array, i: number): string {
+/**
+ * Preview `i` of UTF-16 code units laid out as in a PackedBatch (`ends[i]` is where preview i ends); or of the same
+ * units kept one byte each where all are below 256 (`narrowPreviewUnits`).
+ */
+export function previewAt(units: Uint16Array | Uint8Array, ends: Int32Array, i: number): string {
   const start = i === 0 ? 0 : ends[i - 1];
   return String.fromCharCode.apply(null, units.subarray(start, ends[i]) as unknown as number[]);
 }
