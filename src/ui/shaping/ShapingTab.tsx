@@ -60,14 +60,21 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [raw, shaping, ds, inputs, run]);
+  }, [raw, shaping, ds, inputs.waiting, inputs.lengths, inputs.columns, run]);
   const values = shaped && 'values' in shaped ? shaped.values : null;
-  const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
-  const sides = useMemo(() => {
-    const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor };
-    const rawSide = shapingSide(raw, side);
-    return { raw: rawSide, shaped: values ? (sameScores(raw, values) ? rawSide : shapingSide(values, side)) : null };
-  }, [raw, values, ds, preset, cut, floor]);
+  // On the two inputs it reads, not the hook's object (new every render): a new `cut` would recompute both sides.
+  const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs.fromFields, inputs.lengths, shaping]);
+  // The raw side is computed once, not again when the shaped scores arrive (the columns are fetched after the first
+  // render): at a million rows each side takes most of a second of the main thread.
+  const side = useMemo(
+    () => ({ groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor }),
+    [ds, preset, cut.truncated, floor],
+  );
+  const rawSide = useMemo(() => shapingSide(raw, side), [raw, side]);
+  const sides = useMemo(
+    () => ({ raw: rawSide, shaped: values ? (sameScores(raw, values) ? rawSide : shapingSide(values, side)) : null }),
+    [raw, rawSide, values, side],
+  );
   return (
     <div className="diag-split">
       <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
