@@ -69,7 +69,9 @@ describe('WorkerRows read by lines', () => {
     for (let i = 0; i < 60; i++) {
       // Rows 20–39 carry non-ASCII text: reads that hold them decode line by line, the others slice one string.
       const text = i >= 20 && i < 40 ? `ça ${'日本語 😀 '.repeat(i % 3)}` : 'x'.repeat(i * 7);
-      rows.push({ prompt: `Q${i % 10}`, completion: `${text}A: ${i}`, uid: `g${i % 10}`, step: i % 4 });
+      // Long strings repeated on consecutive lines (a group's prompt) are shared between rows: the same values.
+      const long = `a prompt long enough to be shared ${Math.floor(i / 4)}`;
+      rows.push({ prompt: long, completion: `${text}A: ${i}`, uid: `g${i % 10}`, step: i % 4, ['__proto__']: long, note: i % 3 ? long : 7 });
       if (i % 25 === 24) rows.push('{"prompt": broken', '');
     }
     const blob = new Blob([encode(jsonl(rows))]);
@@ -84,6 +86,9 @@ describe('WorkerRows read by lines', () => {
       expect(w.rows[16]).toBeUndefined();
       await w.ensure(0, 60);
       expect(w.rows).toEqual(whole);
+      // A "__proto__" field stays a field: the row's prototype is untouched.
+      expect(Object.getPrototypeOf(w.rows[5].fields)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(w.rows[5].fields, '__proto__')?.value).toBe('a prompt long enough to be shared 1');
     }
     // Preference pairs (two rows per line) cut between reads anywhere.
     const pairs = Array.from({ length: 15 }, (_, i) => ({ prompt: `p${i}`, chosen: `good ${'y'.repeat(i * 5)}`, rejected: `bad ${i}` }));
