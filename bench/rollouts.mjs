@@ -1,5 +1,5 @@
 // A generated GRPO dump for benchmarks: groups of 4 completions per prompt, ~900 bytes of text per rollout.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 
 export function writeRollouts(path, rows) {
   const words =
@@ -9,7 +9,9 @@ export function writeRollouts(path, rows) {
   let seed = 12345;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const text = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
-  const lines = [];
+  // Written in blocks: a million rows (~830 MB) is more than one JavaScript string can hold.
+  const fd = openSync(path, 'w');
+  let lines = [];
   let prompt = '';
   for (let i = 0; i < rows; i++) {
     if (i % 4 === 0) prompt = `Question ${i / 4}: ${text(45)}?`;
@@ -23,6 +25,10 @@ export function writeRollouts(path, rows) {
         model: 'policy-v1',
       }),
     );
+    if (lines.length === 10_000 || i === rows - 1) {
+      writeSync(fd, lines.join('\n') + '\n');
+      lines = [];
+    }
   }
-  writeFileSync(path, lines.join('\n') + '\n');
+  closeSync(fd);
 }

@@ -64,6 +64,45 @@ describe('WorkerRows read by lines', () => {
     }
   });
 
+  it('in reads of any size (one per line, a few lines, lines longer than a read), ASCII or not: the same rows', async () => {
+    const rows: unknown[] = [];
+    for (let i = 0; i < 60; i++) {
+      // Rows 20–39 carry non-ASCII text: reads that hold them decode line by line, the others slice one string.
+      const text = i >= 20 && i < 40 ? `ça ${'日本語 😀 '.repeat(i % 3)}` : 'x'.repeat(i * 7);
+      // Long strings repeated on consecutive lines (a group's prompt) are shared between rows: the same values.
+      const long = `a prompt long enough to be shared ${Math.floor(i / 4)}`;
+      rows.push({ prompt: long, completion: `${text}A: ${i}`, uid: `g${i % 10}`, step: i % 4, ['__proto__']: long, note: i % 3 ? long : 7 });
+      if (i % 25 === 24) rows.push('{"prompt": broken', '');
+    }
+    const blob = new Blob([encode(jsonl(rows))]);
+    const whole = (await loadAll({ name: 'data.jsonl', blob })).rows;
+    expect(whole.length).toBe(60);
+    const { format, index } = await imported(blob);
+    for (const readBytes of [1, 90, 700, 1 << 20]) {
+      const w = new WorkerRows(readBytes);
+      await w.load({ datasetId: 'd', blob, name: 'data.jsonl', format, index });
+      await w.ensure(17, 43);
+      expect(w.rows.slice(17, 43)).toEqual(whole.slice(17, 43));
+      expect(w.rows[16]).toBeUndefined();
+      await w.ensure(0, 60);
+      expect(w.rows).toEqual(whole);
+      // A "__proto__" field stays a field: the row's prototype is untouched.
+      expect(Object.getPrototypeOf(w.rows[5].fields)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(w.rows[5].fields, '__proto__')?.value).toBe('a prompt long enough to be shared 1');
+    }
+    // Preference pairs (two rows per line) cut between reads anywhere.
+    const pairs = Array.from({ length: 15 }, (_, i) => ({ prompt: `p${i}`, chosen: `good ${'y'.repeat(i * 5)}`, rejected: `bad ${i}` }));
+    const pb = new Blob([jsonl(pairs)]);
+    const pw = (await loadAll({ name: 'data.jsonl', blob: pb })).rows;
+    const pi = await imported(pb);
+    for (const readBytes of [1, 60, 200]) {
+      const w = new WorkerRows(readBytes);
+      await w.load({ datasetId: 'p', blob: pb, name: 'data.jsonl', format: pi.format, index: pi.index });
+      await w.ensure(3, 30);
+      expect(w.rows.slice(3, 30)).toEqual(pw.slice(3, 30));
+    }
+  });
+
   it('preference records: the two rows of a pair come from one line, even when a task starts on the second', async () => {
     const pairs = Array.from({ length: 20 }, (_, i) => ({ prompt: `p${i}`, chosen: `good ${i}`, rejected: `bad ${i}` }));
     const blob = new Blob([jsonl(pairs)]);

@@ -41,6 +41,9 @@ describe('Packer + DatasetBuilder', () => {
     // UTF-16 code units: the emoji counts 2.
     expect(Array.from(ds.charLengths)).toEqual([4, 2, 2, 0, PREVIEW_CHARS + 5]);
     expect(Array.from({ length: ds.size }, (_, i) => previewOf(ds, i))).toEqual(['yes!', 'no', '😀', '', 'x'.repeat(PREVIEW_CHARS)]);
+    // The batch with the emoji keeps two bytes a unit; the other one byte, and only the units it used.
+    expect(ds.previews.units.map((u) => u.constructor.name)).toEqual(['Uint16Array', 'Uint8Array']);
+    expect(ds.previews.units[1].length).toBe(PREVIEW_CHARS);
     expect(ds.issues).toEqual([{ line: 3, reason: 'bad' }]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shapingSide, shapingTruncation } from './compare';
+import { sameScores, shapingSide, shapingTruncation } from './compare';
 import type { ShapeSpec } from './spec';
 
 const DAPO: ShapeSpec = { name: 'dapo-overlong', max: 400, cache: 100, unit: 'chars' };
@@ -40,5 +40,17 @@ describe('shapingSide', () => {
     expect(s.lowStd.maxAbsAdvantage).toBeCloseTo(0.0002, 12);
     // Within groups: g0, g1 constant (no correlation), g2 and g3 +1 each → mean 1.
     expect(s.length.withinGroupPearson).toBeCloseTo(1, 12);
+  });
+});
+
+describe('sameScores', () => {
+  it('equal values and NaN against NaN are the same; any other difference, or another length, is not', () => {
+    expect(sameScores(Float64Array.from([1, NaN, -2.5, 0]), Float64Array.from([1, NaN, -2.5, 0]))).toBe(true);
+    expect(sameScores(new Float64Array(0), new Float64Array(0))).toBe(true);
+    expect(sameScores(Float64Array.from([1, NaN]), Float64Array.from([1, 0]))).toBe(false);
+    expect(sameScores(Float64Array.from([1, 2]), Float64Array.from([1, 2.0000001]))).toBe(false);
+    expect(sameScores(Float64Array.from([1, 2]), Float64Array.from([1, 2, 3]))).toBe(false);
+    // Shaping with no transform unscores rows outside any group: then the shaped side is not the raw one.
+    expect(sameScores(Float64Array.from([Infinity]), Float64Array.from([NaN]))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRESET_IDS } from './advantage';
+import { advantages, PRESET_IDS } from './advantage';
 import { collapse, collapseByStep, groupStats } from './collapse';
 import { diff, f64, i32, type Num } from './fixtures/check';
 import fixture from './fixtures/collapse.json';
@@ -28,6 +28,18 @@ describe('collapse, hand-worked', () => {
     ]);
     expect(c.zeroAdvantageRolloutFraction).toBe(0);
     expect(collapse([1, 0, 1], i32([0, 0, 1]), 2, 'trl').zeroAdvantageRolloutFraction).toBe(1 / 3);
+  });
+
+  it('given the group statistics and advantages (as the tab has them), the same figures; mismatched ones are refused', () => {
+    const r = [1, 1, 0, 0, 1, 0, 0.5, NaN, 2];
+    const g = i32([0, 0, 1, 1, 2, 2, 3, 3, 4]);
+    for (const preset of PRESET_IDS) {
+      const known = { stats: groupStats(r, g, 5), advantages: advantages(r, g, 5, preset) };
+      expect(collapse(r, g, 5, preset, null, known)).toEqual(collapse(r, g, 5, preset));
+    }
+    const known = { stats: groupStats(r, g, 5), advantages: advantages(r, g, 5, 'trl') };
+    expect(() => collapse(r, g, 6, 'trl', null, known)).toThrow(RangeError);
+    expect(() => collapse(r.slice(1), g.slice(1), 5, 'trl', null, known)).toThrow(RangeError);
   });
 
   it('near-zero std: population std 2.5e-4 < 1e-3 but not zero', () => {

@@ -88,6 +88,8 @@ export const NEAR_ZERO_STD = 1e-3;
  * Collapse metrics of one batch (see the Collapse fields). Fractions are NaN when their denominator is 0
  * (no scored row). `preset` (default 'trl') only affects zeroAdvantageRolloutFraction; note that under 'verl',
  * 'dr-grpo' and 'rloo' a group of one keeps a nonzero advantage when its reward is nonzero. O(n + groupCount).
+ * `known`: groupStats and advantages of these same columns and preset, when the caller has them already (a tab that
+ * shows them too), so they are not computed again.
  */
 export function collapse(
   rewards: ArrayLike<number>,
@@ -95,11 +97,15 @@ export function collapse(
   groupCount: number,
   preset: PresetId = 'trl',
   truncated: ArrayLike<number> | null = null,
+  known: { stats: GroupStats; advantages: Float64Array } | null = null,
 ): Collapse {
   if (truncated && truncated.length !== rewards.length) {
     throw new RangeError(`collapse: columns differ in length (${rewards.length} vs ${truncated.length})`);
   }
-  const s = groupStats(rewards, groupOf, groupCount);
+  if (known && (known.stats.count.length !== groupCount || known.advantages.length !== rewards.length)) {
+    throw new RangeError('collapse: the group statistics or advantages given are not of these columns');
+  }
+  const s = known?.stats ?? groupStats(rewards, groupOf, groupCount);
   const allCut = truncated ? groupsAllTruncated(rewards, groupOf, groupCount, truncated) : null;
   let groups = 0;
   let globalMin = Infinity;
@@ -134,7 +140,7 @@ export function collapse(
   }
   const sizeHistogram: { size: number; groups: number }[] = [];
   for (let k = 1; k <= maxSize; k++) if (bySize[k]) sizeHistogram.push({ size: k, groups: bySize[k] });
-  const adv = advantages(rewards, groupOf, groupCount, preset);
+  const adv = known?.advantages ?? advantages(rewards, groupOf, groupCount, preset);
   let scoredRows = 0;
   let zeroAdv = 0;
   for (let i = 0; i < rewards.length; i++) {

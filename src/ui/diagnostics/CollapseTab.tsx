@@ -27,9 +27,10 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const setSubset = useStudio((s) => s.setSubset);
   const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
   const groupCount = ds.groupKeys.length;
-  const c = useMemo(() => collapse(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);
   const gs = useMemo(() => groupStats(values, ds.groupOf, groupCount), [values, ds, groupCount]);
   const adv = useMemo(() => advantages(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);
+  // The statistics and advantages above, not computed a second time inside collapse (each is ~0.1 s at 1M rows).
+  const c = useMemo(() => collapse(values, ds.groupOf, groupCount, preset, null, { stats: gs, advantages: adv }), [values, ds, groupCount, preset, gs, adv]);
   const advHist = useMemo(() => histogram(adv, { maxBins: 40 }), [adv]);
   const advData = advHist.bins.map((b, i) => ({ i, label: binName(advHist, i), count: b.count }));
   const perStep = useMemo(

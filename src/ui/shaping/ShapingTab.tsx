@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
-import { shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
+import { sameScores, shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
 import { exportShapingTs } from '../../core/shaping/exportTs';
 import { applyShaping } from '../../core/shaping/shape';
 import { histogram } from '../../core/stats/histogram';
@@ -60,13 +60,21 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [raw, shaping, ds, inputs, run]);
+  }, [raw, shaping, ds, inputs.waiting, inputs.lengths, inputs.columns, run]);
   const values = shaped && 'values' in shaped ? shaped.values : null;
-  const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs, shaping]);
-  const sides = useMemo(() => {
-    const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor };
-    return { raw: shapingSide(raw, side), shaped: values ? shapingSide(values, side) : null };
-  }, [raw, values, ds, preset, cut, floor]);
+  // On the two inputs it reads, not the hook's object (new every render): a new `cut` would recompute both sides.
+  const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs.fromFields, inputs.lengths, shaping]);
+  // The raw side is computed once, not again when the shaped scores arrive (the columns are fetched after the first
+  // render): at a million rows each side takes most of a second of the main thread.
+  const side = useMemo(
+    () => ({ groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor }),
+    [ds, preset, cut.truncated, floor],
+  );
+  const rawSide = useMemo(() => shapingSide(raw, side), [raw, side]);
+  const sides = useMemo(
+    () => ({ raw: rawSide, shaped: values ? (sameScores(raw, values) ? rawSide : shapingSide(values, side)) : null }),
+    [raw, rawSide, values, side],
+  );
   return (
     <div className="diag-split">
       <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
