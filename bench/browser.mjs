@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import CHROMIUM_ARGS from '../e2e/chromium-args.json' with { type: 'json' };
 
-export const PORT = 4180;
+export const PORT = Number(process.env.BENCH_PORT ?? 4180);
 
 /** `vite preview` of dist/ on PORT; `outDir` and `port` serve another build (bench/model.bench.mjs builds its own). */
 export async function startPreview({ port = PORT, outDir } = {}) {
