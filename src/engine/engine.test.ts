@@ -129,6 +129,10 @@ describe('RewardEngine on fake ports', () => {
     // Tasks cut by rows only: at the run's measured speed (the default) their sizes depend on the clock.
     const { e, workers } = engine(2, { minTaskMs: 0 });
     e.setDataset(dataset('d10000'));
+    // Both workers have read the data before the first run, as before the second: their tasks go out alike.
+    await e.loadInfo();
+    await Promise.resolve();
+    expect(e.workers.every((s) => e.isReady(s))).toBe(true);
     const first = await e.run('code').done;
     expect(first.kind).toBe('done');
     if (first.kind !== 'done') return;

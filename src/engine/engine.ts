@@ -578,7 +578,16 @@ class Run {
         slot.tasks.push(q.take(k));
       }
     }
-    for (const slot of slots) if (e.isReady(slot)) while (slot.sent < slot.tasks.length) this.send(slot, slot.tasks[slot.sent++]);
+    // Posted round the workers (each one's first task before anyone's second): a post costs the sandbox's thread a
+    // wake-up of the worker, and the last worker would otherwise wait for every other's whole queue to be posted.
+    for (let more = true; more;) {
+      more = false;
+      for (const slot of slots) {
+        if (!e.isReady(slot) || slot.sent >= slot.tasks.length) continue;
+        this.send(slot, slot.tasks[slot.sent++]);
+        more = true;
+      }
+    }
     if (!this.sendingSince && slots.some((s) => s.sent > 0)) this.sendingSince = performance.now();
     if (q.empty && slots.every((s) => s.tasks.length === 0)) this.finish(this.outcome('done'));
   }
