@@ -139,7 +139,8 @@ describe('RewardEngine on fake ports', () => {
     expect(Array.from(first.result.scores)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 0.5));
     expect(workers[0].runs()[0][0]).toBe(0);
     expect(workers[1].runs()[0][0]).toBe(5000);
-    // After a finished run each worker hears it is idle, with its block.
+    // After a finished run (once its outcome is out) each worker hears it is idle, with its block.
+    await new Promise((r) => setTimeout(r, 0));
     expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([
       [{ kind: 'idle', block: [0, 5000] }],
       [{ kind: 'idle', block: [5000, 10_000] }],
@@ -148,6 +149,18 @@ describe('RewardEngine on fake ports', () => {
     for (const w of workers) w.sent = [];
     await e.run('code').done;
     expect(workers.map((w) => w.runs())).toEqual(firstRuns);
+  });
+
+  it('a run started before the last run’s idle notice went out gets no idle notice in between', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d10000'));
+    await e.run('code').done;
+    // The second run stays in flight: its workers never answer.
+    for (const w of workers) w.forge = () => null;
+    const second = e.run('code');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(workers.flatMap((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([]);
+    second.cancel();
   });
 
   it('a fast reward gets fewer, larger tasks once its speed is known; every row is still scored once', async () => {

@@ -422,13 +422,20 @@ export class RewardEngine {
   ended(run: Run, outcome: RunOutcome): void {
     if (this.current === run) this.current = null;
     this.watchIfNeeded();
-    const n = run.rows;
-    this.slots.forEach((s, k) => {
+    for (const s of this.slots) {
       s.tasks = [];
       s.sent = 0;
-      if (outcome.kind === 'done' && this.opts.prepareBetweenRuns !== false && this.isReady(s))
-        s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, n, this.size, run.align) });
-    });
+    }
+    if (outcome.kind !== 'done' || this.opts.prepareBetweenRuns === false) return;
+    // Told once the outcome has gone out (it goes when `done` settles): each post wakes a worker, which would take a
+    // core from the reply. Not when a new run has started meanwhile: its tasks read what they need.
+    const datasetId = this.dataset?.ds.file.datasetId;
+    setTimeout(() => {
+      if (this.current || this.dataset?.ds.file.datasetId !== datasetId) return;
+      this.slots.forEach((s, k) => {
+        if (this.isReady(s)) s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, run.rows, this.size, run.align) });
+      });
+    }, 0);
   }
 }
 
