@@ -3,7 +3,7 @@
 // how far apart the workers' scoring ended. A profiling aid for bench/reward.bench.mjs, not a benchmark.
 // Usage: npx vite build && node bench/reward-trace.mjs [rows] [runs] [workers]
 //   BENCH_PORT sets the port, BENCH_DIST another build's folder, PROFILE=1 adds V8's CPU samples to the trace file.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { launch, PORT, shutDown, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
@@ -114,6 +114,15 @@ try {
     outer.set(k, top);
   }
   console.log(`runs (reward-run measure): ${marks.map((m) => m.ms.toFixed(0)).join(', ')} ms`);
+  // Linux: the nice value of each process's main thread (Chromium raises it for a renderer that shows nothing).
+  const nice = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16];
+    } catch {
+      return 'unknown';
+    }
+  };
+  console.log(`nice of the main thread: page ${nice(pagePid)}, sandbox ${nice(framePid)}`);
   const sum = {};
   begins.forEach((b, i) => {
     const a = b.ts;
