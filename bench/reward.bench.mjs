@@ -133,13 +133,21 @@ async function setUpBareLoops(page, reward) {
       await ask(whole, { text, reward, from: 0, to: n });
       await ask(halves[0], { text, reward, from: 0, to: n >> 1 });
       await ask(halves[1], { text, reward, from: n >> 1, to: n });
-      window.__bare = async () => {
-        let t0 = performance.now();
-        await ask(whole, 'go');
-        const one = performance.now() - t0;
-        t0 = performance.now();
-        await Promise.all(halves.map((w) => ask(w, 'go')));
-        return { one, two: performance.now() - t0 };
+      const time = async (f) => {
+        const t0 = performance.now();
+        await f();
+        return performance.now() - t0;
+      };
+      const one = () => time(() => ask(whole, 'go'));
+      const two = () => time(() => Promise.all(halves.map((w) => ask(w, 'go'))));
+      // `halvesFirst` swaps the order (every other round), so neither loop always runs right after the pool's runs.
+      window.__bare = async (halvesFirst = false) => {
+        if (halvesFirst) {
+          const t2 = await two();
+          return { one: await one(), two: t2 };
+        }
+        const t1 = await one();
+        return { one: t1, two: await two() };
       };
       // Warm-up: the loops' code optimised before the first timed round.
       for (let i = 0; i < 2; i++) await window.__bare();
@@ -148,7 +156,7 @@ async function setUpBareLoops(page, reward) {
   );
 }
 
-const bareRound = (page) => page.evaluate(() => window.__bare());
+const bareRound = (page, halvesFirst) => page.evaluate((h) => window.__bare(h), halvesFirst);
 
 const round = (x, d = 3) => Number(x.toFixed(d));
 
@@ -220,7 +228,7 @@ try {
         runs[build][workers].pool.push(t.pool);
         runs[build][workers].wall.push(t.wall);
       }
-      const b = await bareRound(pages['this:1']);
+      const b = await bareRound(pages['this:1'], r % 2 === 1);
       bare.one.push(b.one);
       bare.two.push(b.two);
     }
