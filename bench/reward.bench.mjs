@@ -1,18 +1,31 @@
 // Reward pool throughput on 100,000 rollouts with a regex-based reward, in Debian's Chromium:
 // - the pool with 1 worker and with 2 workers (the page's `?workers=N`), timed by the studio's 'reward-run' measure;
-// - the same compiled function called in a bare loop in one worker of the same page (the baseline);
+// - the same compiled function called in a bare loop in one worker of the same page (the baseline), and over each
+//   half of the rows in two workers at once (the speed-up the machine itself allows two threads), measured in every
+//   round next to the pool's runs so both see the same machine;
 // - Edit → Run → histogram updated: wall time from pressing Run to the new summary on screen.
-// Usage: npx vite build && node bench/reward.bench.mjs [rows] [reps]
-import { mkdirSync } from 'node:fs';
+// Usage: npx vite build && node bench/reward.bench.mjs [rows] [reps] [--json] [--baseline DIR]
+//   --json: one JSON line on stdout, per reward {bareLoopMs, pool1Ms, pool2Ms, speedup, machineSpeedup,
+//   speedupVsMachine, editToHistogramMs} (speed-ups are medians of the rounds' own ratios); the rest goes to stderr.
+//   --baseline DIR: A/B against another build (e.g. a copy of dist/ made before a change), served on BENCH_PORT + 1;
+//   its pools run in the same rounds, the order rotated, and the JSON gives its figures under `baseline`.
+//   BENCH_PORT sets the preview server's port (default 4180).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
-const ROWS = Number(process.argv[2] ?? 100_000);
-const REPS = Number(process.argv[3] ?? 11);
+const JSON_OUT = process.argv.includes('--json');
+// --baseline DIR: another build (a copy of an earlier dist/) served beside this one; its pools run in the same rounds.
+const at = process.argv.indexOf('--baseline');
+const BASELINE = at > 0 ? process.argv[at + 1] : null;
+const args = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--baseline');
+const ROWS = Number(args[0] ?? 100_000);
+const REPS = Number(args[1] ?? 11);
 const FMT = ROWS.toLocaleString('en-US');
+// With --json, stdout carries only the JSON line.
+const log = JSON_OUT ? (...a) => console.error(...a) : (...a) => console.log(...a);
 
-// Two regex-based rewards: the demo's answer check (one anchored regex per rollout), and a length-penalised answer
-// check that also counts words with a global regex (scans and allocates per word, as format/keyword rewards do).
 const REWARDS = {
   'answer check': `export default function reward(t) {
   const m = /A:\\s*(-?[\\d,]+(?:\\.\\d+)?)\\s*$/.exec(t.completion);
@@ -32,16 +45,18 @@ mkdirSync('bench/out', { recursive: true });
 const path = `bench/out/reward-${ROWS}.jsonl`;
 writeRollouts(path, ROWS);
 const server = await startPreview();
+const baseServer = BASELINE ? await startPreview({ port: PORT + 1, outDir: BASELINE }) : null;
 const browser = await launch();
+const BUILDS = BASELINE ? ['this', 'baseline'] : ['this'];
 
-async function openWith(workers) {
+async function openWith(workers, build = 'this') {
   const context = await browser.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   page.on('console', (m) => {
-    if (m.text().startsWith('BUSY')) console.log(workers, m.text());
+    if (m.text().startsWith('BUSY')) log(workers, m.text());
   });
-  await page.goto(`http://localhost:${PORT}/?workers=${workers}`);
+  await page.goto(`http://localhost:${build === 'this' ? PORT : PORT + 1}/?workers=${workers}`);
   await page.getByTestId('run-summary').getByText('800 scored').waitFor();
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await chooser.setFiles(path);
@@ -84,10 +99,14 @@ async function timedRun(page) {
   });
 }
 
-/** The baselines for one reward, in one worker of the page: the function in a bare loop over all rows, and over each half in two workers at once. */
-async function bareLoops(page, reward) {
-  return page.evaluate(
-    async ({ text, reward, reps }) => {
+/**
+ * The baselines for one reward, in workers of the page: the function compiled once and called in a bare loop over
+ * all rows in one worker, and over each half of the rows in two workers at once. Set up once; `window.__bare()` then
+ * times one of each and resolves with { one, two } in ms.
+ */
+async function setUpBareLoops(page, reward) {
+  await page.evaluate(
+    async ({ text, reward }) => {
       const src = `let rows = []; let fn;
     onmessage = (e) => {
       if (e.data.text !== undefined) {
@@ -107,76 +126,139 @@ async function bareLoops(page, reward) {
           w.postMessage(msg);
         });
       const n = text.split('\n').filter(Boolean).length;
+      for (const w of window.__bareWorkers ?? []) w.terminate();
       const whole = new Worker(url);
       const halves = [new Worker(url), new Worker(url)];
+      window.__bareWorkers = [whole, ...halves];
       await ask(whole, { text, reward, from: 0, to: n });
       await ask(halves[0], { text, reward, from: 0, to: n >> 1 });
       await ask(halves[1], { text, reward, from: n >> 1, to: n });
-      const one = [];
-      const two = [];
-      for (let rep = 0; rep < reps + 2; rep++) {
-        let t0 = performance.now();
-        await ask(whole, 'go');
-        one.push(performance.now() - t0);
-        t0 = performance.now();
-        await Promise.all(halves.map((w) => ask(w, 'go')));
-        two.push(performance.now() - t0);
-      }
-      for (const w of [whole, ...halves]) w.terminate();
-      const med = (xs) => xs.slice(2).sort((a, b) => a - b)[(xs.length - 2) >> 1];
-      return { one: med(one), two: med(two) };
+      const time = async (f) => {
+        const t0 = performance.now();
+        await f();
+        return performance.now() - t0;
+      };
+      const one = () => time(() => ask(whole, 'go'));
+      const two = () => time(() => Promise.all(halves.map((w) => ask(w, 'go'))));
+      // `halvesFirst` swaps the order (every other round), so neither loop always runs right after the pool's runs.
+      window.__bare = async (halvesFirst = false) => {
+        if (halvesFirst) {
+          const t2 = await two();
+          return { one: await one(), two: t2 };
+        }
+        const t1 = await one();
+        return { one: t1, two: await two() };
+      };
+      // Warm-up: the loops' code optimised before the first timed round.
+      for (let i = 0; i < 2; i++) await window.__bare();
     },
-    { text: await (await import('node:fs/promises')).readFile(path, 'utf8'), reward, reps: REPS },
+    { text: readFileSync(path, 'utf8'), reward },
   );
 }
 
+const bareRound = (page, halvesFirst) => page.evaluate((h) => window.__bare(h), halvesFirst);
+
+const round = (x, d = 3) => Number(x.toFixed(d));
+
+/** The figures of one build for one reward, from its runs and the bare loops of the same rounds. */
+function figures(runs, bare) {
+  const pool1 = median(runs[1].pool);
+  const pool2 = median(runs[2].pool);
+  const bareOne = median(bare.one);
+  const bareTwo = median(bare.two);
+  // Medians of each round's own ratios (its runs one after the other): less moved by the machine's drift between
+  // rounds than the ratio of two medians.
+  const speedup = median(runs[1].pool.map((one, r) => one / runs[2].pool[r]));
+  const machineSpeedup = median(bare.one.map((one, r) => one / bare.two[r]));
+  const vsMachineRounds = median(runs[1].pool.map((one, r) => one / runs[2].pool[r] / (bare.one[r] / bare.two[r])));
+  return {
+    bareLoopMs: round(bareOne, 1),
+    bareHalvesMs: round(bareTwo, 1),
+    pool1Ms: round(pool1, 1),
+    pool2Ms: round(pool2, 1),
+    speedup: round(speedup),
+    machineSpeedup: round(machineSpeedup),
+    speedupVsMachine: round(speedup / machineSpeedup),
+    speedupVsMachineRounds: round(vsMachineRounds),
+    perCore: round(bareOne / pool1),
+    editToHistogramMs: round(median(runs[2].wall), 1),
+  };
+}
+
+function print(name, build, f) {
+  log(`\n${name} over ${FMT} rollouts, medians of ${REPS}${BASELINE ? ` (${build} build)` : ''}:`);
+  log(`  bare loop of the compiled function, one worker:   ${f.bareLoopMs.toFixed(0)} ms`);
+  log(`  pool, 1 worker:                                    ${f.pool1Ms.toFixed(0)} ms  → per-core throughput ${f.perCore.toFixed(2)}× the bare loop`);
+  log(
+    `  pool, 2 workers:                                   ${f.pool2Ms.toFixed(0)} ms  → speed-up over 1 worker ${(f.pool1Ms / f.pool2Ms).toFixed(2)}×; median of the rounds' own ratios ${f.speedup.toFixed(2)}×`,
+  );
+  log(
+    `  bare loop, each half of the rows in 2 workers:     ${f.bareHalvesMs.toFixed(0)} ms  → ${f.machineSpeedup.toFixed(2)}× over one worker (rounds' median): the speed-up this machine allows`,
+  );
+  log(
+    `  pool's speed-up / the machine's:                   ${f.speedupVsMachine.toFixed(2)} (target ≥ 0.95); median of the rounds' own ${f.speedupVsMachineRounds.toFixed(2)}`,
+  );
+  log(`  Edit → Run → histogram updated (2 workers):        ${f.editToHistogramMs.toFixed(0)} ms median wall time`);
+}
+
 try {
-  const pages = { 1: await openWith(1), 2: await openWith(2) };
+  const pages = {};
+  for (const build of BUILDS) for (const workers of [1, 2]) pages[`${build}:${workers}`] = await openWith(workers, build);
+  const report = { rows: ROWS, reps: REPS, rewards: {}, ...(BASELINE ? { baseline: {} } : {}) };
+  const load0 = loadavg()[0];
+  const keys = Object.keys(pages);
   for (const [name, reward] of Object.entries(REWARDS)) {
-    for (const workers of [1, 2]) {
-      await paste(pages[workers], reward);
-      await timedRun(pages[workers]); // warm-up: compiles in every worker
+    for (const k of keys) {
+      await paste(pages[k], reward);
+      await timedRun(pages[k]); // warm-up: compiles in every worker
     }
-    // Runs alternate between the two pages (1 worker, 2 workers; the order swapped every round), so both see the
-    // same machine: on these shared cores the speed drifts within a minute.
-    const runs = { 1: { pool: [], wall: [] }, 2: { pool: [], wall: [] } };
+    await setUpBareLoops(pages['this:1'], reward);
+    // Runs alternate between the pages (1 worker, 2 workers, of each build; the order rotated every round) and the
+    // bare loops (one worker, then two halves) run in the same round, so all see the same machine: on these shared
+    // cores the speed drifts within a minute.
+    const runs = Object.fromEntries(BUILDS.map((b) => [b, { 1: { pool: [], wall: [] }, 2: { pool: [], wall: [] } }]));
+    const bare = { one: [], two: [] };
     const cpu = cpuSample();
     for (let r = 0; r < REPS; r++) {
-      for (const workers of r % 2 ? [2, 1] : [1, 2]) {
-        const t = await timedRun(pages[workers]);
-        runs[workers].pool.push(t.pool);
-        runs[workers].wall.push(t.wall);
+      const order = keys.map((_, i) => keys[(i + r) % keys.length]);
+      if (r % 2) order.reverse();
+      for (const k of order) {
+        const [build, workers] = k.split(':');
+        const t = await timedRun(pages[k]);
+        runs[build][workers].pool.push(t.pool);
+        runs[build][workers].wall.push(t.wall);
       }
+      const b = await bareRound(pages['this:1'], r % 2 === 1);
+      bare.one.push(b.one);
+      bare.two.push(b.two);
     }
-    console.log(`${name}: CPU time taken by the hypervisor (steal) during these runs: ${stealSince(cpu)}`);
-    const results = {};
-    for (const workers of [1, 2]) {
-      const { pool, wall } = runs[workers];
-      results[workers] = { pool: median(pool), wall: median(wall) };
-      console.log(
-        `${name}, pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`,
-      );
+    const steal = stealSince(cpu);
+    log(`\n${name}: CPU time taken by the hypervisor (steal) during these runs: ${steal}; load average ${loadavg()[0].toFixed(2)}`);
+    for (const build of BUILDS)
+      for (const workers of [1, 2]) {
+        const { pool, wall } = runs[build][workers];
+        log(
+          `${name}, ${build} build, pool of ${workers}: runs ${pool.map((x) => x.toFixed(0)).join(', ')} ms · edit→histogram ${wall.map((x) => x.toFixed(0)).join(', ')} ms`,
+        );
+      }
+    log(`${name}, bare loop: one worker ${bare.one.map((x) => x.toFixed(0)).join(', ')} ms · two halves ${bare.two.map((x) => x.toFixed(0)).join(', ')} ms`);
+    for (const build of BUILDS) {
+      const f = figures(runs[build], bare);
+      print(name, build, f);
+      if (build === 'this') report.rewards[name] = { ...f, steal };
+      else report.baseline[name] = f;
     }
-    const { one: bare, two: bare2 } = await bareLoops(pages[1], reward);
-    console.log(`\n${name} over ${FMT} rollouts, medians of ${REPS}:`);
-    console.log(`  bare loop of the compiled function, one worker:   ${bare.toFixed(0)} ms`);
-    console.log(
-      `  pool, 1 worker:                                    ${results[1].pool.toFixed(0)} ms  → per-core throughput ${(bare / results[1].pool).toFixed(2)}× the bare loop (target ≥ 0.5×)`,
-    );
-    // Also the median of each round's own ratio (its 1-worker run over its 2-worker run, run one after the other):
-    // less moved by the machine's drift between rounds than the ratio of the two medians.
-    const paired = median(runs[1].pool.map((one, r) => one / runs[2].pool[r]));
-    console.log(
-      `  pool, 2 workers:                                   ${results[2].pool.toFixed(0)} ms  → speed-up over 1 worker ${(results[1].pool / results[2].pool).toFixed(2)}× (target ≥ 1.6×); median of the rounds' own ratios ${paired.toFixed(2)}×`,
-    );
-    console.log(
-      `  bare loop, each half of the rows in 2 workers:     ${bare2.toFixed(0)} ms  → ${(bare / bare2).toFixed(2)}× over one worker: the speed-up this machine allows`,
-    );
-    console.log(`  Edit → Run → histogram updated (2 workers):        ${results[2].wall.toFixed(0)} ms median wall time\n`);
   }
+  report.loadAverage = [round2(load0), round2(loadavg()[0])];
+  if (JSON_OUT) console.log(JSON.stringify(report));
 } catch (e) {
   console.error(e);
   process.exitCode = 1;
 } finally {
+  baseServer?.kill();
   await shutDown(server, browser);
+}
+
+function round2(x) {
+  return Number(x.toFixed(2));
 }

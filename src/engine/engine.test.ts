@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RowStatus } from '../core/reward/contract';
 import { RewardEngine, type WorkerPort } from './engine';
 import type { FromWorker, ToWorker } from './protocol';
@@ -91,6 +91,7 @@ afterEach(() => {
 
 interface FakeOptions {
   interruptible?: boolean;
+  minTaskMs?: number;
   staged?: boolean;
   compileLimitMs?: number;
   liveness?: { pingAfterMs: number; pongMs: number };
@@ -125,15 +126,21 @@ function engine(size: number, opts: FakeOptions = {}) {
 
 describe('RewardEngine on fake ports', () => {
   it('scores every row once, each worker from its own block, the same tasks on a second run', async () => {
-    const { e, workers } = engine(2);
+    // Tasks cut by rows only: at the run's measured speed (the default) their sizes depend on the clock.
+    const { e, workers } = engine(2, { minTaskMs: 0 });
     e.setDataset(dataset('d10000'));
+    // Both workers have read the data before the first run, as before the second: their tasks go out alike.
+    await e.loadInfo();
+    await Promise.resolve();
+    expect(e.workers.every((s) => e.isReady(s))).toBe(true);
     const first = await e.run('code').done;
     expect(first.kind).toBe('done');
     if (first.kind !== 'done') return;
     expect(Array.from(first.result.scores)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 0.5));
     expect(workers[0].runs()[0][0]).toBe(0);
     expect(workers[1].runs()[0][0]).toBe(5000);
-    // After a finished run each worker hears it is idle, with its block.
+    // After a finished run (once its outcome is out) each worker hears it is idle, with its block.
+    await new Promise((r) => setTimeout(r, 0));
     expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([
       [{ kind: 'idle', block: [0, 5000] }],
       [{ kind: 'idle', block: [5000, 10_000] }],
@@ -142,6 +149,42 @@ describe('RewardEngine on fake ports', () => {
     for (const w of workers) w.sent = [];
     await e.run('code').done;
     expect(workers.map((w) => w.runs())).toEqual(firstRuns);
+  });
+
+  it('a run started before the last run’s idle notice went out gets no idle notice in between', async () => {
+    const { e, workers } = engine(2);
+    e.setDataset(dataset('d10000'));
+    await e.run('code').done;
+    // The second run stays in flight: its workers never answer.
+    for (const w of workers) w.forge = () => null;
+    const second = e.run('code');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(workers.flatMap((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([]);
+    second.cancel();
+  });
+
+  it('a fast reward gets fewer, larger tasks once its speed is known; every row is still scored once', async () => {
+    // A clock that moves 1 ms per reading: the fake workers score 100,000 rows in a few hundred "ms", far more rows per
+    // ms than 1,000-row tasks need, so the tail's tasks grow to MIN_TASK_MS of scoring at the measured speed.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => ++clock);
+    try {
+      const runs = async (minTaskMs?: number) => {
+        const { e, workers } = engine(2, minTaskMs === undefined ? {} : { minTaskMs });
+        e.setDataset(dataset('d100000'));
+        const out = await e.run('code').done;
+        expect(out.kind).toBe('done');
+        if (out.kind !== 'done') return [];
+        expect(Array.from(out.result.scores).every((v, i) => v === i + 0.5)).toBe(true);
+        return workers.flatMap((w) => w.runs());
+      };
+      const byRows = await runs(0);
+      const paced = await runs();
+      expect(Math.min(...byRows.map(([a, b]) => b - a))).toBeLessThanOrEqual(1000);
+      expect(paced.length).toBeLessThan(byRows.length);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('a row-subset run sends only those rows, by position, with their share of the model columns; results by position', async () => {

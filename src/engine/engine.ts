@@ -20,7 +20,7 @@ import {
   type PythonCall,
   type ToWorker,
 } from './protocol';
-import { counter, DEPTH, TaskQueue, type Task } from './taskQueue';
+import { counter, DEPTH, MIN_TASK_MS, TaskQueue, type Task } from './taskQueue';
 import { newWatch, WATCH_COMPILING, WATCH_IDLE, type Watch } from './watch';
 
 /** One worker as the engine sees it; the browser and Node adapters make these. */
@@ -50,6 +50,8 @@ export interface EngineOptions {
   outputLimit?: number;
   /** How long compiling and the module's top-level code may take (default 10 s, or the row limit if longer). */
   compileLimitMs?: number;
+  /** The shortest task, in ms of a worker's scoring at the run's measured speed (default MIN_TASK_MS; 0: rows only). */
+  minTaskMs?: number;
   /** A worker that holds tasks but runs no row is pinged after `pingAfterMs`, and dead without a pong in `pongMs`. */
   liveness?: { pingAfterMs: number; pongMs: number };
 }
@@ -142,6 +144,8 @@ interface Slot {
 }
 
 const COMPILE_LIMIT_MS = 10_000;
+/** A run's speed is taken as known this long after its first task went out (see Run.pace). */
+const PACE_AFTER_MS = 5;
 // Generous: a worker may be busy for seconds without a row (building a tokenizer, converting a task's rows for Python).
 const LIVENESS = { pingAfterMs: 5000, pongMs: 15_000 };
 
@@ -418,13 +422,20 @@ export class RewardEngine {
   ended(run: Run, outcome: RunOutcome): void {
     if (this.current === run) this.current = null;
     this.watchIfNeeded();
-    const n = run.rows;
-    this.slots.forEach((s, k) => {
+    for (const s of this.slots) {
       s.tasks = [];
       s.sent = 0;
-      if (outcome.kind === 'done' && this.opts.prepareBetweenRuns !== false && this.isReady(s))
-        s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, n, this.size, run.align) });
-    });
+    }
+    if (outcome.kind !== 'done' || this.opts.prepareBetweenRuns === false) return;
+    // Told once the outcome has gone out (it goes when `done` settles): each post wakes a worker, which would take a
+    // core from the reply. Not when a new run has started meanwhile: its tasks read what they need.
+    const datasetId = this.dataset?.ds.file.datasetId;
+    setTimeout(() => {
+      if (this.current || this.dataset?.ds.file.datasetId !== datasetId) return;
+      this.slots.forEach((s, k) => {
+        if (this.isReady(s)) s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, run.rows, this.size, run.align) });
+      });
+    }, 0);
   }
 }
 
@@ -457,6 +468,8 @@ class Run {
   private finished = false;
   private t0 = performance.now();
   private scoringSince = 0;
+  /** When the first task went out (the run's speed is measured from there). */
+  private sendingSince = 0;
   private grown = false;
   private deaths = 0;
   /** The workers (by index) that had a row time out, and whether any row has run to its end. */
@@ -572,7 +585,17 @@ class Run {
         slot.tasks.push(q.take(k));
       }
     }
-    for (const slot of slots) if (e.isReady(slot)) while (slot.sent < slot.tasks.length) this.send(slot, slot.tasks[slot.sent++]);
+    // Posted round the workers (each one's first task before anyone's second): a post costs the sandbox's thread a
+    // wake-up of the worker, and the last worker would otherwise wait for every other's whole queue to be posted.
+    for (let more = true; more;) {
+      more = false;
+      for (const slot of slots) {
+        if (!e.isReady(slot) || slot.sent >= slot.tasks.length) continue;
+        this.send(slot, slot.tasks[slot.sent++]);
+        more = true;
+      }
+    }
+    if (!this.sendingSince && slots.some((s) => s.sent > 0)) this.sendingSince = performance.now();
     if (q.empty && slots.every((s) => s.tasks.length === 0)) this.finish(this.outcome('done'));
   }
 
@@ -612,12 +635,24 @@ class Run {
       return this.next();
     }
     this.merge(range);
+    this.pace();
     if (range.status.some((st) => st !== RowStatus.TimedOut)) this.sawProgress = true;
     else this.noteTimeout(slot);
     if (m.stdout) this.outputs.push({ start: range.start, text: m.stdout });
     if (m.moduleStdout && !this.moduleOutput) this.moduleOutput = m.moduleStdout;
     if (m.found && this.result && !this.result.found) this.result.found = m.found;
     this.next();
+  }
+
+  /**
+   * Tasks cut from now on take at least MIN_TASK_MS at the speed measured so far (rows done per worker per ms); not
+   * before PACE_AFTER_MS, when the first replies say more about the start-up than about the reward.
+   */
+  private pace(): void {
+    const ms = this.sendingSince ? performance.now() - this.sendingSince : 0;
+    const workers = this.engine.workers.length;
+    const target = this.engine.opts.minTaskMs ?? MIN_TASK_MS;
+    if (target > 0 && ms >= PACE_AFTER_MS && workers > 0) this.queue?.atLeast((this.doneRows / ms / workers) * target);
   }
 
   private next(): void {

@@ -102,7 +102,9 @@ export class RewardSandbox {
     element.title = 'Reward sandbox (runs reward code, shows nothing)';
     element.setAttribute('aria-hidden', 'true');
     element.tabIndex = -1;
-    element.hidden = true;
+    // Rendered (1 px, transparent, inert), not `hidden`: Chromium lowers the priority (nice 5 on Linux) of a renderer
+    // process that shows nothing, and this process's main thread hands the workers their tasks and takes their results.
+    element.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;border:0;opacity:0;pointer-events:none';
     const { port1, port2 } = new MessageChannel();
     const frame: Frame = { element, port: port1, heardAt: Date.now() };
     // Messages sent before the sandbox has started wait in the port.

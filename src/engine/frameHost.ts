@@ -3,7 +3,8 @@
  * code never runs where the studio's storage exists. It answers the page on a port received once, from its parent.
  */
 import { browserWorkerPort } from './browser';
-import { RewardEngine, type RunHandle } from './engine';
+import { RewardEngine, type RunHandle, type RunProgress } from './engine';
+import { throttleProgress } from './progressThrottle';
 import { checkToFrame, type FromFrame, type PoolId } from './frameProtocol';
 
 export interface FrameHostOptions {
@@ -67,9 +68,11 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
         return runs.get(m.runId)?.cancel();
       case 'run': {
         const { runId } = m;
-        const handle = engine(m.pool).run(m.code, { ...m.opts, onProgress: (progress) => post({ kind: 'progress', runId, progress }) });
+        const progress = throttleProgress((p: RunProgress) => post({ kind: 'progress', runId, progress: p }));
+        const handle = engine(m.pool).run(m.code, { ...m.opts, onProgress: progress.report });
         runs.set(runId, handle);
         void handle.done.then((outcome) => {
+          progress.stop();
           runs.delete(runId);
           const transfer =
             outcome.kind === 'done' || outcome.kind === 'cancelled'

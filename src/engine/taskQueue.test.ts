@@ -145,6 +145,37 @@ describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
     expect(ranges(new TaskQueue(100, 3), 1, [2])).toEqual([[66, 82]]); // 16-row tasks from the front of block 2
   });
 
+  it('atLeast raises the smallest task for the rest of the run, within its own minimum and MAX_TASK, worked by hand', () => {
+    const q = new TaskQueue(100_000, 2);
+    expect(ranges(q, 1)).toEqual([[0, 8334]]);
+    // 91666 left: ceil(91666 / 12) = 7639 is above a 5000-row minimum, so the cut is unchanged.
+    q.atLeast(5000.7);
+    expect(ranges(q, 1)).toEqual([[8334, 15_973]]);
+    // 84027 left: ceil(84027 / 12) = 7003 is below a 9000-row minimum: the task is 9000 rows.
+    q.atLeast(9000);
+    expect(ranges(q, 1)).toEqual([[15_973, 24_973]]);
+    // Below the queue's own minimum (1000 rows for 100,000) or past MAX_TASK, the bound is the queue's.
+    q.atLeast(3);
+    expect(ranges(q, 1)).toEqual([[24_973, 31_226]]); // 75027 / 12 = 6252.25 → 6253 rows (the 1000-row floor is below)
+    q.atLeast(1e9);
+    expect(ranges(q, 1)).toEqual([[31_226, 50_000]]); // MAX_TASK 20000, cut at the end of worker 0's block
+    q.atLeast(Number.NaN); // ignored: the 20000 bound stays
+    expect(ranges(q, 1, [1])).toEqual([[50_000, 70_000]]);
+  });
+
+  it('at a raised minimum a run has fewer tasks and still covers every row once', () => {
+    const count = (min: number) => {
+      const q = new TaskQueue(100_000, 2);
+      q.atLeast(min);
+      const got = ranges(q, Infinity, [0, 1]);
+      const covered = new Uint8Array(100_000);
+      for (const [a, b] of got) for (let i = a; i < b; i++) covered[i]++;
+      expect(covered.every((c) => c === 1)).toBe(true);
+      return got.length;
+    };
+    expect(count(5000)).toBeLessThan(count(1000));
+  });
+
   it('task ids are unique', () => {
     const q = new TaskQueue(5000, 4);
     const ids = new Set<number>();

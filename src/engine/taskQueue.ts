@@ -12,6 +12,11 @@ export const SHARE = 2 * DEPTH;
 /** Bounds on a task's rows: the smallest keeps a run's messages in the tens, the largest caps a re-queue. */
 export const MIN_TASK = 1000;
 export const MAX_TASK = 20_000;
+/**
+ * Once a run's speed is known, no task is cut shorter than this many milliseconds of a worker's scoring: a cheap
+ * reward's 1,000 rows take well under a millisecond, less than the reply, the wake-ups and the engine's turn they cost.
+ */
+export const MIN_TASK_MS = 1.5;
 
 /**
  * The rows of one run not yet handed out, cut into tasks as workers ask. Each worker takes from the front of its own
@@ -24,7 +29,8 @@ export class TaskQueue {
   private blocks: { start: number; end: number }[] = [];
   /** Rows not handed out. */
   private left: number;
-  private readonly minTask: number;
+  private readonly minRows: number;
+  private minTask: number;
 
   constructor(
     rows: number,
@@ -41,7 +47,16 @@ export class TaskQueue {
     }
     this.left = Math.max(0, rows);
     // A small dataset still gets about eight tasks per worker (a slow Python reward on 800 rows uses every worker).
-    this.minTask = Math.max(16, Math.min(MIN_TASK, Math.ceil(rows / (w * 8))));
+    this.minRows = Math.max(16, Math.min(MIN_TASK, Math.ceil(rows / (w * 8))));
+    this.minTask = this.minRows;
+  }
+
+  /**
+   * Tasks cut from now on have at least `rows` rows (at most MAX_TASK; never fewer than the queue's own minimum): the
+   * engine passes what a worker scores in MIN_TASK_MS at the run's measured speed.
+   */
+  atLeast(rows: number): void {
+    if (Number.isFinite(rows)) this.minTask = Math.max(this.minRows, Math.min(MAX_TASK, Math.floor(rows)));
   }
 
   get empty(): boolean {
