@@ -17,6 +17,7 @@ import { advantages } from '../core/stats/advantage';
 import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
 import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
+import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
 import { columnsOf } from './columns';
@@ -51,7 +52,9 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
     if (bad) return fail(io, bad);
     try {
-      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv);
+      // Made here, where the cache may be written: the sandboxed run may only read it.
+      const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot() : null;
+      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot ? [snapshot.path] : []);
     } catch (e) {
       return fail(io, e instanceof Error ? e.message : String(e));
     }
@@ -316,9 +319,11 @@ export async function openReward(
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
   let functions: WeightedFunction[] | undefined;
+  // Python workers start from a Pyodide snapshot: made by the unsandboxed process (see main), only looked up here.
+  const snapshot = python ? (sandboxed() ? snapshotRef() : await ensureSnapshot()) : null;
   const engine = new RewardEngine({
     size,
-    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb),
+    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,
