@@ -79,6 +79,9 @@ describe('the Pyodide snapshot cache', () => {
     const broken: PyodideSnapshotRef = { ...ref, path: join(dir, 'not-a-folder', 'x.snapshot') };
     writeFileSync(join(dir, 'not-a-folder'), '');
     expect(() => writeSnapshot(broken, memory(16))).toThrow();
+    // A cache folder it cannot create: nothing is made.
+    expect(await ensureSnapshot({ REWARD_STUDIO_CACHE_DIR: join(dir, 'not-a-folder', 'cache') }, undefined, make)).toBeNull();
+    expect(made).toBe(2);
   });
 
   it('starts a working Pyodide that draws its own random numbers', async () => {

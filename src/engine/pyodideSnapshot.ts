@@ -11,7 +11,19 @@
  * (and made again by the next process that may write the cache).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -151,6 +163,9 @@ export async function ensureSnapshot(
   if (ref === null) return null;
   if (readSnapshot(ref).ok) return ref;
   try {
+    // A folder it cannot write: not worth a whole Pyodide start on every run.
+    mkdirSync(dirname(ref.path), { recursive: true, mode: 0o700 });
+    accessSync(dirname(ref.path), fsConstants.W_OK);
     writeSnapshot(ref, await make());
     return ref;
   } catch {
