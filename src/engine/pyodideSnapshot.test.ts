@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { harnessFor, HARNESS_SOURCE, PRECOMPILED_HARNESS } from '../core/python/harness';
 import { cacheDir, ensureSnapshot, readSnapshot, snapshotRef, startPyodide, writeSnapshot, type PyodideSnapshotRef } from './pyodideSnapshot';
 
 const dir = mkdtempSync(join(tmpdir(), 'reward-studio-snapshot-'));
@@ -84,6 +85,21 @@ describe('the Pyodide snapshot cache', () => {
     expect(made).toBe(2);
   });
 
+  it('drops snapshots of other versions not used for two weeks when it makes one', async () => {
+    const e = env('prune');
+    const ref = snapshotRef(e)!;
+    const folder = join(dir, 'prune');
+    mkdirSync(folder, { recursive: true });
+    const old = join(folder, 'pyodide-0123456789abcdef.snapshot');
+    const recent = join(folder, 'pyodide-fedcba9876543210.snapshot');
+    const other = join(folder, 'notes.txt');
+    for (const f of [old, recent, other]) writeFileSync(f, 'x');
+    const weeksAgo = new Date(Date.now() - 15 * 86_400_000);
+    for (const f of [old, other]) utimesSync(f, weeksAgo, weeksAgo);
+    expect(await ensureSnapshot(e, undefined, async () => memory(64))).toEqual(ref);
+    expect(readdirSync(folder).sort()).toEqual([basename(ref.path), 'notes.txt', basename(recent)].sort());
+  });
+
   it('starts a working Pyodide that draws its own random numbers', async () => {
     const e = env('real');
     const ref = await ensureSnapshot(e);
@@ -98,6 +114,14 @@ describe('the Pyodide snapshot cache', () => {
       ) as string;
     };
     const [a, b] = [await draw(), await draw()];
+    // The harness compiled in the snapshot is used; with another source it is compiled again, and works the same.
+    const reward = 'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0\n';
+    for (const source of [null, 'not the harness']) {
+      const py = await startPyodide(ref);
+      expect(py.runPython(`import sys\nsys.modules["${PRECOMPILED_HARNESS}"].source == ${JSON.stringify(HARNESS_SOURCE)}`)).toBe(true);
+      if (source !== null) py.runPython(`import sys\nsys.modules["${PRECOMPILED_HARNESS}"].source = ${JSON.stringify(source)}`);
+      expect(JSON.parse(harnessFor(py).findCandidates(reward))).toMatchObject({ ok: true, candidates: [{ name: 'compute_score', kind: 'verl' }] });
+    }
     expect(a.split(' ').slice(1)).toEqual(['cbt', '1']);
     expect(b.split(' ').slice(1)).toEqual(['cbt', '1']);
     expect(a.split(' ')[0]).not.toBe(b.split(' ')[0]);

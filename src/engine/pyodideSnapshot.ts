@@ -1,7 +1,8 @@
 /**
  * A memory snapshot of a freshly started Pyodide (the CLI's Python workers, Node only): `loadPyodide` takes 2–3 s of
  * CPU, a start from the snapshot ~0.3 s. The snapshot holds the interpreter as Pyodide leaves it after its own start
- * plus the harness's standard-library imports, and nothing of any reward, dataset or user.
+ * plus the harness's standard-library imports and the harness compiled (not run), and nothing of any reward, dataset
+ * or user.
  *
  * Kept in the user's cache folder (`REWARD_STUDIO_CACHE_DIR`, else `$XDG_CACHE_HOME/reward-studio`, else
  * `~/.cache/reward-studio`; `REWARD_STUDIO_NO_CACHE=1` turns it off), written only by this module (a folder of mode
@@ -18,16 +19,20 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   renameSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PyodideAPI } from 'pyodide';
+import { HARNESS_SOURCE, PRECOMPILE_HARNESS_PY } from '../core/python/harness';
 
 /** Where a worker finds the snapshot, and the key it must carry. */
 export interface PyodideSnapshotRef {
@@ -36,7 +41,7 @@ export interface PyodideSnapshotRef {
 }
 
 /** Bump when what goes into the snapshot changes. */
-const RECIPE = 'reward-studio pyodide snapshot 1';
+const RECIPE = 'reward-studio pyodide snapshot 2';
 /** The harness's own imports (harness.py): made part of the snapshot. No module that seeds itself at import. */
 const PREIMPORT = 'import array, ast, inspect, io, json, linecache, marshal, math, numbers, struct, sys, types';
 const MAGIC = 'RSPYODIDESNAP01\n';
@@ -60,9 +65,9 @@ export function pyodideDir(from: string | URL = import.meta.url): string | null 
   }
 }
 
-/** The key of a snapshot made by this recipe with the Pyodide in `dir` on this Node. */
+/** The key of a snapshot made by this recipe (the harness's source included) with the Pyodide in `dir` on this Node. */
 export function snapshotKey(dir: string): string {
-  const h = createHash('sha256').update(`${RECIPE}\n${process.version}\n${process.arch}\n`);
+  const h = createHash('sha256').update(`${RECIPE}\n${process.version}\n${process.arch}\n${PREIMPORT}\n${PRECOMPILE_HARNESS_PY}\n`).update(HARNESS_SOURCE);
   for (const f of PYODIDE_FILES) h.update(`${f}\n`).update(readFileSync(join(dir, f)));
   return h.digest('hex');
 }
@@ -147,6 +152,11 @@ export async function makeSnapshot(): Promise<Uint8Array> {
   const { loadPyodide } = await import('pyodide');
   const py = await loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {}, _makeSnapshot: true });
   py.runPython(PREIMPORT);
+  // The harness compiled (harness.ts uses it when its source is the same), in a namespace of its own.
+  const ns = py.globals.get('dict')();
+  ns.set('_source', HARNESS_SOURCE);
+  py.runPython(PRECOMPILE_HARNESS_PY, { globals: ns });
+  ns.destroy();
   return py.makeMemorySnapshot();
 }
 
@@ -161,15 +171,43 @@ export async function ensureSnapshot(
 ): Promise<PyodideSnapshotRef | null> {
   const ref = snapshotRef(env, from);
   if (ref === null) return null;
-  if (readSnapshot(ref).ok) return ref;
+  if (readSnapshot(ref).ok) {
+    keep(ref.path);
+    return ref;
+  }
   try {
     // A folder it cannot write: not worth a whole Pyodide start on every run.
     mkdirSync(dirname(ref.path), { recursive: true, mode: 0o700 });
     accessSync(dirname(ref.path), fsConstants.W_OK);
     writeSnapshot(ref, await make());
+    pruneOthers(ref.path);
     return ref;
   } catch {
     return null;
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** Marks a snapshot as in use (its time), at most once a day: pruneOthers spares snapshots used lately. */
+function keep(path: string): void {
+  try {
+    if (Date.now() - statSync(path).mtimeMs > DAY_MS) utimesSync(path, new Date(), new Date());
+  } catch {
+    /* only bookkeeping */
+  }
+}
+
+/** Snapshots of other Pyodide versions, Node versions or recipes not used for two weeks (~31 MB each). */
+function pruneOthers(path: string): void {
+  try {
+    const dir = dirname(path);
+    for (const f of readdirSync(dir)) {
+      const p = join(dir, f);
+      if (p !== path && /^pyodide-[0-9a-f]{16}\.snapshot$/.test(f) && Date.now() - statSync(p).mtimeMs > 14 * DAY_MS) rmSync(p, { force: true });
+    }
+  } catch {
+    /* only housekeeping */
   }
 }
 
