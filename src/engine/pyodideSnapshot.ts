@@ -7,9 +7,9 @@
  * Kept in the user's cache folder (`REWARD_STUDIO_CACHE_DIR`, else `$XDG_CACHE_HOME/reward-studio`, else
  * `~/.cache/reward-studio`; `REWARD_STUDIO_NO_CACHE=1` turns it off), written only by this module (a folder of mode
  * 0700, a file of mode 0600, moved into place whole). Its name and header carry a key: the SHA-256 of Pyodide's own
- * files, Node's version and this recipe; a file is used only when it belongs to the current user, is writable by no
- * one else, its key is the expected one and its bytes hash to the SHA-256 its header holds. Anything else is refused
- * (and made again by the next process that may write the cache).
+ * files, Node's version and this recipe (the harness's source included); a file is used only when it belongs to the
+ * current user, is writable by no one else, its key is the expected one and its bytes hash to the SHA-256 its header
+ * holds. Anything else is refused (and made again by the next process that may write the cache).
  */
 import { createHash } from 'node:crypto';
 import {
