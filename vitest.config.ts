@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /** Unit tests: Node environment, beside the code as x.test.ts. Browser flows live in e2e/ (Playwright). */
@@ -7,5 +9,7 @@ export default defineConfig({
     environment: 'node',
     reporters: ['default', ['json', { outputFile: 'reports/unit.json' }]],
     testTimeout: 20000,
+    // The CLIs the tests start keep their Pyodide snapshot (src/engine/pyodideSnapshot.ts) here, not in the user's cache.
+    env: { REWARD_STUDIO_CACHE_DIR: join(tmpdir(), 'reward-studio-test-cache') },
   },
 });

@@ -15,17 +15,22 @@
 //   (default pool, and --workers 1) against `python3 bench/python_baseline.py` (read the file, score, print).
 // Also shown, to split the Pyodide time: the same loop written in Python and run inside Pyodide (no harness, no JSON).
 // The ratio printed is native / Pyodide scoring time (1 = as fast as CPython; the target is ≥ 0.4×).
-// Usage: node bench/python.bench.mjs [rows] [reps] [--no-cli]   (--no-cli: skip the end-to-end CLI runs)
+// Usage: node bench/python.bench.mjs [rows] [reps] [--no-cli] [--json]   (--no-cli: skip the end-to-end CLI runs)
+//   --json: only the end-to-end runs (after one warm-up of each side, which also makes the CLI's Pyodide snapshot,
+//   src/engine/pyodideSnapshot.ts), alternated; one line {rows, oursMs, nativeMs, ratio} on stdout (medians;
+//   ratio = native / ours), the rest on stderr. The native Python: $BENCH_PYTHON, else python3.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openAsBlob, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { cpuSample, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 import { importTs } from './tsImport.mjs';
 
-const args = process.argv.slice(2).filter((a) => a !== '--no-cli');
+const args = process.argv.slice(2).filter((a) => a !== '--no-cli' && a !== '--json');
 const NO_CLI = process.argv.includes('--no-cli');
+const JSON_OUT = process.argv.includes('--json');
+const PYTHON = process.env.BENCH_PYTHON || 'python3';
 const ROWS = Number(args[0] ?? 100_000);
 const REPS = Number(args[1] ?? 3);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -67,13 +72,55 @@ function spawnTimed(cmd, args) {
 }
 
 // ---------------------------------------------------------------------------------------------- native CPython
-const version = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+const version = spawnSync(PYTHON, ['--version'], { encoding: 'utf8' });
 if (version.status !== 0) {
   console.error('python3 is needed for the baseline');
   process.exit(1);
 }
 const native = [];
-const runNative = () => native.push(spawnTimed('python3', ['bench/python_baseline.py', reward, data, 'compute_score']));
+const runNative = () => native.push(spawnTimed(PYTHON, ['bench/python_baseline.py', reward, data, 'compute_score']));
+
+// ---------------------------------------------------------------------------------------------- --json: end to end only
+if (JSON_OUT) {
+  const built = spawnSync(process.execPath, ['bin/build-cli.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) {
+    console.error(built.stderr);
+    process.exit(1);
+  }
+  const cliArgs = ['bin/reward-studio.mjs', 'score', data, '--reward', reward, '--function', 'compute_score', '--json'];
+  // Warm-up, untimed: the file into the page cache, and the CLI's Pyodide snapshot made when missing.
+  const warm = spawnTimed(process.execPath, cliArgs);
+  runNative();
+  native.length = 0;
+  const ours = [];
+  const cpu0 = cpuSample();
+  for (let i = 0; i < REPS; i++) {
+    runNative();
+    ours.push(spawnTimed(process.execPath, cliArgs));
+  }
+  const steal = stealSince(cpu0);
+  const nativeSum = native[0].out.sum;
+  const bad = ours.find((c) => Math.abs(c.out.reward.mean * ROWS - nativeSum) > 1e-6 || c.out.errors !== 0);
+  if (bad || native.some((n) => n.out.rows !== ROWS)) {
+    console.error(`results differ from native CPython (sum ${nativeSum}): mean ${bad?.out.reward.mean}, errors ${bad?.out.errors}`);
+    process.exit(1);
+  }
+  const mo = median(ours.map((c) => c.ms));
+  const mn = median(native.map((n) => n.ms));
+  const fmt = (xs) => `${Math.round(median(xs))} ms   [${xs.map((x) => Math.round(x)).join(', ')}]`;
+  console.error(
+    `${ROWS.toLocaleString('en-US')} rollouts, ${mb.toFixed(0)} MB JSONL; ${availableParallelism()} cores; Node ${process.version}; native ${PYTHON} (${version.stdout.trim()}); ` +
+      `median of ${REPS}, alternated; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}, steal ${steal}`,
+  );
+  console.error(`  warm-up CLI run (makes the Pyodide snapshot when missing): ${Math.round(warm.ms)} ms`);
+  console.error(`  ${PYTHON} bench/python_baseline.py:                 ${fmt(native.map((n) => n.ms))}`);
+  console.error(`  reward-studio score --reward reward.py --json:   ${fmt(ours.map((c) => c.ms))}`);
+  console.error(`  ratio native / ours: ${(mn / mo).toFixed(2)}×`);
+  console.log(JSON.stringify({ rows: ROWS, oursMs: Math.round(mo), nativeMs: Math.round(mn), ratio: Number((mn / mo).toFixed(3)) }));
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------------- Pyodide, in process
 const tLoad = performance.now();

@@ -66,9 +66,14 @@ export interface ScoreColumns {
 /** The columns of a run's rows `subset` (positions of the run; null: the run covered every row of the dataset). */
 export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Array | null, functionNames: readonly string[], byStep = false): ScoreColumns {
   const n = result.scores.length;
-  const index = subset ?? Int32Array.from({ length: n }, (_, i) => i);
-  // Groups renumbered over the subset in first-seen order (for all rows: the dataset's own numbering).
-  const local = new Map<number, number>();
+  let index = subset;
+  if (index === null) {
+    index = new Int32Array(n);
+    for (let i = 0; i < n; i++) index[i] = i;
+  }
+  // Groups renumbered over the subset in first-seen order (for all rows: the dataset's own numbering); a table by
+  // dataset group (−1: not seen yet) rather than a Map: one lookup per row.
+  const local = new Int32Array(meta.groupKeys.length).fill(-1);
   const groupKeys: string[] = [];
   const group = new Int32Array(n);
   const length = new Float64Array(n);
@@ -79,10 +84,10 @@ export function columnsOf(meta: DatasetMeta, result: RunResult, subset: Int32Arr
   for (let j = 0; j < n; j++) {
     const row = index[j];
     const g = meta.groupOf[row];
-    let k = local.get(g);
-    if (k === undefined) {
+    let k = local[g];
+    if (k === -1) {
       k = groupKeys.length;
-      local.set(g, k);
+      local[g] = k;
       // One key per group: a group of a stepped dataset is (step, key), and the same key recurs at other steps.
       groupKeys.push(stepGroupKey(meta.steps[row], meta.groupKeys[g]));
     }

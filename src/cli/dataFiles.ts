@@ -6,7 +6,6 @@
  */
 import { openAsBlob, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { loadAll } from '../core/dataset/loadAll';
 import { nameIssue, planParts, withPartStep } from '../core/dataset/parts';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { ParseIssue, Trajectory } from '../core/trajectory';
@@ -95,6 +94,8 @@ export async function loadData(
   d: Extract<DataFiles, { ok: true }>,
   opts: { format?: FormatId; mapping?: ColumnMapping },
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
+  // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
+  const { loadAll } = await import('../core/dataset/loadAll');
   if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openAsBlob(d.single) }, opts);
   const rows: Trajectory[] = [];
   const issues: ParseIssue[] = [];

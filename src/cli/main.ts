@@ -9,7 +9,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === NODE_WOR
   const { serveNodeWorker } = await import('../engine/nodeWorker');
   serveNodeWorker();
 } else {
-  const { main } = await import('./score');
+  const { main } = await import('./launch');
   const code = await main(process.argv.slice(2), new URL(import.meta.url), {
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),

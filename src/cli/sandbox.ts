@@ -26,6 +26,7 @@ export function permissionFlags(
   root: string,
   resolvePackage: (id: string) => string | null,
   isFolder: (path: string) => boolean = (p) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true,
+  alsoRead: readonly string[] = [],
 ): string[] {
   // Node 20 grants a folder's contents with a trailing `/*`; one flag per path (a comma-separated list keeps only its
   // first entry in Node 20.20), folders first and no file inside an allowed folder.
@@ -40,7 +41,9 @@ export function permissionFlags(
   // A data folder (a training run's dumps, cli/dataFiles.ts) is read whole: its listing and its files.
   const data = dataPathsOf(o).map((p) => resolve(p));
   for (const d of data.filter(isFolder)) if (!folders.some((f) => d === f || d.startsWith(`${f}/`))) folders.push(d);
-  const files = [...data.filter((d) => !isFolder(d)), ...o.rewardPaths.map((p) => resolve(p))].filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
+  const files = [...data.filter((d) => !isFolder(d)), ...o.rewardPaths.map((p) => resolve(p)), ...alsoRead.map((p) => resolve(p))].filter(
+    (f) => !folders.some((d) => f.startsWith(`${d}/`)),
+  );
   const read = [...folders.map((f) => `${f}/*`), ...new Set(files)];
   const flags = ['--experimental-permission', '--allow-worker', ...read.map((p) => `--allow-fs-read=${p}`)];
   if (o.out !== null) flags.push(`--allow-fs-write=${resolve(o.out)}`);
@@ -51,8 +54,11 @@ export function permissionFlags(
 /** Whether this process already runs under the permission model (the command started again by `runSandboxed`). */
 export const sandboxed = (): boolean => (process as { permission?: unknown }).permission !== undefined;
 
-/** Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. */
-export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly string[]): Promise<number> {
+/**
+ * Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. `alsoRead`:
+ * files of ours the run may read besides (the Pyodide snapshot).
+ */
+export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly string[], alsoRead: readonly string[] = []): Promise<number> {
   const root = resolve(dirname(bundle), '..');
   const require = createRequire(bundle);
   const resolvePackage = (id: string) => {
@@ -67,11 +73,15 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
   const comma = paths.find((p) => p.includes(','));
   if (comma) return Promise.reject(new Error(`the path ${comma} holds a comma, which Node's permission flags cannot express: rename it, or pass --allow-all`));
   const models = o.models.length > 0;
-  const child = spawn(process.execPath, [...permissionFlags(o, root, resolvePackage), '--no-warnings=ExperimentalWarning', bundle, ...argv], {
-    // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
-    stdio: models ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
-    ...(models ? { serialization: 'advanced' as const } : {}),
-  });
+  const child = spawn(
+    process.execPath,
+    [...permissionFlags(o, root, resolvePackage, undefined, alsoRead), '--no-warnings=ExperimentalWarning', bundle, ...argv],
+    {
+      // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
+      stdio: models ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
+      ...(models ? { serialization: 'advanced' as const } : {}),
+    },
+  );
   const release = models ? serveModels(child, o.models) : async () => {};
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
   return new Promise<number>((res, rej) => {

@@ -7,77 +7,30 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dataOf, dataPathsOf, datasetFile, loadData } from './dataFiles';
 import { plainGroupKey } from '../core/dataset/parts';
-import { basename, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename } from 'node:path';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
 import { FORMAT_LABELS } from '../core/formats/labels';
 import type { RangeResult } from '../core/reward/runRows';
 import { combineFunctions, uniqueNames, type WeightedFunction } from '../core/reward/weighted';
 import { advantages } from '../core/stats/advantage';
-import { isPythonReward, parseArgs, USAGE, type ScoreOptions } from './args';
+import { isPythonReward, type ScoreOptions } from './args';
+import { checkOut, fail, reason, type Io } from './io';
 import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
+import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
 import { columnsOf } from './columns';
 import { encodePartial, type PartialHeader } from './partial';
 import { scoreReport } from './scoreReport';
 import { shardRows } from '../core/dataset/shard';
-import { runSandboxed, sandboxed } from './sandbox';
+import { sandboxed } from './sandbox';
 import { shapeRun } from './shaping';
 import { closeModels, ensembleReport, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { localSessions, remoteSessions } from './modelHost';
 import type { Trajectory } from '../core/trajectory';
 
-export interface Io {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-export async function main(argv: string[], workerUrl: URL, io: Io): Promise<number> {
-  const parsed = parseArgs(argv);
-  if (parsed.kind === 'help') {
-    io.stdout(USAGE + '\n');
-    return 0;
-  }
-  if (parsed.kind === 'usage-error') {
-    io.stderr(`reward-studio: ${parsed.message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  // merge runs no reward code: nothing to sandbox.
-  if (parsed.kind === 'merge') return (await import('./merge')).merge(parsed.paths, parsed.json, io);
-  if (!parsed.options.allowAll && !sandboxed()) {
-    // Checked here, outside the sandbox: the sandboxed run may not look at --out's folder.
-    const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
-    if (bad) return fail(io, bad);
-    try {
-      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv);
-    } catch (e) {
-      return fail(io, e instanceof Error ? e.message : String(e));
-    }
-  }
-  if (parsed.kind === 'probe') {
-    const { probe } = await import('./probe');
-    return probe(parsed.options, parsed.probe, workerUrl, io);
-  }
-  return score(parsed.options, workerUrl, io);
-}
-
-/** Why --out cannot be written (its folder is missing), or null. */
-function checkOut(out: string | null): string | null {
-  if (out === null) return null;
-  try {
-    if (!statSync(dirname(resolve(out))).isDirectory()) throw new Error('its folder is not a folder');
-  } catch (e) {
-    return `cannot write ${out}: ${reason(e)}`;
-  }
-  return null;
-}
-
-export const fail = (io: Io, message: string) => {
-  io.stderr(`reward-studio: ${message}\n`);
-  return 1;
-};
+export { fail, type Io };
 
 /** The reward files' code, or why a reward file or the data file cannot be read. */
 export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { ok: false; message: string } {
@@ -316,9 +269,11 @@ export async function openReward(
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
   let functions: WeightedFunction[] | undefined;
+  // Python workers start from a Pyodide snapshot: made by the unsandboxed process (see main), only looked up here.
+  const snapshot = python ? (sandboxed() ? snapshotRef() : await ensureSnapshot()) : null;
   const engine = new RewardEngine({
     size,
-    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb),
+    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,
@@ -505,12 +460,4 @@ function writeLines(path: string, lines: Iterable<string>): void {
   } finally {
     closeSync(fd);
   }
-}
-
-function reason(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'ENOENT') return 'no such file or folder';
-  if (err?.code === 'EACCES') return 'permission denied';
-  if (err?.code === 'EISDIR') return 'is a folder';
-  return err instanceof Error ? err.message : String(e);
 }

@@ -2,11 +2,14 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { WorkerPort } from './engine';
+import type { PyodideSnapshotRef } from './pyodideSnapshot';
 
 /** `workerData` of a reward worker thread: the CLI's one bundle is both the command and the worker. */
 export interface NodeWorkerData {
   role: typeof NODE_WORKER_ROLE;
   language: 'ts' | 'py';
+  /** Python: a Pyodide snapshot to start from, checked by the worker before use (pyodideSnapshot.ts). */
+  pyodideSnapshot?: PyodideSnapshotRef;
 }
 export const NODE_WORKER_ROLE = 'reward-studio-engine-worker';
 
@@ -15,8 +18,14 @@ export function defaultPoolSize(): number {
 }
 
 /** A worker thread running `url` (which serves when it sees NODE_WORKER_ROLE); its console goes to `log`. */
-export function nodeWorkerPort(url: URL, language: 'ts' | 'py', heapMb: number, log: NodeJS.WritableStream = process.stderr): WorkerPort {
-  const data: NodeWorkerData = { role: NODE_WORKER_ROLE, language };
+export function nodeWorkerPort(
+  url: URL,
+  language: 'ts' | 'py',
+  heapMb: number,
+  log: NodeJS.WritableStream = process.stderr,
+  pyodideSnapshot?: PyodideSnapshotRef | null,
+): WorkerPort {
+  const data: NodeWorkerData = { role: NODE_WORKER_ROLE, language, ...(pyodideSnapshot ? { pyodideSnapshot } : {}) };
   // The reward's console.log goes to stderr: stdout carries only the report. A heap limit of its own makes a worker
   // that runs out of memory stop alone (without one, V8 ends the whole process).
   const worker = new Worker(url, { workerData: data, stdout: true, resourceLimits: { maxOldGenerationSizeMb: heapMb } });

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { lockDownNetwork } from './lockDown';
+import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
 import { pythonRuntime } from './runtimes/python';
@@ -31,8 +32,8 @@ export function serveNodeWorker(): void {
   };
   if (language === 'py') {
     allowFsConstants();
-    // Not bundled (bin/build-cli.mjs): Pyodide finds its wasm and standard library beside its own module.
-    const pyodide = import('pyodide').then(({ loadPyodide }) => loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {} }));
+    // From the Pyodide snapshot the unsandboxed process made, when there is a valid one (pyodideSnapshot.ts).
+    const pyodide = startPyodide((workerData as NodeWorkerData).pyodideSnapshot);
     // As in the browser: reward code gets no network APIs, so it behaves the same in both (parity, not a sandbox).
     const lock = () => lockDownNetwork(globalThis);
     void pyodide.then(lock, lock);

@@ -63,12 +63,35 @@ export interface HarnessResult {
 
 const harnesses = new WeakMap<PyodideAPI, Harness>();
 
+/** The module of `sys.modules` where a snapshot keeps the harness compiled: `source` and its `code`. */
+export const PRECOMPILED_HARNESS = '_reward_studio_harness_code';
+
+/** Python that compiles the harness into PRECOMPILED_HARNESS (run by the snapshot's recipe, with `_source` set). */
+export const PRECOMPILE_HARNESS_PY = `import sys as _sys, types as _types
+_m = _types.ModuleType("${PRECOMPILED_HARNESS}")
+_m.source = _source
+_m.code = compile(_source, "<reward-studio-harness>", "exec")
+_sys.modules["${PRECOMPILED_HARNESS}"] = _m
+del _sys, _types, _m, _source`;
+
+/** The harness's source (harness.py). */
+export const HARNESS_SOURCE: string = HARNESS_PY;
+
 /** The harness for this Pyodide instance, installed on first use (its own namespace, not `__main__`). */
 export function harnessFor(py: PyodideAPI): Harness {
   let h = harnesses.get(py);
   if (h) return h;
   const ns = py.globals.get('dict')();
-  py.runPython(HARNESS_PY, { globals: ns, filename: '<reward-studio-harness>' });
+  // An interpreter started from the CLI's snapshot (engine/pyodideSnapshot.ts) holds this source compiled: compiling
+  // it takes 0.1–0.5 s in Pyodide. Used only when its source is this one.
+  ns.set('_source', HARNESS_PY);
+  py.runPython(
+    'import sys as _sys\n' +
+      `_pre = _sys.modules.get("${PRECOMPILED_HARNESS}")\n` +
+      'exec(_pre.code if _pre is not None and _pre.source == _source else compile(_source, "<reward-studio-harness>", "exec"))\n' +
+      'del _sys, _pre, _source',
+    { globals: ns },
+  );
   // A JS `undefined` arrives in Python as None (a JS null would arrive as `jsnull`).
   // These proxies live as long as the Pyodide instance: one harness per instance, never destroyed.
   const find = ns.get('find_candidates');

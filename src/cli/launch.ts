@@ -1,0 +1,41 @@
+/**
+ * `reward-studio`'s first steps: the arguments, then either the command itself or, by default, the same command
+ * started again under Node's permission model (sandbox.ts). Kept light: a sandboxed run's launcher loads none of
+ * the scoring code, which only the sandboxed process needs.
+ */
+import { fileURLToPath } from 'node:url';
+import { isPythonReward, parseArgs, USAGE } from './args';
+import { ensureSnapshot } from '../engine/pyodideSnapshot';
+import { checkOut, fail, type Io } from './io';
+import { runSandboxed, sandboxed } from './sandbox';
+
+export async function main(argv: string[], workerUrl: URL, io: Io): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (parsed.kind === 'help') {
+    io.stdout(USAGE + '\n');
+    return 0;
+  }
+  if (parsed.kind === 'usage-error') {
+    io.stderr(`reward-studio: ${parsed.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  // merge runs no reward code: nothing to sandbox.
+  if (parsed.kind === 'merge') return (await import('./merge')).merge(parsed.paths, parsed.json, io);
+  if (!parsed.options.allowAll && !sandboxed()) {
+    // Checked here, outside the sandbox: the sandboxed run may not look at --out's folder.
+    const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
+    if (bad) return fail(io, bad);
+    try {
+      // Made here, where the cache may be written: the sandboxed run may only read it.
+      const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot() : null;
+      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot ? [snapshot.path] : []);
+    } catch (e) {
+      return fail(io, e instanceof Error ? e.message : String(e));
+    }
+  }
+  if (parsed.kind === 'probe') {
+    const { probe } = await import('./probe');
+    return probe(parsed.options, parsed.probe, workerUrl, io);
+  }
+  return (await import('./score')).score(parsed.options, workerUrl, io);
+}
