@@ -12,6 +12,7 @@ export default tseslint.config(
       'dist-cli/',
       'reports/',
       'test-results/',
+      'bench/out/',
       'public/',
       'src/core/formats/jsonl-scan/scan.wasm.ts',
       'src/core/formats/jsonl-scan/scan.as.ts',
