@@ -98,3 +98,34 @@ export async function watchLongTasks(page, query) {
     window.__obs.observe({ type: 'longtask' });
   }, query);
 }
+
+/** Paste a reward into the editor as a person would (the context needs clipboard permissions); resolves once saved. */
+export async function pasteReward(page, code) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), code);
+  await page.locator('.monaco-editor').first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, code);
+}
+
+/** `path` in a hidden file input of the page (not the studio's), for baselines that read the file in a worker. */
+export async function benchFileInput(page, path) {
+  await page.evaluate(() => {
+    const i = document.createElement('input');
+    i.type = 'file';
+    i.id = 'bench-file';
+    i.hidden = true;
+    document.body.append(i);
+  });
+  await page.setInputFiles('#bench-file', path);
+}
+
+/** The studio at `url` in a new context that may paste (pasteReward), once the demo's first run is on screen. */
+export async function openStudioPage(browser, url, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByTestId('run-summary').getByText('800 scored').waitFor();
+  return { context, page };
+}

@@ -4,7 +4,7 @@
 // page and run: sorting 100,000 random doubles (Float64Array.prototype.sort) on the main thread.
 // Usage: npx vite build && node bench/diagnostics.bench.mjs [rows] [reps]
 import { mkdirSync } from 'node:fs';
-import { launch, median, PORT, shutDown, startPreview } from './browser.mjs';
+import { launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -23,20 +23,12 @@ writeRollouts(path, ROWS);
 const server = await startPreview();
 const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await context.newPage();
-  await page.goto(`http://localhost:${PORT}/`);
-  await page.getByTestId('run-summary').getByText('800 scored').waitFor();
+  const { page } = await openStudioPage(browser, `http://localhost:${PORT}/`, { viewport: { width: 1600, height: 1000 } });
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await chooser.setFiles(path);
   await page.getByTestId('run-summary').getByText(`${FMT} scored`).waitFor({ timeout: 300_000 });
   // A second, continuous reward so the compare tab has two runs and the statistics are not all 0/1.
-  await page.evaluate((t) => navigator.clipboard.writeText(t), REWARD);
-  await page.locator('.monaco-editor').first().click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Control+V');
-  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, REWARD);
+  await pasteReward(page, REWARD);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.locator('select[aria-label="Run history"] option').nth(1).waitFor({ state: 'attached', timeout: 120_000 });
   await page.waitForTimeout(1000);

@@ -10,7 +10,7 @@
 // (bare JSON.parse loop time / studio import time, both measured in that round).
 import { mkdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince, watchLongTasks } from './browser.mjs';
+import { benchFileInput, cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince, watchLongTasks } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const args = process.argv.slice(2);
@@ -43,14 +43,7 @@ try {
   const page = await browser.newPage();
   await page.goto(`http://localhost:${PORT}/`);
   await page.getByRole('status', { name: 'Dataset status' }).getByText('800 trajectories').waitFor();
-  await page.evaluate(() => {
-    const i = document.createElement('input');
-    i.type = 'file';
-    i.id = 'bench-file';
-    i.hidden = true;
-    document.body.append(i);
-  });
-  await page.setInputFiles('#bench-file', path);
+  await benchFileInput(page, path);
 
   const ours = [];
   const twoPieces = [];

@@ -4,7 +4,7 @@
 // Usage: npx vite build && node bench/reward-trace.mjs [rows] [runs] [workers]
 //   BENCH_PORT sets the port, BENCH_DIST another build's folder, PROFILE=1 adds V8's CPU samples to the trace file.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { launch, PORT, shutDown, startPreview } from './browser.mjs';
+import { launch, openStudioPage, pasteReward, PORT, shutDown, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -25,19 +25,11 @@ const server = await startPreview(DIST ? { outDir: DIST } : {});
 const browser = await launch();
 
 try {
-  const context = await browser.newContext();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await context.newPage();
-  await page.goto(`http://localhost:${PORT}/?workers=${WORKERS}`);
-  await page.getByTestId('run-summary').getByText('800 scored').waitFor();
+  const { page } = await openStudioPage(browser, `http://localhost:${PORT}/?workers=${WORKERS}`);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await chooser.setFiles(path);
   await page.getByTestId('run-summary').getByText(`${FMT} scored`).waitFor({ timeout: 300_000 });
-  await page.evaluate((t) => navigator.clipboard.writeText(t), REWARD);
-  await page.locator('.monaco-editor').first().click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Control+V');
-  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, REWARD);
+  await pasteReward(page, REWARD);
   // Timed as bench/reward.bench.mjs times a run (a MutationObserver, not polling, which would wake the page).
   const run = () =>
     page.evaluate(async () => {

@@ -12,7 +12,7 @@
 //   BENCH_PORT sets the preview server's port (default 4180).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, launch, median, pasteReward, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const JSON_OUT = process.argv.includes('--json');
@@ -62,15 +62,6 @@ async function openWith(workers, build = 'this') {
   await chooser.setFiles(path);
   await page.getByTestId('run-summary').getByText(`${FMT} scored`).waitFor({ timeout: 300_000 });
   return page;
-}
-
-/** Paste a reward into the editor as a person would. */
-async function paste(page, reward) {
-  await page.evaluate((t) => navigator.clipboard.writeText(t), reward);
-  await page.locator('.monaco-editor').first().click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Control+V');
-  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, reward);
 }
 
 /** Press Run; resolve with the pool's time (measure 'reward-run') and the wall time until the summary changed. */
@@ -209,7 +200,7 @@ try {
   const keys = Object.keys(pages);
   for (const [name, reward] of Object.entries(REWARDS)) {
     for (const k of keys) {
-      await paste(pages[k], reward);
+      await pasteReward(pages[k], reward);
       await timedRun(pages[k]); // warm-up: compiles in every worker
     }
     await setUpBareLoops(pages['this:1'], reward);

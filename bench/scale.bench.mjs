@@ -16,7 +16,7 @@
 //   (backingStorageSize), and the reward sandbox frame's heap; the reward workers' heaps are not reachable from here).
 // Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--dist DIR] [--json]
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { cpuSample, launch, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { benchFileInput, cpuSample, launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const arg = (name, dflt) => {
@@ -52,33 +52,14 @@ const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf
 const server = await startPreview({ outDir: dist });
 const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await context.newPage();
-  await page.goto(`http://localhost:${PORT}/`);
-  await page.getByTestId('run-summary').getByText('800 scored').waitFor();
+  const { context, page } = await openStudioPage(browser, `http://localhost:${PORT}/`, { viewport: { width: 1600, height: 1000 } });
   const cdp = await context.newCDPSession(page);
 
-  /** Paste a reward into the editor as a person would. */
-  const paste = async (code) => {
-    await page.evaluate((t) => navigator.clipboard.writeText(t), code);
-    await page.locator('.monaco-editor').first().click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Control+V');
-    await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, code);
-  };
-  await paste(reward(0));
+  await pasteReward(page, reward(0));
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.locator('select[aria-label="Run history"] option').nth(1).waitFor({ state: 'attached' });
   // The file for the baselines, in a hidden input of the page (not the studio's).
-  await page.evaluate(() => {
-    const i = document.createElement('input');
-    i.type = 'file';
-    i.id = 'bench-file';
-    i.hidden = true;
-    document.body.append(i);
-  });
-  await page.setInputFiles('#bench-file', path);
+  await benchFileInput(page, path);
 
   // Every long task from here on, and the next `reward-run` measures as they come.
   await page.evaluate(() => {
@@ -112,7 +93,7 @@ try {
   const editRuns = [];
   for (let e = 1; e <= EDITS; e++) {
     await page.waitForTimeout(1000);
-    await paste(reward(e));
+    await pasteReward(page, reward(e));
     await page.evaluate((ph) => (window.__phase = ph), `edit ${e}`);
     const before = await page.evaluate(() => window.__runs.length);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
