@@ -1,8 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
-import { describe } from '../../core/stats/describe';
 import { histogram, overlayHistogram } from '../../core/stats/histogram';
-import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
@@ -11,6 +9,7 @@ import { binName, HistogramChart } from '../charts/HistogramChart';
 import { choosableBar } from '../charts/choosableBar';
 import { runLabel } from '../editor/runLabel';
 import { fmt, pct } from './format';
+import { describeOf, scoredColumn, scoredOf } from './keptFigures';
 import { RewardFunctions } from './RewardFunctions';
 import { usePreviousRun, useRunningLong } from './useRuns';
 
@@ -40,10 +39,10 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   // One of several reward functions shown instead of their weighted total (its own values: NaN where it returned None).
   const [picked, setShown] = useState<string | null>(null);
   const shown = picked !== null && run.functions?.some((f) => f.name === picked) && Object.hasOwn(run.result.components, picked) ? picked : null;
-  const values = useMemo(() => (shown !== null ? run.result.components[shown] : scoredValues(run.result.scores, run.result.status)), [run, shown]);
+  const values = useMemo(() => (shown !== null ? run.result.components[shown] : scoredOf(run.result)), [run, shown]);
   // Other runs are drawn with the weighted total only: a function's values are not comparable with another run's total.
   const drawn = useMemo(() => (shown === null ? overlaid : []), [shown, overlaid]);
-  const others = useMemo(() => drawn.map((r) => scoredValues(r.result.scores, r.result.status)), [drawn]);
+  const others = useMemo(() => drawn.map((r) => scoredOf(r.result)), [drawn]);
   const what = shown === null ? 'reward' : shown;
   const { h, series } = useMemo(() => {
     const o = overlayHistogram([values, ...others]);
@@ -54,7 +53,7 @@ export function DistributionTab({ run }: { run: RunRecord }) {
     }));
     return { h: o.histogram, series };
   }, [values, others, run, drawn, byDefault]);
-  const d = useMemo(() => describe(values), [values]);
+  const d = describeOf(values);
   const shares = useMemo(() => statusShares(run.result.status), [run]);
   const components = Object.entries(run.result.components);
   return (
@@ -145,13 +144,13 @@ function OverlayPicker({ run, overlaid }: { run: RunRecord; overlaid: RunRecord[
 
 function ComponentHistogram({ name, values, status }: { name: string; values: Float64Array; status: Uint8Array }) {
   const setSubset = useStudio((s) => s.setSubset);
-  const vals = useMemo(() => scoredValues(values, status), [values, status]);
+  const vals = scoredColumn(values, status);
   const h = useMemo(() => histogram(vals, { maxBins: 20 }), [vals]);
   const data = h.bins.map((b, i) => ({ i, label: binName(h, i), count: b.count }));
   return (
     <figure className="mini-chart" aria-label={`Component ${name} histogram`}>
       <figcaption>
-        <code>{name}</code> <span className="muted">mean {fmt(describe(vals).mean, 3)}</span>
+        <code>{name}</code> <span className="muted">mean {fmt(describeOf(vals).mean, 3)}</span>
       </figcaption>
       <ResponsiveContainer width="100%" height={70}>
         <BarChart data={data} margin={{ top: 2, right: 2, bottom: 0, left: 2 }}>
