@@ -1,20 +1,34 @@
-import { useMemo } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
 import { pearson, spearman, withinGroupPearson } from '../../core/stats/correlation';
 import { binnedMeans } from '../../core/stats/binnedMeans';
 import { sampleRows } from '../../core/stats/sample';
-import { scoredValues } from '../../core/stats/scored';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
+import { keptByPair, scoredOf } from './keptFigures';
 import { rangeLabel } from '../charts/axis';
 import { ScatterCanvas } from './ScatterCanvas';
 import { useTokenCounts } from './useDataColumns';
 
 /** Points drawn in the scatter (sampled evenly over the scored rows); the statistics use every row. */
 const MAX_POINTS = 3000;
+
+type Lengths = ArrayLike<number> & object;
+
+// Kept per (run, lengths): drawing the tab again, or switching the unit back, does not rank a million rows again.
+// The lengths belong to one dataset, so its groups are the ones they were computed with.
+const lengthStats = keptByPair((values: Float64Array, lengths: Lengths, ds: Dataset) => {
+  const wg = withinGroupPearson(lengths, values, ds.groupOf, ds.groupKeys.length);
+  return { pearson: pearson(lengths, values), spearman: spearman(lengths, values), within: wg };
+});
+const lengthChart = keptByPair((values: Float64Array, lengths: Lengths) => {
+  const points = sampleRows(values.length, (i) => !Number.isNaN(values[i]), MAX_POINTS).map((i) => ({ x: lengths[i], y: values[i], row: i }));
+  // Binned means over every scored row: length bins as the histogram picks them, mean reward per bin.
+  const { bins, histogram: h, xs: scoredLengths } = binnedMeans(lengths, values);
+  return { points, bins, h, scoredLengths };
+});
 
 /** Reward against completion length, in characters or tokens: scatter, binned means, Pearson / Spearman / within-group. */
 export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
@@ -25,19 +39,9 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const setSubset = useStudio((s) => s.setSubset);
   const tokens = useTokenCounts(ds, tokenizer, unit === 'tokens');
   const lengths: ArrayLike<number> | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
-  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
-  const stats = useMemo(() => {
-    if (!lengths) return null;
-    const wg = withinGroupPearson(lengths, values, ds.groupOf, ds.groupKeys.length);
-    return { pearson: pearson(lengths, values), spearman: spearman(lengths, values), within: wg };
-  }, [lengths, values, ds]);
-  const chart = useMemo(() => {
-    if (!lengths) return null;
-    const points = sampleRows(values.length, (i) => !Number.isNaN(values[i]), MAX_POINTS).map((i) => ({ x: lengths[i], y: values[i], row: i }));
-    // Binned means over every scored row: length bins as the histogram picks them, mean reward per bin.
-    const { bins, histogram: h, xs: scoredLengths } = binnedMeans(lengths, values);
-    return { points, bins, h, scoredLengths };
-  }, [lengths, values]);
+  const values = scoredOf(run.result);
+  const stats = lengths ? lengthStats(values, lengths, ds) : null;
+  const chart = lengths ? lengthChart(values, lengths) : null;
   const unitLabel = unit === 'chars' ? 'characters' : `${TOKENIZERS[tokenizer].label} tokens`;
   return (
     <div className="diag-split">
