@@ -129,3 +129,13 @@ export async function openStudioPage(browser, url, contextOptions = {}) {
   await page.getByTestId('run-summary').getByText('800 scored').waitFor();
   return { context, page };
 }
+
+/** The benches' baseline in the page: Chromium's own sort of `n` random doubles, in ms. */
+export async function sortBaselineMs(page, n) {
+  return page.evaluate((k) => {
+    const a = new Float64Array(k).map(() => Math.random());
+    const t0 = performance.now();
+    a.sort();
+    return performance.now() - t0;
+  }, n);
+}

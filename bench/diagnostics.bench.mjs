@@ -4,7 +4,7 @@
 // page and run: sorting 100,000 random doubles (Float64Array.prototype.sort) on the main thread.
 // Usage: npx vite build && node bench/diagnostics.bench.mjs [rows] [reps]
 import { mkdirSync } from 'node:fs';
-import { launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview } from './browser.mjs';
+import { launch, median, openStudioPage, pasteReward, PORT, shutDown, sortBaselineMs, startPreview } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -51,14 +51,7 @@ try {
       }, tab);
       perTab[tab].push(ms);
     }
-    sorts.push(
-      await page.evaluate((n) => {
-        const a = new Float64Array(n).map(() => Math.random());
-        const t0 = performance.now();
-        a.sort();
-        return performance.now() - t0;
-      }, ROWS),
-    );
+    sorts.push(await sortBaselineMs(page, ROWS));
   }
   const total = TABS.reduce((s, t) => s + median(perTab[t]), 0);
   const sort = median(sorts);

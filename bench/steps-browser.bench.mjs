@@ -4,7 +4,7 @@
 // same page: sorting as many random doubles as there are rows.
 // Usage: npx vite build && node bench/steps-browser.bench.mjs [rows] [reps]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { launch, median, shutDown, startPreview, watchLongTasks } from './browser.mjs';
+import { launch, median, shutDown, sortBaselineMs, startPreview, watchLongTasks } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -65,14 +65,7 @@ try {
         );
     }
     await page.getByRole('radio', { name: 'Over steps' }).check();
-    sorts.push(
-      await page.evaluate((n) => {
-        const a = new Float64Array(n).map(() => Math.random());
-        const t0 = performance.now();
-        a.sort();
-        return performance.now() - t0;
-      }, ROWS),
-    );
+    sorts.push(await sortBaselineMs(page, ROWS));
   }
   const sort = median(sorts);
   console.log(`Over steps tab, ${FMT} rollouts in ${steps} steps, medians of ${REPS} (click → drawn; longest main-thread task):`);

@@ -5,10 +5,10 @@
  */
 import type { Dataset } from '../core/dataset/dataset';
 import { advantages, type PresetId } from '../core/stats/advantage';
-import { scoredValues } from '../core/stats/scored';
 import { textColumn, type ColumnValues } from '../core/table/columns';
 import { fetchFieldColumn } from '../runtime/importClient';
 import type { RunRecord } from '../store/runsSlice';
+import { scoredOf } from './keptFigures';
 
 export const FIELD_PREFIX = 'field:';
 export const COMPONENT_PREFIX = 'component:';
@@ -68,11 +68,11 @@ export function columnNow(id: string, src: ColumnSources): ColumnValues | null {
   if (id === 'tokens') return src.tokens ? memo(src.tokens, 'tokens', () => ({ kind: 'number', values: Float64Array.from(src.tokens!) })) : null;
   if (!run) return null;
   const r = run.result;
-  if (id === 'reward') return memo(r, 'reward', () => ({ kind: 'number', values: scoredValues(r.scores, r.status) }));
+  if (id === 'reward') return memo(r, 'reward', () => ({ kind: 'number', values: scoredOf(r) }));
   if (id === 'advantage')
     return memo(r, `advantage:${src.preset}`, () => ({
       kind: 'number',
-      values: advantages(scoredValues(r.scores, r.status), ds.groupOf, ds.groupKeys.length, src.preset),
+      values: advantages(scoredOf(r), ds.groupOf, ds.groupKeys.length, src.preset),
     }));
   if (id.startsWith(COMPONENT_PREFIX)) {
     const name = id.slice(COMPONENT_PREFIX.length);

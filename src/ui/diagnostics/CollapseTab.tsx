@@ -11,7 +11,7 @@ import type { RunRecord } from '../../store/runsSlice';
 import { fmt, pct } from './format';
 import { countLabel } from '../charts/axis';
 import { binName } from '../charts/HistogramChart';
-import { scoredValues } from '../../core/stats/scored';
+import { scoredOf } from '../../app/keptFigures';
 
 /** Collapsed groups listed to open (the rest are counted). */
 const MAX_LISTED = 60;
@@ -25,7 +25,7 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const setPreset = useStudio((s) => s.setPreset);
   const setGroupFilter = useStudio((s) => s.setGroupFilter);
   const setSubset = useStudio((s) => s.setSubset);
-  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const values = scoredOf(run.result);
   const groupCount = ds.groupKeys.length;
   const gs = useMemo(() => groupStats(values, ds.groupOf, groupCount), [values, ds, groupCount]);
   const adv = useMemo(() => advantages(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);

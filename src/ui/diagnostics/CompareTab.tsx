@@ -4,9 +4,9 @@ import { compareRuns } from '../../core/stats/compare';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
-import { scoredValues } from '../../core/stats/scored';
 import { sampleRowsPinned } from '../../core/stats/sample';
 import { ScatterCanvas } from './ScatterCanvas';
+import { scoredOf } from '../../app/keptFigures';
 
 const MAX_POINTS = 3000;
 const MAX_LISTED = 25;
@@ -22,8 +22,8 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
   const byId = (id: number | null) => runs.find((r) => r.id === id) ?? null;
   const b = byId(pick.b) ?? runs[runs.length - 1] ?? null;
   const a = byId(pick.a) ?? runs.filter((r) => r !== b).at(-1) ?? null;
-  const va = useMemo(() => (a ? scoredValues(a.result.scores, a.result.status) : null), [a]);
-  const vb = useMemo(() => (b ? scoredValues(b.result.scores, b.result.status) : null), [b]);
+  const va = a ? scoredOf(a.result) : null;
+  const vb = b ? scoredOf(b.result) : null;
   const cmp = useMemo(() => (va && vb && va.length === vb.length ? compareRuns(va, vb) : null), [va, vb]);
   const points = useMemo(() => {
     if (!va || !vb || !cmp) return [];

@@ -9,7 +9,7 @@ import { binName, HistogramChart } from '../charts/HistogramChart';
 import { choosableBar } from '../charts/choosableBar';
 import { runLabel } from '../editor/runLabel';
 import { fmt, pct } from './format';
-import { describeOf, scoredColumn, scoredOf } from './keptFigures';
+import { describeOf, scoredColumn, scoredOf } from '../../app/keptFigures';
 import { RewardFunctions } from './RewardFunctions';
 import { usePreviousRun, useRunningLong } from './useRuns';
 

@@ -5,8 +5,8 @@ import { labelCheck } from '../../core/stats/label';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt, pct } from './format';
-import { scoredValues } from '../../core/stats/scored';
 import { useLabelColumns } from './useDataColumns';
+import { scoredOf } from '../../app/keptFigures';
 
 /** Agreement of the reward with a trusted label column (e.g. `is_correct_openai`): confusion table or correlations. */
 export function LabelTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
@@ -19,7 +19,7 @@ export function LabelTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   useEffect(() => {
     if (columns && columns.length > 0 && !columns.some((c) => c.name === picked)) setPicked(defaultLabelColumn(columns) ?? columns[0].name);
   }, [columns, picked, setPicked]);
-  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const values = scoredOf(run.result);
   const check = useMemo(() => (col ? labelCheck(values, col.values) : null), [values, col]);
   if (columns === null) return <p className="muted empty-chart">Reading the columns…</p>;
   if (columns.length === 0) {

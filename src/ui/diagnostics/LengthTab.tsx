@@ -7,7 +7,7 @@ import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
-import { keptByPair, scoredOf } from './keptFigures';
+import { keptByPair, scoredOf } from '../../app/keptFigures';
 import { rangeLabel } from '../charts/axis';
 import { ScatterCanvas } from './ScatterCanvas';
 import { useTokenCounts } from './useDataColumns';

@@ -5,7 +5,6 @@ import { exportShapingTs } from '../../core/shaping/exportTs';
 import { applyShaping } from '../../core/shaping/shape';
 import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
-import { scoredValues } from '../../core/stats/scored';
 import { PRESETS } from '../../core/stats/advantage';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
@@ -13,6 +12,7 @@ import { binName, HistogramChart } from '../charts/HistogramChart';
 import { fmt, pct } from '../diagnostics/format';
 import { TransformList } from './TransformList';
 import { useShapingInputs } from './useShapingInputs';
+import { scoredOf } from '../../app/keptFigures';
 
 const TRUNCATION_SOURCE = {
   fields: 'from the rows’ finish reason',
@@ -51,7 +51,7 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const floorValue = floorText.trim() === '' ? null : Number(floorText);
   const floorBad = floorValue !== null && !(Number.isFinite(floorValue) && floorValue >= 0);
   const floor = floorBad ? null : floorValue;
-  const raw = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const raw = scoredOf(run.result);
   const shaped = useMemo((): { values: Float64Array } | { error: string } | null => {
     if (inputs.waiting) return null;
     try {

@@ -4,10 +4,10 @@ import { RowStatus } from '../../core/reward/contract';
 import { summarizeRun } from '../../core/reward/summary';
 import { applyShaping } from '../../core/shaping/shape';
 import type { ShapeSpec } from '../../core/shaping/spec';
-import { scoredValues } from '../../core/stats/scored';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { useShapingInputs } from './useShapingInputs';
+import { scoredOf } from '../../app/keptFigures';
 
 const NONE: ShapeSpec[] = [];
 
@@ -30,7 +30,7 @@ export function useShapedRun(run: RunRecord | null, ds: Dataset | null): ShapedV
     if (!active || !run || !ds) return { run, active: false, problem: null };
     if (inputs.waiting) return { run: null, active, problem: `Shaping: ${inputs.waiting}` };
     try {
-      const raw = scoredValues(run.result.scores, run.result.status);
+      const raw = scoredOf(run.result);
       const scores = applyShaping(raw, shaping, {
         groupOf: ds.groupOf,
         groupCount: ds.groupKeys.length,

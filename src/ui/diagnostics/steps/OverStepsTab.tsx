@@ -2,7 +2,6 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Dataset } from '../../../core/dataset/dataset';
 import { defaultLabelColumn } from '../../../core/dataset/labelChoice';
 import { MAX_STEPS_MAX_LENGTH } from '../../../core/session/schema';
-import { scoredValues } from '../../../core/stats/scored';
 import { truncatedRows } from '../../../core/stats/truncation';
 import { rowsByStep, stepIndex, type StepColumns } from '../../../core/steps/overSteps';
 import { TOKENIZERS } from '../../../core/tokenize/tokenizers';
@@ -15,6 +14,7 @@ import { PromptView } from './PromptView';
 import { StepCharts } from './StepCharts';
 import { StepTable } from './StepTable';
 import { useOverSteps } from './useOverSteps';
+import { scoredOf } from '../../../app/keptFigures';
 
 type View = 'steps' | 'prompt' | 'compare';
 const VIEWS: { id: View; label: string }[] = [
@@ -66,7 +66,7 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const tokens = useTokenCounts(ds, tokenizer, unit === 'tokens');
   const lengths: ArrayLike<number> | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
   const max = storedMax;
-  const values = useMemo(() => scoredValues(run.result.scores, run.result.status), [run]);
+  const values = scoredOf(run.result);
   // Each component / reward function column as it stands (NaN where it has no value), as the CLI's --by-step reads it.
   const components = run.result.components;
   const truncated = useMemo(() => (lengths ? truncatedRows(ds.truncatedFields, lengths, max) : null), [ds, lengths, max]);

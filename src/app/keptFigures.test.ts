@@ -1,5 +1,5 @@
 import { describe as suite, expect, it } from 'vitest';
-import { describe } from '../../core/stats/describe';
+import { describe } from '../core/stats/describe';
 import { describeOf, keptByPair, scoredColumn, scoredOf } from './keptFigures';
 
 suite('figures kept per array', () => {

@@ -1,0 +1,43 @@
+/**
+ * Figures of a run's arrays kept while the arrays live (a WeakMap on their identity): the table's reward column and
+ * the diagnostics tabs share one scored-values array per run, and a tab drawn again does not sort or rank a million
+ * scores again. A run's arrays do not change once it is in the store, so identity is enough.
+ */
+import { describe, type Description } from '../core/stats/describe';
+import { scoredValues } from '../core/stats/scored';
+
+/** `compute(k, ...rest)` kept per `k`: `rest` must be what `k` determines (a column's run status, say). */
+function keptBy<K extends object, X extends unknown[], R>(compute: (k: K, ...rest: X) => R): (k: K, ...rest: X) => R {
+  const kept = new WeakMap<K, R>();
+  return (k, ...rest) => {
+    if (kept.has(k)) return kept.get(k) as R;
+    const r = compute(k, ...rest);
+    kept.set(k, r);
+    return r;
+  };
+}
+
+/** A run's scores with every row that is not OK as NaN (scoredValues): the same array for the same run. */
+export const scoredOf = keptBy((r: { scores: Float64Array; status: Uint8Array }) => scoredValues(r.scores, r.status));
+
+/** A column of a run (a component) on its scored rows: the same array for the same column. */
+export const scoredColumn = keptBy((values: Float64Array, status: Uint8Array) => scoredValues(values, status));
+
+/** describe() of an array, computed once per array. */
+export const describeOf: (values: Float64Array) => Description = keptBy(describe);
+
+/**
+ * `compute(a, b, ...rest)` kept per pair (a, b): `rest` must be what the pair determines (a dataset's lengths belong
+ * to that dataset, so its groups may be passed alongside them).
+ */
+export function keptByPair<A extends object, B extends object, X extends unknown[], R>(compute: (a: A, b: B, ...rest: X) => R): (a: A, b: B, ...rest: X) => R {
+  const kept = new WeakMap<A, WeakMap<B, R>>();
+  return (a, b, ...rest) => {
+    let inner = kept.get(a);
+    if (!inner) kept.set(a, (inner = new WeakMap()));
+    if (inner.has(b)) return inner.get(b) as R;
+    const r = compute(a, b, ...rest);
+    inner.set(b, r);
+    return r;
+  };
+}
