@@ -1,6 +1,6 @@
 import { describe as suite, expect, it } from 'vitest';
 import { describe } from '../core/stats/describe';
-import { describeOf, keptByPair, scoredColumn, scoredOf } from './keptFigures';
+import { describeOf, scoredColumn, scoredOf } from './keptFigures';
 
 suite('figures kept per array', () => {
   // Status 1 = scored (RowStatus.Ok), 2 = null: row 1 is NaN in what the diagnostics read.
@@ -20,20 +20,5 @@ suite('figures kept per array', () => {
     expect(d).toEqual(describe(v));
     expect(d.mean).toBe(2.5);
     expect(describeOf(v)).toBe(d);
-  });
-  it('keeps a figure per pair of arrays, computed again for another pair', () => {
-    let calls = 0;
-    const sum = keptByPair((a: Float64Array, b: Float64Array, scale: number) => {
-      calls++;
-      return (a[0] + b[0]) * scale;
-    });
-    const a = new Float64Array([1]);
-    const b = new Float64Array([2]);
-    expect(sum(a, b, 10)).toBe(30);
-    expect(sum(a, b, 10)).toBe(30);
-    expect(calls).toBe(1);
-    expect(sum(a, new Float64Array([5]), 10)).toBe(60);
-    expect(sum(new Float64Array([1]), b, 10)).toBe(30);
-    expect(calls).toBe(3);
   });
 });

@@ -25,19 +25,3 @@ export const scoredColumn = keptBy((values: Float64Array, status: Uint8Array) =>
 
 /** describe() of an array, computed once per array. */
 export const describeOf: (values: Float64Array) => Description = keptBy(describe);
-
-/**
- * `compute(a, b, ...rest)` kept per pair (a, b): `rest` must be what the pair determines (a dataset's lengths belong
- * to that dataset, so its groups may be passed alongside them).
- */
-export function keptByPair<A extends object, B extends object, X extends unknown[], R>(compute: (a: A, b: B, ...rest: X) => R): (a: A, b: B, ...rest: X) => R {
-  const kept = new WeakMap<A, WeakMap<B, R>>();
-  return (a, b, ...rest) => {
-    let inner = kept.get(a);
-    if (!inner) kept.set(a, (inner = new WeakMap()));
-    if (inner.has(b)) return inner.get(b) as R;
-    const r = compute(a, b, ...rest);
-    inner.set(b, r);
-    return r;
-  };
-}

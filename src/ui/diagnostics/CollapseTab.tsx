@@ -1,9 +1,7 @@
 import { useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Dataset } from '../../core/dataset/dataset';
-import { advantages, PRESET_IDS, PRESETS, type PresetId } from '../../core/stats/advantage';
-import { collapse, collapseByStep, groupStats } from '../../core/stats/collapse';
-import { histogram } from '../../core/stats/histogram';
+import { PRESET_IDS, PRESETS, type PresetId } from '../../core/stats/advantage';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { useStudio } from '../../store';
 import { choosableBar } from '../charts/choosableBar';
@@ -12,6 +10,10 @@ import { fmt, pct } from './format';
 import { countLabel } from '../charts/axis';
 import { binName } from '../charts/HistogramChart';
 import { scoredOf } from '../../app/keptFigures';
+import { figure } from '../../app/figures';
+import type { CollapseFigures } from '../../core/stats/figures';
+import { Computing } from './Computing';
+import { useFigure } from './useFigure';
 
 /** Collapsed groups listed to open (the rest are counted). */
 const MAX_LISTED = 60;
@@ -27,67 +29,18 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const setSubset = useStudio((s) => s.setSubset);
   const values = scoredOf(run.result);
   const groupCount = ds.groupKeys.length;
-  const gs = useMemo(() => groupStats(values, ds.groupOf, groupCount), [values, ds, groupCount]);
-  const adv = useMemo(() => advantages(values, ds.groupOf, groupCount, preset), [values, ds, groupCount, preset]);
-  // The statistics and advantages above, not computed a second time inside collapse (each is ~0.1 s at 1M rows).
-  const c = useMemo(() => collapse(values, ds.groupOf, groupCount, preset, null, { stats: gs, advantages: adv }), [values, ds, groupCount, preset, gs, adv]);
-  const advHist = useMemo(() => histogram(adv, { maxBins: 40 }), [adv]);
-  const advData = advHist.bins.map((b, i) => ({ i, label: binName(advHist, i), count: b.count }));
-  const perStep = useMemo(
-    () =>
-      ds.hasSteps
-        ? collapseByStep(values, ds.groupOf, groupCount, ds.steps, preset).map((s) => ({
-            step: s.step,
-            meanReward: s.meanReward,
-            zeroStd: s.collapse.zeroStdGroupFraction,
-            nearZeroStd: s.collapse.nearZeroStdGroupFraction,
-            zeroAdvantage: s.collapse.zeroAdvantageRolloutFraction,
-          }))
-        : null,
-    [values, ds, groupCount, preset],
-  );
-  const listed = Array.from(c.collapsedGroups.subarray(0, MAX_LISTED));
+  const fig = useFigure(figure({ kind: 'collapse', values, groupOf: ds.groupOf, groupCount, preset, steps: ds.hasSteps ? ds.steps : null }));
+  const f = fig.value;
+  const advData = useMemo(() => (f ? f.advantageHistogram.bins.map((b, i) => ({ i, label: binName(f.advantageHistogram, i), count: b.count })) : []), [f]);
+  const listed = f ? Array.from(f.collapse.collapsedGroups.subarray(0, MAX_LISTED)) : [];
   return (
     <div className="diag-split">
       <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
-        <figure className="chart" aria-label="Advantage histogram" data-bins={advData.length}>
-          <figcaption className="muted small">Advantages under {PRESETS[preset].label}</figcaption>
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={advData} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="label" tick={{ fontSize: 10 }} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} tickFormatter={countLabel} />
-              <Tooltip formatter={(v) => [v, 'rollouts']} />
-              <Bar
-                dataKey="count"
-                fill="#1a7f37"
-                isAnimationActive={false}
-                cursor="pointer"
-                shape={choosableBar(
-                  (i) => `advantage ${advData[i].label}: ${advData[i].count} rollouts`,
-                  (i) => setSubset({ label: `advantage ${advData[i].label}`, rows: rowsInBin(adv, advHist, i) }),
-                )}
-              />
-            </BarChart>
-          </ResponsiveContainer>
-        </figure>
-        {perStep && perStep.length > 0 ? (
-          <figure className="chart" aria-label="Collapse per step" data-steps={perStep.length}>
-            <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={perStep} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11 }} />
-                <YAxis tick={{ fontSize: 11 }} width={44} domain={[0, 1]} />
-                <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-                <Legend wrapperStyle={{ fontSize: 11 }} />
-                <Line dataKey="zeroStd" name="frac_reward_zero_std" stroke="#cf222e" dot={false} isAnimationActive={false} />
-                <Line dataKey="nearZeroStd" name="std < 1e-3" stroke="#9a6700" dot={false} isAnimationActive={false} />
-                <Line dataKey="zeroAdvantage" name="zero-advantage rollouts" stroke="#8250df" dot={false} isAnimationActive={false} />
-                <Line dataKey="meanReward" name="mean reward" stroke="#1f6feb" dot={false} isAnimationActive={false} />
-              </LineChart>
-            </ResponsiveContainer>
-          </figure>
-        ) : null}
+        {f ? (
+          <Charts f={f} advData={advData} preset={preset} onOpen={(label, rows) => setSubset({ label, rows })} />
+        ) : (
+          <Computing rows={values.length} error={fig.error} />
+        )}
       </div>
       <div className="diag-side">
         <label>
@@ -103,39 +56,99 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
         <p className="muted small">
           <code>{PRESETS[preset].formula}</code>
         </p>
-        <dl className="stats" aria-label="Advantage collapse">
-          <dt>groups</dt>
-          <dd>{c.groups.toLocaleString('en-US')}</dd>
-          <dt>group sizes</dt>
-          <dd>{c.sizeHistogram.map((s) => `${s.size}: ${s.groups.toLocaleString('en-US')}`).join(' · ')}</dd>
-          <dt title="TRL logs this as frac_reward_zero_std">zero reward std (frac_reward_zero_std)</dt>
-          <dd>{pct(c.zeroStdGroupFraction)}</dd>
-          <dt>· all max / all min / other</dt>
-          <dd>
-            {pct(c.allMaxFraction)} / {pct(c.allMinFraction)} / {pct(c.otherZeroStdFraction)}
-          </dd>
-          <dt>reward std &lt; 1e-3</dt>
-          <dd>{pct(c.nearZeroStdGroupFraction)}</dd>
-          <dt>rollouts with zero advantage</dt>
-          <dd>{pct(c.zeroAdvantageRolloutFraction)}</dd>
-        </dl>
-        <h3 className="small">Collapsed groups ({c.collapsedGroups.length.toLocaleString('en-US')})</h3>
-        <ul className="group-list" aria-label="Collapsed groups">
-          {listed.map((g) => (
-            <li key={g}>
-              <button type="button" className="link" onClick={() => setGroupFilter(g)} title={ds.groupKeys[g].slice(0, 300)}>
-                group {ds.groupLabels[g]}
-              </button>{' '}
-              <span className="muted">
-                all {fmt(gs.mean[g], 3)} × {gs.count[g]}
-              </span>
-            </li>
-          ))}
-          {c.collapsedGroups.length > MAX_LISTED ? (
-            <li className="muted">… and {(c.collapsedGroups.length - MAX_LISTED).toLocaleString('en-US')} more</li>
-          ) : null}
-        </ul>
+        {f ? (
+          <>
+            <dl className="stats" aria-label="Advantage collapse">
+              <dt>groups</dt>
+              <dd>{f.collapse.groups.toLocaleString('en-US')}</dd>
+              <dt>group sizes</dt>
+              <dd>{f.collapse.sizeHistogram.map((s) => `${s.size}: ${s.groups.toLocaleString('en-US')}`).join(' · ')}</dd>
+              <dt title="TRL logs this as frac_reward_zero_std">zero reward std (frac_reward_zero_std)</dt>
+              <dd>{pct(f.collapse.zeroStdGroupFraction)}</dd>
+              <dt>· all max / all min / other</dt>
+              <dd>
+                {pct(f.collapse.allMaxFraction)} / {pct(f.collapse.allMinFraction)} / {pct(f.collapse.otherZeroStdFraction)}
+              </dd>
+              <dt>reward std &lt; 1e-3</dt>
+              <dd>{pct(f.collapse.nearZeroStdGroupFraction)}</dd>
+              <dt>rollouts with zero advantage</dt>
+              <dd>{pct(f.collapse.zeroAdvantageRolloutFraction)}</dd>
+            </dl>
+            <h3 className="small">Collapsed groups ({f.collapse.collapsedGroups.length.toLocaleString('en-US')})</h3>
+            <ul className="group-list" aria-label="Collapsed groups">
+              {listed.map((g) => (
+                <li key={g}>
+                  <button type="button" className="link" onClick={() => setGroupFilter(g)} title={ds.groupKeys[g].slice(0, 300)}>
+                    group {ds.groupLabels[g]}
+                  </button>{' '}
+                  <span className="muted">
+                    all {fmt(f.stats.mean[g], 3)} × {f.stats.count[g]}
+                  </span>
+                </li>
+              ))}
+              {f.collapse.collapsedGroups.length > MAX_LISTED ? (
+                <li className="muted">… and {(f.collapse.collapsedGroups.length - MAX_LISTED).toLocaleString('en-US')} more</li>
+              ) : null}
+            </ul>
+          </>
+        ) : null}
       </div>
     </div>
+  );
+}
+
+/** The advantage histogram and, with steps, the collapse per step. */
+function Charts({
+  f,
+  advData,
+  preset,
+  onOpen,
+}: {
+  f: CollapseFigures;
+  advData: { i: number; label: string; count: number }[];
+  preset: PresetId;
+  onOpen(label: string, rows: Int32Array): void;
+}) {
+  return (
+    <>
+      <figure className="chart" aria-label="Advantage histogram" data-bins={advData.length}>
+        <figcaption className="muted small">Advantages under {PRESETS[preset].label}</figcaption>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={advData} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="label" tick={{ fontSize: 10 }} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={44} tickFormatter={countLabel} />
+            <Tooltip formatter={(v) => [v, 'rollouts']} />
+            <Bar
+              dataKey="count"
+              fill="#1a7f37"
+              isAnimationActive={false}
+              cursor="pointer"
+              shape={choosableBar(
+                (i) => `advantage ${advData[i].label}: ${advData[i].count} rollouts`,
+                (i) => onOpen(`advantage ${advData[i].label}`, rowsInBin(f.advantages, f.advantageHistogram, i)),
+              )}
+            />
+          </BarChart>
+        </ResponsiveContainer>
+      </figure>
+      {f.perStep && f.perStep.length > 0 ? (
+        <figure className="chart" aria-label="Collapse per step" data-steps={f.perStep.length}>
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={f.perStep} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11 }} />
+              <YAxis tick={{ fontSize: 11 }} width={44} domain={[0, 1]} />
+              <Tooltip formatter={(v) => fmt(Number(v), 3)} />
+              <Legend wrapperStyle={{ fontSize: 11 }} />
+              <Line dataKey="zeroStd" name="frac_reward_zero_std" stroke="#cf222e" dot={false} isAnimationActive={false} />
+              <Line dataKey="nearZeroStd" name="std < 1e-3" stroke="#9a6700" dot={false} isAnimationActive={false} />
+              <Line dataKey="zeroAdvantage" name="zero-advantage rollouts" stroke="#8250df" dot={false} isAnimationActive={false} />
+              <Line dataKey="meanReward" name="mean reward" stroke="#1f6feb" dot={false} isAnimationActive={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        </figure>
+      ) : null}
+    </>
   );
 }

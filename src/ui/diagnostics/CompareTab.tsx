@@ -1,14 +1,13 @@
 import { diffLines } from 'diff';
-import { useMemo } from 'react';
-import { compareRuns } from '../../core/stats/compare';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
-import { sampleRowsPinned } from '../../core/stats/sample';
 import { ScatterCanvas } from './ScatterCanvas';
 import { scoredOf } from '../../app/keptFigures';
+import { figure } from '../../app/figures';
+import { Computing } from './Computing';
+import { useFigure } from './useFigure';
 
-const MAX_POINTS = 3000;
 const MAX_LISTED = 25;
 
 const runLabel = (r: RunRecord) => `#${r.id} · ${new Date(r.startedAt).toLocaleTimeString('en-GB')} · mean ${fmt(r.summary.mean, 3)}`;
@@ -24,21 +23,22 @@ export function CompareTab({ runs }: { runs: RunRecord[] }) {
   const a = byId(pick.a) ?? runs.filter((r) => r !== b).at(-1) ?? null;
   const va = a ? scoredOf(a.result) : null;
   const vb = b ? scoredOf(b.result) : null;
-  const cmp = useMemo(() => (va && vb && va.length === vb.length ? compareRuns(va, vb) : null), [va, vb]);
-  const points = useMemo(() => {
-    if (!va || !vb || !cmp) return [];
-    // Rows that changed first, so they are always drawn; then an even sample of the rest.
-    const rows = sampleRowsPinned(cmp.changed, va.length, (i) => !Number.isNaN(va[i]) && !Number.isNaN(vb[i]), MAX_POINTS);
-    return rows.map((i) => ({ x: va[i], y: vb[i], row: i }));
-  }, [va, vb, cmp]);
-  const diff = useMemo(() => (a && b ? diffLines(a.code, b.code) : []), [a, b]);
+  // The comparison and its points (changed rows first), in the stats worker on large data; kept per pair of runs.
+  const fig = useFigure(va && vb && va.length === vb.length ? figure({ kind: 'compare', a: va, b: vb }) : null);
+  const cmp = fig.value;
+  // Memoized by the React compiler (a manual useMemo here could not be preserved beside the figure call above).
+  const diff = a && b ? diffLines(a.code, b.code) : [];
   if (runs.length < 2 || !a || !b) return <p className="muted empty-chart">Run the reward twice (edit it in between) to compare two runs.</p>;
   const select = (which: 'a' | 'b', id: number) => setPick({ ...pick, a: a.id, b: b.id, [which]: id });
   return (
     <div className="diag-split">
       <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
-        <figure className="chart" aria-label="Run A vs run B" data-points={points.length}>
-          <ScatterCanvas label="Run A vs run B" points={points} xLabel={`run #${a.id}`} yLabel={`run #${b.id}`} onPoint={selectRow} />
+        <figure className="chart" aria-label="Run A vs run B" data-points={cmp?.points.length ?? 0}>
+          {fig.computing || fig.error ? (
+            <Computing rows={va?.length ?? 0} error={fig.error} />
+          ) : (
+            <ScatterCanvas label="Run A vs run B" points={cmp?.points ?? []} xLabel={`run #${a.id}`} yLabel={`run #${b.id}`} onPoint={selectRow} />
+          )}
         </figure>
         <pre className="code-diff" aria-label="Code diff" tabIndex={0}>
           {diff.map((part, i) => (

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
-import { histogram, overlayHistogram } from '../../core/stats/histogram';
+import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
@@ -10,6 +10,9 @@ import { choosableBar } from '../charts/choosableBar';
 import { runLabel } from '../editor/runLabel';
 import { fmt, pct } from './format';
 import { describeOf, scoredColumn, scoredOf } from '../../app/keptFigures';
+import { figure } from '../../app/figures';
+import { Computing } from './Computing';
+import { useFigure } from './useFigure';
 import { RewardFunctions } from './RewardFunctions';
 import { usePreviousRun, useRunningLong } from './useRuns';
 
@@ -44,27 +47,35 @@ export function DistributionTab({ run }: { run: RunRecord }) {
   const drawn = useMemo(() => (shown === null ? overlaid : []), [shown, overlaid]);
   const others = useMemo(() => drawn.map((r) => scoredOf(r.result)), [drawn]);
   const what = shown === null ? 'reward' : shown;
-  const { h, series } = useMemo(() => {
-    const o = overlayHistogram([values, ...others]);
-    const series = [run, ...drawn].map((r, k) => ({
-      name: seriesName(r, k > 0 ? (byDefault ? 'previous' : null) : drawn.length > 0 ? 'current' : null),
-      color: k === 0 ? CURRENT_COLOR : OVERLAY_COLORS[(k - 1) % OVERLAY_COLORS.length],
-      counts: o.counts[k],
-    }));
-    return { h: o.histogram, series };
-  }, [values, others, run, drawn, byDefault]);
-  const d = describeOf(values);
+  // The shared bins and the description, in the stats worker on large data; kept per (values, others).
+  const fig = useFigure(figure({ kind: 'distribution', values, others }));
+  const f = fig.value;
+  const series = useMemo(
+    () =>
+      f
+        ? [run, ...drawn].map((r, k) => ({
+            name: seriesName(r, k > 0 ? (byDefault ? 'previous' : null) : drawn.length > 0 ? 'current' : null),
+            color: k === 0 ? CURRENT_COLOR : OVERLAY_COLORS[(k - 1) % OVERLAY_COLORS.length],
+            counts: f.overlay.counts[k],
+          }))
+        : [],
+    [f, run, drawn, byDefault],
+  );
+  const h = f?.overlay.histogram ?? null;
+  const d = f?.description ?? null;
   const shares = useMemo(() => statusShares(run.result.status), [run]);
   const components = Object.entries(run.result.components);
   return (
     <div className="diag-split">
-      <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={h.bins.length} data-runs={series.length}>
+      <figure className={running ? 'chart stale' : 'chart'} aria-label="Reward histogram" data-bins={h?.bins.length ?? 0} data-runs={series.length}>
         {run.functions ? (
           <figcaption className="muted small" aria-label="Histogram shows">
             {shown === null ? 'Weighted total of the reward functions' : `${shown} (weight ${String(run.functions.find((f) => f.name === shown)?.weight)})`}
           </figcaption>
         ) : null}
-        {d.n > 0 ? (
+        {!h || !d ? (
+          <Computing rows={values.length} error={fig.error} />
+        ) : d.n > 0 ? (
           <HistogramChart
             label="Histogram bins"
             valueName={what}
@@ -82,17 +93,17 @@ export function DistributionTab({ run }: { run: RunRecord }) {
         <OverlayPicker run={run} overlaid={overlaid} />
         <dl className="stats" aria-label="Reward statistics">
           <dt>mean</dt>
-          <dd>{fmt(d.mean)}</dd>
+          <dd>{fmt(d?.mean)}</dd>
           <dt>std</dt>
-          <dd>{fmt(d.std)}</dd>
+          <dd>{fmt(d?.std)}</dd>
           <dt>min / max</dt>
           <dd>
-            {fmt(d.min)} / {fmt(d.max)}
+            {fmt(d?.min)} / {fmt(d?.max)}
           </dd>
           <dt>quantiles 5/25/50/75/95</dt>
-          <dd>{[d.quantiles.q05, d.quantiles.q25, d.quantiles.q50, d.quantiles.q75, d.quantiles.q95].map((q) => fmt(q, 3)).join(' · ')}</dd>
+          <dd>{d ? [d.quantiles.q05, d.quantiles.q25, d.quantiles.q50, d.quantiles.q75, d.quantiles.q95].map((q) => fmt(q, 3)).join(' · ') : '—'}</dd>
           <dt>distinct values</dt>
-          <dd>{d.distinct}</dd>
+          <dd>{d?.distinct ?? '—'}</dd>
           <dt>null</dt>
           <dd>{pct(shares.nulls)}</dd>
           <dt>errors</dt>

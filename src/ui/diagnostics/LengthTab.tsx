@@ -1,34 +1,17 @@
 import type { Dataset } from '../../core/dataset/dataset';
-import { pearson, spearman, withinGroupPearson } from '../../core/stats/correlation';
-import { binnedMeans } from '../../core/stats/binnedMeans';
-import { sampleRows } from '../../core/stats/sample';
+import { MAX_POINTS } from '../../core/stats/figures';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { TOKENIZERS } from '../../core/tokenize/tokenizers';
 import { useStudio } from '../../store';
 import type { RunRecord } from '../../store/runsSlice';
 import { fmt } from './format';
-import { keptByPair, scoredOf } from '../../app/keptFigures';
+import { scoredOf } from '../../app/keptFigures';
+import { figure } from '../../app/figures';
+import { Computing } from './Computing';
+import { useFigure } from './useFigure';
 import { rangeLabel } from '../charts/axis';
 import { ScatterCanvas } from './ScatterCanvas';
 import { useTokenCounts } from './useDataColumns';
-
-/** Points drawn in the scatter (sampled evenly over the scored rows); the statistics use every row. */
-const MAX_POINTS = 3000;
-
-type Lengths = ArrayLike<number> & object;
-
-// Kept per (run, lengths): drawing the tab again, or switching the unit back, does not rank a million rows again.
-// The lengths belong to one dataset, so its groups are the ones they were computed with.
-const lengthStats = keptByPair((values: Float64Array, lengths: Lengths, ds: Dataset) => {
-  const wg = withinGroupPearson(lengths, values, ds.groupOf, ds.groupKeys.length);
-  return { pearson: pearson(lengths, values), spearman: spearman(lengths, values), within: wg };
-});
-const lengthChart = keptByPair((values: Float64Array, lengths: Lengths) => {
-  const points = sampleRows(values.length, (i) => !Number.isNaN(values[i]), MAX_POINTS).map((i) => ({ x: lengths[i], y: values[i], row: i }));
-  // Binned means over every scored row: length bins as the histogram picks them, mean reward per bin.
-  const { bins, histogram: h, xs: scoredLengths } = binnedMeans(lengths, values);
-  return { points, bins, h, scoredLengths };
-});
 
 /** Reward against completion length, in characters or tokens: scatter, binned means, Pearson / Spearman / within-group. */
 export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
@@ -38,15 +21,19 @@ export function LengthTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const selectRow = useStudio((s) => s.selectRow);
   const setSubset = useStudio((s) => s.setSubset);
   const tokens = useTokenCounts(ds, tokenizer, unit === 'tokens');
-  const lengths: ArrayLike<number> | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
+  const lengths: Int32Array | null = unit === 'chars' ? ds.charLengths : tokens.status === 'ready' ? tokens.counts : null;
   const values = scoredOf(run.result);
-  const stats = lengths ? lengthStats(values, lengths, ds) : null;
-  const chart = lengths ? lengthChart(values, lengths) : null;
+  // Kept per (run, lengths): drawing the tab again, or switching the unit back, does not rank a million rows again.
+  const fig = useFigure(lengths ? figure({ kind: 'length', values, lengths, groupOf: ds.groupOf, groupCount: ds.groupKeys.length }) : null);
+  const stats = fig.value;
+  const chart = fig.value;
   const unitLabel = unit === 'chars' ? 'characters' : `${TOKENIZERS[tokenizer].label} tokens`;
   return (
     <div className="diag-split">
       <figure className="chart" aria-label="Reward vs length" data-points={chart?.points.length ?? 0}>
-        {chart ? (
+        {lengths && !chart ? (
+          <Computing rows={values.length} error={fig.error} />
+        ) : chart ? (
           <ScatterCanvas
             label="Reward vs length"
             points={chart.points}

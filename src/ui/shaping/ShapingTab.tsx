@@ -1,9 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { Dataset } from '../../core/dataset/dataset';
-import { sameScores, shapingSide, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
+import { sameScores, shapingTruncation, type ShapingSide } from '../../core/shaping/compare';
 import { exportShapingTs } from '../../core/shaping/exportTs';
 import { applyShaping } from '../../core/shaping/shape';
-import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { PRESETS } from '../../core/stats/advantage';
 import { useStudio } from '../../store';
@@ -13,6 +12,9 @@ import { fmt, pct } from '../diagnostics/format';
 import { TransformList } from './TransformList';
 import { useShapingInputs } from './useShapingInputs';
 import { scoredOf } from '../../app/keptFigures';
+import { figure } from '../../app/figures';
+import { Computing } from '../diagnostics/Computing';
+import { useFigure } from '../diagnostics/useFigure';
 
 const TRUNCATION_SOURCE = {
   fields: 'from the rows’ finish reason',
@@ -64,23 +66,27 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const values = shaped && 'values' in shaped ? shaped.values : null;
   // On the two inputs it reads, not the hook's object (new every render): a new `cut` would recompute both sides.
   const cut = useMemo(() => shapingTruncation(inputs.fromFields, inputs.lengths, shaping), [inputs.fromFields, inputs.lengths, shaping]);
-  // The raw side is computed once, not again when the shaped scores arrive (the columns are fetched after the first
-  // render): at a million rows each side takes most of a second of the main thread.
-  const side = useMemo(
-    () => ({ groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor }),
-    [ds, preset, cut.truncated, floor],
-  );
-  const rawSide = useMemo(() => shapingSide(raw, side), [raw, side]);
-  const sides = useMemo(
-    () => ({ raw: rawSide, shaped: values ? (sameScores(raw, values) ? rawSide : shapingSide(values, side)) : null }),
-    [raw, rawSide, values, side],
-  );
+  // Each side in the stats worker on large data, kept per (scores, inputs): the raw side is computed once, not again
+  // when the shaped scores arrive (the columns are fetched after the first render).
+  const side = { groupOf: ds.groupOf, groupCount: ds.groupKeys.length, lengths: ds.charLengths, preset, truncated: cut.truncated, floor };
+  // No shaping leaves the raw scores as they were: the raw side's figures then serve both sides.
+  const same = useMemo(() => (values ? sameScores(raw, values) : false), [raw, values]);
+  const rawSide = useFigure(figure({ kind: 'shaping-side', values: raw, ...side }));
+  const shapedSide = useFigure(values ? figure({ kind: 'shaping-side', values: same ? raw : values, ...side }) : null);
+  const sides = { raw: rawSide.value, shaped: shapedSide.value };
+  const computing = rawSide.computing || shapedSide.computing;
   return (
     <div className="diag-split">
       <div className="diag-charts" role="group" aria-label="Charts" tabIndex={0}>
-        <Hist label="Raw reward histogram" what="raw reward" values={raw} onOpen={(label, rows) => setSubset({ label, rows })} />
+        <Hist label="Raw reward histogram" what="raw reward" values={raw} binned={raw} onOpen={(label, rows) => setSubset({ label, rows })} />
         {values ? (
-          <Hist label="Shaped reward histogram" what="shaped reward" values={values} onOpen={(label, rows) => setSubset({ label, rows })} />
+          <Hist
+            label="Shaped reward histogram"
+            what="shaped reward"
+            values={values}
+            binned={same ? raw : values}
+            onOpen={(label, rows) => setSubset({ label, rows })}
+          />
         ) : (
           <p className="muted empty-chart" role="status">
             {shaped && 'error' in shaped ? shaped.error : (inputs.waiting ?? '')}
@@ -115,12 +121,13 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
             {ROWS.map(([name, f]) => (
               <tr key={name}>
                 <th scope="row">{name}</th>
-                <td>{f(sides.raw)}</td>
+                <td>{sides.raw ? f(sides.raw) : '—'}</td>
                 <td>{sides.shaped ? f(sides.shaped) : '—'}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        {computing || rawSide.error || shapedSide.error ? <Computing rows={raw.length} error={rawSide.error ?? shapedSide.error} /> : null}
         <p className="muted small">Truncated rollouts: {TRUNCATION_SOURCE[cut.source]}.</p>
         <label>
           Low-std floor{' '}
@@ -136,9 +143,27 @@ export function ShapingTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   );
 }
 
-function Hist({ label, what, values, onOpen }: { label: string; what: string; values: Float64Array; onOpen(label: string, rows: Int32Array): void }) {
-  const h = useMemo(() => histogram(values, { maxBins: 40 }), [values]);
-  const series = useMemo(() => [{ name: what, color: what === 'raw reward' ? '#6e7781' : '#1f6feb', counts: h.bins.map((b) => b.count) }], [h, what]);
+function Hist({
+  label,
+  what,
+  values,
+  binned,
+  onOpen,
+}: {
+  label: string;
+  what: string;
+  values: Float64Array;
+  /** The array the bins are computed (and kept) for: `values`, or an equal array whose bins are already known. */
+  binned: Float64Array;
+  onOpen(label: string, rows: Int32Array): void;
+}) {
+  const fig = useFigure(figure({ kind: 'histogram', values: binned, maxBins: 40 }));
+  const h = fig.value;
+  const series = useMemo(
+    () => (h ? [{ name: what, color: what === 'raw reward' ? '#6e7781' : '#1f6feb', counts: h.bins.map((b) => b.count) }] : []),
+    [h, what],
+  );
+  if (!h) return <Computing rows={values.length} error={fig.error} />;
   return (
     <figure className="chart" aria-label={label} data-bins={h.bins.length}>
       <figcaption className="muted small">{what}</figcaption>
