@@ -17,6 +17,17 @@ import { useOverSteps } from './useOverSteps';
 import { scoredOf } from '../../../app/keptFigures';
 
 type View = 'steps' | 'prompt' | 'compare';
+
+const byDataset = new WeakMap<Dataset, { stepValues: Float64Array; order: Int32Array; start: Int32Array }>();
+/** The dataset's steps and the rows of each, kept per dataset: ~40 ms over a million rows, once, not at every visit. */
+function stepsOf(ds: Dataset) {
+  let s = byDataset.get(ds);
+  if (!s) {
+    const { values: stepValues, of } = stepIndex(ds.steps);
+    byDataset.set(ds, (s = { stepValues, ...rowsByStep(of, stepValues.length) }));
+  }
+  return s;
+}
 const VIEWS: { id: View; label: string }[] = [
   { id: 'steps', label: 'Over steps' },
   { id: 'prompt', label: 'Per prompt' },
@@ -88,10 +99,7 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
     [values, ds, lengths, label, truncated, components, preset],
   );
   const { figures, stale, error } = useOverSteps(stepColumns);
-  const byStep = useMemo(() => {
-    const { values: stepValues, of } = stepIndex(ds.steps);
-    return { stepValues, ...rowsByStep(of, stepValues.length) };
-  }, [ds]);
+  const byStep = stepsOf(ds);
   if (byStep.stepValues.length < 2) {
     return (
       <p className="muted empty-chart">

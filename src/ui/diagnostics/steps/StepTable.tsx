@@ -1,9 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { OverSteps, StepFigures } from '../../../core/steps/overSteps';
 import { fmt, pct } from '../format';
 
 /** Steps listed at once; sorting brings any of the others up. */
 const MAX_ROWS = 400;
+/** Rows drawn in the first frame, the rest in the next: 400 rows of 10 cells and a button are a 100+ ms task. */
+const FIRST_ROWS = 60;
 
 interface Column {
   id: string;
@@ -42,6 +44,12 @@ export function StepTable({ figures, onStep }: { figures: OverSteps; onStep(k: n
     });
     return idx;
   }, [figures, sort]);
+  const [all, setAll] = useState(false);
+  useEffect(() => {
+    if (all) return;
+    const id = requestAnimationFrame(() => setAll(true));
+    return () => cancelAnimationFrame(id);
+  }, [all]);
   const header = (id: string, label: string) => (
     <th scope="col" key={id} aria-sort={sort.id === id ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
       <button
@@ -65,7 +73,7 @@ export function StepTable({ figures, onStep }: { figures: OverSteps; onStep(k: n
           </tr>
         </thead>
         <tbody>
-          {order.slice(0, MAX_ROWS).map((k) => {
+          {order.slice(0, all ? MAX_ROWS : FIRST_ROWS).map((k) => {
             const s = figures.steps[k];
             return (
               <tr key={k} className={figures.divergence?.step === s.step ? 'flagged' : undefined}>
