@@ -67,11 +67,8 @@ export function figureCache(compute: Compute, pageRows = PAGE_ROWS) {
     } else {
       f.done = compute(job).then(
         (v) => void (f.value = v as FigureOf[K]),
-        (e: unknown) => {
-          f.error = e instanceof Error ? e.message : String(e);
-          // A failed job is asked again next time (the worker may have been restarted).
-          at.leaves.delete(scalars);
-        },
+        // Kept failed: asking again at the next render would loop on a job that always fails.
+        (e: unknown) => void (f.error = e instanceof Error ? e.message : String(e)),
       );
     }
     at.leaves.set(scalars, f);
