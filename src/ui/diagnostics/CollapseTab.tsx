@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Dataset } from '../../core/dataset/dataset';
 import { PRESET_IDS, PRESETS, type PresetId } from '../../core/stats/advantage';
@@ -109,6 +109,13 @@ function Charts({
   preset: PresetId;
   onOpen(label: string, rows: Int32Array): void;
 }) {
+  // The per-step chart (up to thousands of steps × 4 lines) a frame after the histogram: each mounts in a task of its own.
+  const [perStepShown, showPerStep] = useState(false);
+  useEffect(() => {
+    if (perStepShown) return;
+    const id = requestAnimationFrame(() => showPerStep(true));
+    return () => cancelAnimationFrame(id);
+  }, [perStepShown]);
   return (
     <>
       <figure className="chart" aria-label="Advantage histogram" data-bins={advData.length}>
@@ -132,7 +139,7 @@ function Charts({
           </BarChart>
         </ResponsiveContainer>
       </figure>
-      {f.perStep && f.perStep.length > 0 ? (
+      {perStepShown && f.perStep && f.perStep.length > 0 ? (
         <figure className="chart" aria-label="Collapse per step" data-steps={f.perStep.length}>
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={f.perStep} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
