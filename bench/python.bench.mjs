@@ -19,6 +19,8 @@
 //   --json: only the end-to-end runs (after one warm-up of each side, which also makes the CLI's Pyodide snapshot,
 //   src/engine/pyodideSnapshot.ts), alternated; one line {rows, oursMs, nativeMs, ratio} on stdout (medians;
 //   ratio = native / ours), the rest on stderr. The native Python: $BENCH_PYTHON, else python3.
+//   --baseline FILE (with --json): another build's CLI bundle (e.g. dist-cli/reward-studio.mjs built in a worktree of
+//   the commit before a change) run in the same rounds, alternated; the JSON then adds baselineMs and baselineRatio.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openAsBlob, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -27,7 +29,10 @@ import { cpuSample, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 import { importTs } from './tsImport.mjs';
 
-const args = process.argv.slice(2).filter((a) => a !== '--no-cli' && a !== '--json');
+const argv = process.argv.slice(2);
+const baselineAt = argv.indexOf('--baseline');
+const BASELINE = baselineAt >= 0 ? resolve(argv[baselineAt + 1] ?? '') : null;
+const args = argv.filter((a, i) => a !== '--no-cli' && a !== '--json' && (baselineAt < 0 || (i !== baselineAt && i !== baselineAt + 1)));
 const NO_CLI = process.argv.includes('--no-cli');
 const JSON_OUT = process.argv.includes('--json');
 const PYTHON = process.env.BENCH_PYTHON || 'python3';
@@ -93,14 +98,20 @@ if (JSON_OUT) {
   runNative();
   native.length = 0;
   const ours = [];
+  const base = [];
+  const baseArgs = BASELINE ? [BASELINE, ...cliArgs.slice(1)] : null;
+  if (baseArgs) spawnTimed(process.execPath, baseArgs); // its warm-up (and its snapshot, when its harness differs)
   const cpu0 = cpuSample();
   for (let i = 0; i < REPS; i++) {
     runNative();
+    // The order of the two builds alternates from round to round.
+    if (baseArgs && i % 2 === 0) base.push(spawnTimed(process.execPath, baseArgs));
     ours.push(spawnTimed(process.execPath, cliArgs));
+    if (baseArgs && i % 2 === 1) base.push(spawnTimed(process.execPath, baseArgs));
   }
   const steal = stealSince(cpu0);
   const nativeSum = native[0].out.sum;
-  const bad = ours.find((c) => Math.abs(c.out.reward.mean * ROWS - nativeSum) > 1e-6 || c.out.errors !== 0);
+  const bad = [...ours, ...base].find((c) => Math.abs(c.out.reward.mean * ROWS - nativeSum) > 1e-6 || c.out.errors !== 0);
   if (bad || native.some((n) => n.out.rows !== ROWS)) {
     console.error(`results differ from native CPython (sum ${nativeSum}): mean ${bad?.out.reward.mean}, errors ${bad?.out.errors}`);
     process.exit(1);
@@ -117,8 +128,12 @@ if (JSON_OUT) {
   console.error(`  warm-up CLI run (makes the Pyodide snapshot when missing): ${Math.round(warm.ms)} ms`);
   console.error(`  ${PYTHON} bench/python_baseline.py:                 ${fmt(native.map((n) => n.ms))}`);
   console.error(`  reward-studio score --reward reward.py --json:   ${fmt(ours.map((c) => c.ms))}`);
-  console.error(`  ratio native / ours: ${(mn / mo).toFixed(2)}×`);
-  console.log(JSON.stringify({ rows: ROWS, oursMs: Math.round(mo), nativeMs: Math.round(mn), ratio: Number((mn / mo).toFixed(3)) }));
+  const mb0 = base.length > 0 ? median(base.map((c) => c.ms)) : null;
+  if (mb0 !== null) console.error(`  baseline ${BASELINE}: ${fmt(base.map((c) => c.ms))}`);
+  console.error(`  ratio native / ours: ${(mn / mo).toFixed(2)}×${mb0 !== null ? `; native / baseline: ${(mn / mb0).toFixed(2)}×` : ''}`);
+  const out = { rows: ROWS, oursMs: Math.round(mo), nativeMs: Math.round(mn), ratio: Number((mn / mo).toFixed(3)) };
+  if (mb0 !== null) Object.assign(out, { baselineMs: Math.round(mb0), baselineRatio: Number((mn / mb0).toFixed(3)) });
+  console.log(JSON.stringify(out));
   process.exit(0);
 }
 

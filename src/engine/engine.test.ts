@@ -491,6 +491,21 @@ describe('RewardEngine on fake ports', () => {
     await until(() => slow.workers.length === 4, 3000);
   });
 
+  it('staged Python pools start every worker at once, each asked for the per-row facts', async () => {
+    const { e, workers } = engine(3, { staged: true, interruptible: true, loadDelayMs: 20 });
+    e.setDataset({ ...dataset('d100'), size: undefined, meta: { label: null } });
+    expect(workers.length).toBe(3);
+    const loads = workers.map((w) => w.sent.filter((m) => m.kind === 'load'));
+    expect(loads.map((l) => l.length)).toEqual([1, 1, 1]);
+    expect(loads.every(([m]) => m.kind === 'load' && m.meta?.label === null)).toBe(true);
+    const out = await e.run('code', { python: { name: 'f', kind: 'verl', batchSize: 1 } }).done;
+    expect(out.kind === 'done' && out.result.scores.length).toBe(100);
+    // TypeScript keeps the staged start: one worker, asked once.
+    const ts = engine(3, { staged: true });
+    ts.e.setDataset({ ...dataset('d100'), size: undefined, meta: { label: null } });
+    expect(ts.workers.length).toBe(1);
+  });
+
   it('the first worker to read the dataset reports its size when the import did not (the CLI)', async () => {
     const { e } = engine(2, { staged: true });
     e.setDataset({ ...dataset('d37'), size: undefined, meta: { label: null } });

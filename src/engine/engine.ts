@@ -40,7 +40,10 @@ export interface EngineOptions {
   spawn: () => WorkerPort;
   /** Python workers: a call past its limit is interrupted (KeyboardInterrupt) before its worker is replaced. */
   interruptible?: boolean;
-  /** Start one worker, and the rest only when they can still help (each reads the whole file: the CLI). */
+  /**
+   * Start one worker, and the rest only when they can still help (each reads the whole file: the CLI). Python
+   * (`interruptible`) pools start them all at once even so: see `firstWorkers`.
+   */
   staged?: boolean;
   /** After a finished run, workers read the rest of their block and make the next run's copies (default true). */
   prepareBetweenRuns?: boolean;
@@ -173,7 +176,7 @@ export class RewardEngine {
     const info = new Promise<LoadInfo>((r) => (settle = r));
     this.dataset = { ds, info, settle, metaAsked: false };
     if (!load) return;
-    this.fill(this.opts.staged ? 1 : this.size);
+    this.fill(this.firstWorkers());
     for (const s of this.slots) this.ensureData(s);
   }
 
@@ -216,6 +219,15 @@ export class RewardEngine {
   }
 
   // ---- workers -------------------------------------------------------------------------------------------
+
+  /**
+   * @internal Workers started with a dataset. Staged: one, except for Python, whose rows cost 10–30 µs each against
+   * ~7 µs to read one: a second worker started once the first has read the file (read it again, start Pyodide) joined
+   * too late to help on 2 cores; started at once, both read while they start (bench/README.md, issue 27).
+   */
+  firstWorkers(): number {
+    return this.opts.staged && !this.opts.interruptible ? 1 : this.size;
+  }
 
   /** @internal */
   get workers(): readonly Slot[] {
@@ -281,7 +293,8 @@ export class RewardEngine {
     if (!d || slot.retired || slot.datasetId === d.ds.file.datasetId) return;
     slot.datasetId = d.ds.file.datasetId;
     slot.loaded = false;
-    const meta = d.ds.meta && !d.metaAsked ? d.ds.meta : undefined;
+    // Of workers started together (a staged Python pool), each is asked: the first to have read the file answers.
+    const meta = d.ds.meta && (!d.metaAsked || (this.opts.staged && this.firstWorkers() > 1)) ? d.ds.meta : undefined;
     if (meta) d.metaAsked = true;
     slot.port.post(meta ? { kind: 'load', file: d.ds.file, meta } : { kind: 'load', file: d.ds.file });
   }
@@ -490,7 +503,7 @@ class Run {
 
   async start(): Promise<void> {
     const e = this.engine;
-    e.fill(e.opts.staged ? 1 : e.size);
+    e.fill(e.firstWorkers());
     for (const s of e.workers) e.ensureData(s);
     e.watch(Math.max(10, Math.min(100, this.limit / 4)));
     let n = this.ds.size;
