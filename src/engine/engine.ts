@@ -517,9 +517,10 @@ class Run {
         });
     this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
-    // Tasks go out first: filling a million scores with NaN took 3 ms of this thread before any worker had a row.
-    // The scores stay 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).
+    // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
+    // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).
     this.result = { scores: new Float64Array(n), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
+    // Tasks go out before the first progress report (which re-renders the page).
     this.dispatch();
     this.progress();
   }
