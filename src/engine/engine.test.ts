@@ -255,6 +255,7 @@ describe('RewardEngine on fake ports', () => {
     expect(out.kind).toBe('done');
     if (out.kind !== 'done') return;
     expect(out.result.status[7]).toBe(RowStatus.TimedOut);
+    expect(out.result.scores[7]).toBeNaN();
     expect(out.result.errors.get(7)?.message).toBe('timed out after 40 ms');
     expect(workers[0].terminated).toBe(true);
     expect(workers.length).toBe(3); // the replacement
@@ -286,6 +287,10 @@ describe('RewardEngine on fake ports', () => {
     expect(live().length).toBe(2);
     expect(live().every((w) => w.sent.some((m) => m.kind === 'load' && m.file.datasetId === 'd100'))).toBe(true);
     expect(out.result.status[60]).toBe(RowStatus.Pending);
+    // Every row not scored is NaN, as a row's score is until its result is in; the rows scored keep theirs.
+    for (let i = 0; i < 100; i++)
+      if (out.result.status[i] === RowStatus.Pending) expect(out.result.scores[i]).toBeNaN();
+      else expect(out.result.scores[i]).toBe(i + 0.5);
   });
 
   it('a worker that dies on a row: that row fails with the reason, the run goes on in a fresh worker', async () => {
@@ -299,6 +304,7 @@ describe('RewardEngine on fake ports', () => {
     expect(out.kind).toBe('done');
     if (out.kind !== 'done') return;
     expect(out.result.status[10]).toBe(RowStatus.Error);
+    expect(out.result.scores[10]).toBeNaN();
     expect(out.result.errors.get(10)?.message).toBe('the reward worker died on this row (exit code 1)');
     expect(Array.from(out.result.status).filter((s) => s === RowStatus.Ok)).toHaveLength(99);
   });

@@ -20,7 +20,7 @@ import {
   type PythonCall,
   type ToWorker,
 } from './protocol';
-import { counter, DEPTH, MIN_TASK_MS, TaskQueue, type Task } from './taskQueue';
+import { counter, DEPTH, MAX_TASK_MS, MIN_TASK_MS, TaskQueue, type Task } from './taskQueue';
 import { newWatch, WATCH_COMPILING, WATCH_IDLE, type Watch } from './watch';
 
 /** One worker as the engine sees it; the browser and Node adapters make these. */
@@ -528,9 +528,11 @@ class Run {
           kind: 'failed',
           message: `the scores of model ${name} cover ${col.length} rollouts where the run has ${n}${this.opts.probe ? ' (probed rollouts)' : ''}`,
         });
-    this.result = { scores: new Float64Array(n).fill(Number.NaN), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
     this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
+    // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
+    // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).
+    this.result = { scores: new Float64Array(n), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
     // Tasks go out before the first progress report (which re-renders the page).
     this.dispatch();
     this.progress();
@@ -560,6 +562,8 @@ class Run {
     if (this.finished) return;
     // Busy workers are terminated (their rows stay Pending) and fresh ones read the same dataset.
     for (const s of [...this.engine.workers]) if (s.sent > 0) this.engine.replace(s);
+    const res = this.result;
+    if (res) for (let i = 0; i < res.status.length; i++) if (res.status[i] === RowStatus.Pending) res.scores[i] = Number.NaN;
     this.finish(this.outcome('cancelled'));
   }
 
@@ -658,14 +662,17 @@ class Run {
   }
 
   /**
-   * Tasks cut from now on take at least MIN_TASK_MS at the speed measured so far (rows done per worker per ms); not
-   * before PACE_AFTER_MS, when the first replies say more about the start-up than about the reward.
+   * Tasks cut from now on take at least MIN_TASK_MS and at most MAX_TASK_MS at the speed measured so far (rows done per
+   * worker per ms); not before PACE_AFTER_MS, when the first replies say more about the start-up than about the reward.
    */
   private pace(): void {
     const ms = this.sendingSince ? performance.now() - this.sendingSince : 0;
     const workers = this.engine.workers.length;
     const target = this.engine.opts.minTaskMs ?? MIN_TASK_MS;
-    if (target > 0 && ms >= PACE_AFTER_MS && workers > 0) this.queue?.atLeast((this.doneRows / ms / workers) * target);
+    if (!(target > 0 && ms >= PACE_AFTER_MS && workers > 0 && this.queue)) return;
+    const perMs = this.doneRows / ms / workers;
+    this.queue.upTo(perMs * MAX_TASK_MS);
+    this.queue.atLeast(perMs * target);
   }
 
   private next(): void {
@@ -718,6 +725,7 @@ class Run {
     const res = this.result!;
     for (let r = a; r < b; r++) {
       res.status[r] = status;
+      res.scores[r] = Number.NaN;
       res.errors.set(r, { row: r, message });
     }
     this.doneRows += b - a;

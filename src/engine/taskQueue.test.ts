@@ -163,6 +163,24 @@ describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
     expect(ranges(q, 1, [1])).toEqual([[50_000, 70_000]]);
   });
 
+  it('upTo lifts the MAX_TASK cap for the rest of the run, never below it, worked by hand', () => {
+    const q = new TaskQueue(1_000_000, 2);
+    expect(ranges(q, 1)).toEqual([[0, 20_000]]); // ceil(1000000 / 12) = 83334, capped at MAX_TASK
+    q.upTo(50_000.9);
+    // 980000 left: ceil(980000 / 12) = 81667, capped at the new 50000.
+    expect(ranges(q, 1)).toEqual([[20_000, 70_000]]);
+    q.upTo(1e9);
+    // 930000 left: ceil(930000 / 12) = 77500, the cut itself.
+    expect(ranges(q, 1)).toEqual([[70_000, 147_500]]);
+    q.upTo(5000); // below MAX_TASK: the cap is MAX_TASK again
+    expect(ranges(q, 1)).toEqual([[147_500, 167_500]]);
+    q.upTo(Number.NaN); // ignored
+    expect(ranges(q, 1)).toEqual([[167_500, 187_500]]);
+    // atLeast stays within the cap in force: 30000 wanted, 20000 allowed.
+    q.atLeast(30_000);
+    expect(ranges(q, 1, [1])).toEqual([[500_000, 520_000]]);
+  });
+
   it('at a raised minimum a run has fewer tasks and still covers every row once', () => {
     const count = (min: number) => {
       const q = new TaskQueue(100_000, 2);

@@ -17,6 +17,11 @@ export const MAX_TASK = 20_000;
  * reward's 1,000 rows take well under a millisecond, less than the reply, the wake-ups and the engine's turn they cost.
  */
 export const MIN_TASK_MS = 1.5;
+/**
+ * Once a run's speed is known, a task may hold up to this many milliseconds of a worker's scoring, past MAX_TASK rows:
+ * a cheap reward on a million rows otherwise took 70 tasks, each a reply and a post on the sandbox's thread.
+ */
+export const MAX_TASK_MS = 25;
 
 /**
  * The rows of one run not yet handed out, cut into tasks as workers ask. Each worker takes from the front of its own
@@ -31,6 +36,7 @@ export class TaskQueue {
   private left: number;
   private readonly minRows: number;
   private minTask: number;
+  private maxTask = MAX_TASK;
 
   constructor(
     rows: number,
@@ -56,7 +62,12 @@ export class TaskQueue {
    * engine passes what a worker scores in MIN_TASK_MS at the run's measured speed.
    */
   atLeast(rows: number): void {
-    if (Number.isFinite(rows)) this.minTask = Math.max(this.minRows, Math.min(MAX_TASK, Math.floor(rows)));
+    if (Number.isFinite(rows)) this.minTask = Math.max(this.minRows, Math.min(this.maxTask, Math.floor(rows)));
+  }
+
+  /** Tasks cut from now on may have up to `rows` rows (never capped below MAX_TASK): MAX_TASK_MS at the measured speed. */
+  upTo(rows: number): void {
+    if (Number.isFinite(rows)) this.maxTask = Math.max(MAX_TASK, Math.floor(rows));
   }
 
   get empty(): boolean {
@@ -73,7 +84,7 @@ export class TaskQueue {
 
   /** The next task for worker `worker` (0 ≤ worker < workers; call only when not empty). */
   take(worker = 0): Task {
-    const raw = Math.max(this.minTask, Math.min(MAX_TASK, Math.ceil(this.left / (this.workers * SHARE))));
+    const raw = Math.max(this.minTask, Math.min(this.maxTask, Math.ceil(this.left / (this.workers * SHARE))));
     const size = Math.ceil(raw / this.align) * this.align;
     const head = this.given[0];
     if (head) {
