@@ -15,7 +15,9 @@ import { combineFunctions, uniqueNames, type WeightedFunction } from '../core/re
 import { advantages } from '../core/stats/advantage';
 import { isPythonReward, type ScoreOptions } from './args';
 import { checkOut, fail, reason, type Io } from './io';
-import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
+import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
+import type { LineIndex } from '../core/dataset/lineRows';
+import { joinPieces, mayReadInPieces, planFilePieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
 import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
@@ -255,9 +257,14 @@ export interface OpenedReward {
   /** The parse found no reward: the first run finds one the module bound (the message if it finds none either). */
   whenRun: { message: string } | null;
   io: Io;
+  /** The dataset's facts when this process joined them from the pieces the workers read (else the first worker's read). */
+  meta?: DatasetMeta;
 }
 
-/** Start the engine on worker threads (staged: each worker reads the whole file), check the code, pick the function. */
+/**
+ * Start the engine on worker threads (a large plain JSONL file read in pieces by all of them at once; otherwise
+ * staged: each worker reads the whole file), check the code, pick the function.
+ */
 export async function openReward(
   o: ScoreOptions,
   rewardPath: string,
@@ -285,13 +292,29 @@ export async function openReward(
     return { ok: false as const, message: loadMessage(python, rewardPath, message, line) };
   };
   try {
-    engine.setDataset({
-      file: dataFileOf(o),
-      meta: { label: o.label, groupBy: o.groupBy },
-    });
+    // A large plain JSONL file is read in pieces by every worker at once (pieces.ts); otherwise, or when that fails,
+    // the first worker reads the whole file (and the others too, if the staged start adds them).
+    const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
+    const data = dataOf(o);
+    let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
+    if (!python && size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single)) {
+      const path = data.single;
+      engine.fill(size); // the workers start while this process plans the pieces
+      pieces = planFilePieces(path, basename(path), size, o)
+        .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
+        .catch(() => null);
+    } else whole();
     // Errors in the code are reported without waiting for the file.
     const checked = await engine.check(code);
     if (!checked.ok) return notLoading(checked.message, checked.line);
+    let meta: DatasetMeta | undefined;
+    if (pieces) {
+      const joined = await pieces;
+      if (joined) {
+        meta = joined.meta;
+        engine.setDataset({ file: { ...dataFileOf(o), format: meta.detection.format, index: joined.index }, size: meta.rows });
+      } else whole();
+    }
     let call: PythonCall | undefined;
     // A TypeScript module's `rewardFuncs` list is combined inside the run; its names and weights come from the check.
     if (!python && checked.functions) functions = checked.functions;
@@ -321,7 +344,7 @@ export async function openReward(
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
     // Python: the worker loads it only for a TRL function that reads completion_ids.
     const tokenizer = python || /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
-    return { ok: true, opened: { engine, name, call, functions, tokenizer, python, whenRun, io } };
+    return { ok: true, opened: { engine, name, call, functions, tokenizer, python, whenRun, io, ...(meta ? { meta } : {}) } };
   } catch (e) {
     engine.dispose();
     throw e;
@@ -345,7 +368,7 @@ export async function runOn(
   // --shard: the groups come from the first worker's read; only the shard's rows are run (models' columns by position).
   let rows: Int32Array | undefined;
   if (o.shard && !probe) {
-    const info = await engine.loadInfo();
+    const info = await factsOf(r);
     if (!info.ok || !info.meta)
       return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : mappingHint(info.message)}` };
     const subset = shardRows(info.meta.groupOf, info.meta.groupKeys, o.shard);
@@ -380,11 +403,14 @@ export async function runOn(
   }
   if (outcome.kind === 'load-failed') return { ok: false, message: `cannot read the data file ${o.dataPath}: ${mappingHint(outcome.message)}` };
   if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
-  const info = await engine.loadInfo();
+  const info = await factsOf(r);
   if (!info.ok || !info.meta)
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
   return { ok: true, outcome, meta: info.meta, name: r.name, ...(r.functions ? { functions: r.functions } : {}), ...(rows ? { rows } : {}) };
 }
+
+/** The dataset's facts: joined from the pieces, or from the first worker's whole-file read. */
+const factsOf = async (r: OpenedReward): Promise<LoadInfo> => (r.meta ? { ok: true, rows: r.meta.rows, meta: r.meta } : r.engine.loadInfo());
 
 /** The browser's mapping dialog is, here, a pair of options. */
 const mappingHint = (message: string) =>
