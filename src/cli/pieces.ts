@@ -6,6 +6,7 @@
  */
 import { closeSync, openAsBlob, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { joinMetas, type DatasetMeta } from '../core/dataset/meta';
 import type { LineIndex } from '../core/dataset/lineRows';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
@@ -13,15 +14,23 @@ import type { PieceRequest } from '../engine/protocol';
 
 /**
  * No piece smaller than this: below it one worker reads the file before a second one has started. The environment
- * variable lowers it for tests, which read small files in pieces.
+ * variable sets it for tests, which read small files in pieces (on any machine: see MIN_CORES).
  */
-const MIN_PIECE_BYTES = Number(process.env.REWARD_STUDIO_MIN_PIECE_BYTES) || 8 << 20;
+const TEST_PIECE_BYTES = Number(process.env.REWARD_STUDIO_MIN_PIECE_BYTES);
+const MIN_PIECE_BYTES = TEST_PIECE_BYTES || 8 << 20;
+/**
+ * Pieces need a core per parser and one more: one worker parsing a file already keeps a second core busy with V8's
+ * garbage-collector helpers, and on 2 cores two pieces at once were no faster than one whole read (bench/README).
+ */
+const MIN_CORES = 3;
 
 /**
  * Whether `path` may be read in pieces, checked before the workers start (so that a file read whole starts one, as
- * before): large enough for two pieces, and its first character (after a byte-order mark and blanks) a `{`.
+ * before): a machine of MIN_CORES cores or more, a file large enough for two pieces, and its first character (after a
+ * byte-order mark and blanks) a `{`.
  */
 export function mayReadInPieces(path: string): boolean {
+  if (!TEST_PIECE_BYTES && availableParallelism() < MIN_CORES) return false;
   try {
     if (statSync(path).size < 2 * MIN_PIECE_BYTES) return false;
     const fd = openSync(path, 'r');
