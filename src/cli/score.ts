@@ -18,7 +18,7 @@ import { checkOut, fail, reason, type Io } from './io';
 import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import type { LineIndex } from '../core/dataset/lineRows';
 import { joinPieces, mayReadInPieces, planFilePieces } from './pieces';
-import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
+import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
 import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
@@ -66,7 +66,8 @@ function tellDataFiles(o: ScoreOptions, io: Io): void {
   for (const n of d.notes.slice(0, 10)) io.stderr(`reward-studio: note: ${n}\n`);
 }
 
-export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
+/** `early`: a worker started before this module loaded, taken as the first reward's first worker (TypeScript only). */
+export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: EarlyWorker): Promise<number> {
   const inputs = readInputs(o);
   if (!inputs.ok) return fail(io, inputs.message);
   const { codes } = inputs;
@@ -87,7 +88,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   // Each --reward is run on every row, one after another; several are then combined as TRL combines reward_funcs.
   const runs: Extract<Ran, { ok: true }>[] = [];
   for (let k = 0; k < codes.length; k++) {
-    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io, models);
+    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io, models, early);
     if (!ran.ok) return fail(io, ran.message);
     if (ran.outcome.result.stdout) io.stderr(ran.outcome.result.stdout);
     runs.push(ran);
@@ -272,6 +273,7 @@ export async function openReward(
   size: number,
   workerUrl: URL,
   io: Io,
+  early?: EarlyWorker,
 ): Promise<{ ok: true; opened: OpenedReward } | { ok: false; message: string }> {
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
@@ -280,7 +282,7 @@ export async function openReward(
   const snapshot = python ? (sandboxed() ? snapshotRef() : await ensureSnapshot()) : null;
   const engine = new RewardEngine({
     size,
-    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
+    spawn: () => (python ? null : early?.take()) ?? nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,
@@ -420,8 +422,17 @@ const mappingHint = (message: string) =>
   );
 
 /** Score the file with the engine on worker threads. */
-async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io, models: RunOptions['models']): Promise<Ran> {
-  const opened = await openReward(o, rewardPath, code, size, workerUrl, io);
+async function runEngine(
+  o: ScoreOptions,
+  rewardPath: string,
+  code: string,
+  size: number,
+  workerUrl: URL,
+  io: Io,
+  models: RunOptions['models'],
+  early?: EarlyWorker,
+): Promise<Ran> {
+  const opened = await openReward(o, rewardPath, code, size, workerUrl, io, early);
   if (!opened.ok) return opened;
   try {
     return await runOn(opened.opened, o, rewardPath, code, undefined, models);
