@@ -15,7 +15,7 @@ let dir = '';
 
 function cli(args: string[], pieces: boolean) {
   const env = { ...process.env, REWARD_STUDIO_MIN_PIECE_BYTES: pieces ? '1' : String(2 ** 50) };
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const file = (name: string, data: string | Uint8Array) => {
@@ -97,6 +97,15 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
       }
     }
   }, 120_000);
+
+  it('a reward that does not compile: the same message and exit, at once (no piece read keeps the process alive)', () => {
+    const bad = file('bad.js', 'export default function reward(t) { return 1 +; }\n');
+    const data = file('ok.jsonl', rollouts(200, '\n'));
+    const [split, whole] = [true, false].map((pieces) => cli(['score', data, '--reward', bad, '--workers', '2'], pieces));
+    expect(split.code).toBe(1);
+    expect(split.stderr).toMatch(/the reward does not compile \(.*bad\.js, line 1\)/);
+    expect([split.code, split.stdout, split.stderr]).toEqual([whole.code, whole.stdout, whole.stderr]);
+  }, 60_000);
 
   it('preference pairs and --shard: the same bytes', () => {
     const reward = file('r.js', REWARD);

@@ -162,6 +162,8 @@ export class RewardEngine {
   private dataset: { ds: EngineDataset; info: Promise<LoadInfo>; settle: (i: LoadInfo) => void; metaFrom: Slot | null } | null = null;
   private current: Run | null = null;
   private checks = new Map<number, { slot: Slot; resolve: (r: CheckResult) => void }>();
+  /** `dispose` was called: `readPieces` starts no worker. */
+  private disposed = false;
   /** Pieces being read (`readPieces`), by the worker reading each. */
   private pieces = new Map<Slot, { resolve: (r: PieceRead) => void; reject: (e: Error) => void }>();
   private nextCheck = 1;
@@ -201,6 +203,9 @@ export class RewardEngine {
    * worker stops meanwhile.
    */
   readPieces(requests: readonly Omit<PieceRequest, 'kind'>[]): Promise<PieceRead[]> {
+    // Asked after dispose (the CLI plans the pieces while the code is checked; a failed check disposes the engine):
+    // no worker may start then, or it would keep the process alive.
+    if (this.disposed) return Promise.reject(new Error('the engine was disposed'));
     if (requests.length > this.size) return Promise.reject(new Error(`${requests.length} pieces for ${this.size} workers`));
     this.fill(requests.length);
     return Promise.all(
@@ -239,6 +244,7 @@ export class RewardEngine {
 
   /** Stop every worker (the CLI, once it has its results). */
   dispose(): void {
+    this.disposed = true;
     for (const s of this.slots) this.retire(s);
     this.slots = [];
     this.current?.cancel();
