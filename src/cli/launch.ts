@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { isPythonReward, parseArgs, USAGE } from './args';
+import { earlyWorker } from '../engine/node';
 import { ensureSnapshot } from '../engine/pyodideSnapshot';
 import { checkOut, fail, type Io } from './io';
 import { runSandboxed, sandboxed } from './sandbox';
@@ -37,5 +38,11 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     const { probe } = await import('./probe');
     return probe(parsed.options, parsed.probe, workerUrl, io);
   }
-  return (await import('./score')).score(parsed.options, workerUrl, io);
+  // A TypeScript reward's first worker starts now and loads its code while this process loads the scoring code.
+  const early = parsed.options.rewardPaths.some(isPythonReward) ? null : earlyWorker(workerUrl, parsed.options.workerMemoryMb);
+  try {
+    return await (await import('./score')).score(parsed.options, workerUrl, io, early ?? undefined);
+  } finally {
+    early?.release();
+  }
 }

@@ -15,8 +15,10 @@ import { combineFunctions, uniqueNames, type WeightedFunction } from '../core/re
 import { advantages } from '../core/stats/advantage';
 import { isPythonReward, type ScoreOptions } from './args';
 import { checkOut, fail, reason, type Io } from './io';
-import { RewardEngine, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
-import { defaultPoolSize, nodeWorkerPort } from '../engine/node';
+import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
+import type { LineIndex } from '../core/dataset/lineRows';
+import { joinPieces, mayReadInPieces, planFilePieces } from './pieces';
+import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
 import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
@@ -64,7 +66,8 @@ function tellDataFiles(o: ScoreOptions, io: Io): void {
   for (const n of d.notes.slice(0, 10)) io.stderr(`reward-studio: note: ${n}\n`);
 }
 
-export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<number> {
+/** `early`: a worker started before this module loaded, taken as the first reward's first worker (TypeScript only). */
+export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: EarlyWorker): Promise<number> {
   const inputs = readInputs(o);
   if (!inputs.ok) return fail(io, inputs.message);
   const { codes } = inputs;
@@ -85,7 +88,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io): Promise<nu
   // Each --reward is run on every row, one after another; several are then combined as TRL combines reward_funcs.
   const runs: Extract<Ran, { ok: true }>[] = [];
   for (let k = 0; k < codes.length; k++) {
-    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io, models);
+    const ran = await runEngine(o, o.rewardPaths[k], codes[k], size, workerUrl, io, models, early);
     if (!ran.ok) return fail(io, ran.message);
     if (ran.outcome.result.stdout) io.stderr(ran.outcome.result.stdout);
     runs.push(ran);
@@ -255,9 +258,14 @@ export interface OpenedReward {
   /** The parse found no reward: the first run finds one the module bound (the message if it finds none either). */
   whenRun: { message: string } | null;
   io: Io;
+  /** The dataset's facts when this process joined them from the pieces the workers read (else the first worker's read). */
+  meta?: DatasetMeta;
 }
 
-/** Start the engine on worker threads (staged: each worker reads the whole file), check the code, pick the function. */
+/**
+ * Start the engine on worker threads (a large plain JSONL file read in pieces by all of them at once; otherwise
+ * staged: each worker reads the whole file), check the code, pick the function.
+ */
 export async function openReward(
   o: ScoreOptions,
   rewardPath: string,
@@ -265,6 +273,7 @@ export async function openReward(
   size: number,
   workerUrl: URL,
   io: Io,
+  early?: EarlyWorker,
 ): Promise<{ ok: true; opened: OpenedReward } | { ok: false; message: string }> {
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
@@ -273,7 +282,7 @@ export async function openReward(
   const snapshot = python ? (sandboxed() ? snapshotRef() : await ensureSnapshot()) : null;
   const engine = new RewardEngine({
     size,
-    spawn: () => nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
+    spawn: () => (python ? null : early?.take()) ?? nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,
@@ -285,13 +294,29 @@ export async function openReward(
     return { ok: false as const, message: loadMessage(python, rewardPath, message, line) };
   };
   try {
-    engine.setDataset({
-      file: dataFileOf(o),
-      meta: { label: o.label, groupBy: o.groupBy },
-    });
+    // A large plain JSONL file is read in pieces by every worker at once (pieces.ts); otherwise, or when that fails,
+    // the first worker reads the whole file (and the others too, if the staged start adds them).
+    const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
+    const data = dataOf(o);
+    let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
+    if (!python && size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single)) {
+      const path = data.single;
+      engine.fill(size); // the workers start while this process plans the pieces
+      pieces = planFilePieces(path, basename(path), size, o)
+        .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
+        .catch(() => null);
+    } else whole();
     // Errors in the code are reported without waiting for the file.
     const checked = await engine.check(code);
     if (!checked.ok) return notLoading(checked.message, checked.line);
+    let meta: DatasetMeta | undefined;
+    if (pieces) {
+      const joined = await pieces;
+      if (joined) {
+        meta = joined.meta;
+        engine.setDataset({ file: { ...dataFileOf(o), format: meta.detection.format, index: joined.index }, size: meta.rows });
+      } else whole();
+    }
     let call: PythonCall | undefined;
     // A TypeScript module's `rewardFuncs` list is combined inside the run; its names and weights come from the check.
     if (!python && checked.functions) functions = checked.functions;
@@ -321,7 +346,7 @@ export async function openReward(
     // Loaded only when the reward uses it (2–11 MB of JSON per worker).
     // Python: the worker loads it only for a TRL function that reads completion_ids.
     const tokenizer = python || /\btokenCount\b/.test(code) ? o.tokenizer : undefined;
-    return { ok: true, opened: { engine, name, call, functions, tokenizer, python, whenRun, io } };
+    return { ok: true, opened: { engine, name, call, functions, tokenizer, python, whenRun, io, ...(meta ? { meta } : {}) } };
   } catch (e) {
     engine.dispose();
     throw e;
@@ -345,7 +370,7 @@ export async function runOn(
   // --shard: the groups come from the first worker's read; only the shard's rows are run (models' columns by position).
   let rows: Int32Array | undefined;
   if (o.shard && !probe) {
-    const info = await engine.loadInfo();
+    const info = await factsOf(r);
     if (!info.ok || !info.meta)
       return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : mappingHint(info.message)}` };
     const subset = shardRows(info.meta.groupOf, info.meta.groupKeys, o.shard);
@@ -380,11 +405,14 @@ export async function runOn(
   }
   if (outcome.kind === 'load-failed') return { ok: false, message: `cannot read the data file ${o.dataPath}: ${mappingHint(outcome.message)}` };
   if (outcome.kind !== 'done') return { ok: false, message: outcome.kind === 'failed' ? outcome.message : 'the run was cancelled' };
-  const info = await engine.loadInfo();
+  const info = await factsOf(r);
   if (!info.ok || !info.meta)
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${info.ok ? 'no per-row facts came back' : info.message}` };
   return { ok: true, outcome, meta: info.meta, name: r.name, ...(r.functions ? { functions: r.functions } : {}), ...(rows ? { rows } : {}) };
 }
+
+/** The dataset's facts: joined from the pieces, or from the first worker's whole-file read. */
+const factsOf = async (r: OpenedReward): Promise<LoadInfo> => (r.meta ? { ok: true, rows: r.meta.rows, meta: r.meta } : r.engine.loadInfo());
 
 /** The browser's mapping dialog is, here, a pair of options. */
 const mappingHint = (message: string) =>
@@ -394,8 +422,17 @@ const mappingHint = (message: string) =>
   );
 
 /** Score the file with the engine on worker threads. */
-async function runEngine(o: ScoreOptions, rewardPath: string, code: string, size: number, workerUrl: URL, io: Io, models: RunOptions['models']): Promise<Ran> {
-  const opened = await openReward(o, rewardPath, code, size, workerUrl, io);
+async function runEngine(
+  o: ScoreOptions,
+  rewardPath: string,
+  code: string,
+  size: number,
+  workerUrl: URL,
+  io: Io,
+  models: RunOptions['models'],
+  early?: EarlyWorker,
+): Promise<Ran> {
+  const opened = await openReward(o, rewardPath, code, size, workerUrl, io, early);
   if (!opened.ok) return opened;
   try {
     return await runOn(opened.opened, o, rewardPath, code, undefined, models);

@@ -538,3 +538,83 @@ async function until(cond: () => boolean, ms = 5000): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe('RewardEngine: a file read in pieces (the CLI)', () => {
+  const meta = (rows: number) => ({
+    rows,
+    issues: [],
+    detection: { container: 'jsonl' as const, format: 'trl-standard' as const, detected: 'trl-standard' as const, reason: '', columns: [], gzip: false },
+    groupOf: new Int32Array(rows),
+    groupKeys: ['g'],
+    lengths: new Float64Array(rows),
+    steps: new Float64Array(rows).fill(Number.NaN),
+    truncated: new Float64Array(rows).fill(Number.NaN),
+    labels: null,
+    labelPresent: 0,
+    groupBy: null,
+  });
+  const request = (start: number, end: number) => ({
+    datasetId: 'd4',
+    path: '/d.jsonl',
+    name: 'd.jsonl',
+    start,
+    end,
+    lineOffset: start,
+    format: 'trl-standard' as const,
+    mapping: null,
+    meta: { label: null, groupBy: null },
+  });
+  const pieceRead = (rows: number, line: number) => ({
+    kind: 'piece-read' as const,
+    datasetId: 'd4',
+    meta: meta(rows),
+    index: { spans: Float64Array.from({ length: 2 * rows }, (_, i) => line + i), lines: Int32Array.from({ length: rows }, (_, i) => line + i + 1) },
+  });
+
+  it('worker k is asked piece k; the answers come back in piece order, whatever order they arrive in', async () => {
+    const { e, workers } = engine(2, { staged: true });
+    const got = e.readPieces([request(0, 10), request(10, 20)]);
+    expect(workers).toHaveLength(2);
+    expect(workers.map((w) => w.sent.find((m) => m.kind === 'piece'))).toMatchObject([
+      { start: 0, end: 10 },
+      { start: 10, end: 20 },
+    ]);
+    workers[1].reply(pieceRead(3, 10));
+    workers[0].reply(pieceRead(1, 0));
+    const reads = await got;
+    expect(reads.map((r) => r.meta.rows)).toEqual([1, 3]);
+    expect(Array.from(reads[1].index.lines)).toEqual([11, 12, 13]);
+  });
+
+  it('rejects when a piece fails, or its worker stops; after dispose it starts no worker', async () => {
+    const failing = engine(2);
+    const a = failing.e.readPieces([request(0, 10), request(10, 20)]);
+    failing.workers[0].reply({ kind: 'piece-failed', datasetId: 'd4', message: 'EACCES' });
+    await expect(a).rejects.toThrow('EACCES');
+
+    const dying = engine(2);
+    const b = dying.e.readPieces([request(0, 10), request(10, 20)]);
+    dying.workers[1].onExit?.('exit code 1');
+    await expect(b).rejects.toThrow(/stopped/);
+
+    const disposed = engine(2);
+    disposed.e.dispose();
+    await expect(disposed.e.readPieces([request(0, 10)])).rejects.toThrow(/disposed/);
+    expect(disposed.workers).toHaveLength(0);
+  });
+
+  it('the first read info waits for the worker asked for the facts, even when another worker answers first', async () => {
+    const { e, workers } = engine(2, { autoLoad: false });
+    e.setDataset({ ...dataset('d4'), meta: { label: null } });
+    const asked = workers.filter((w) => w.sent.some((m) => m.kind === 'load' && m.meta !== undefined));
+    expect(asked).toEqual([workers[0]]);
+    let info: unknown = null;
+    void e.loadInfo().then((i) => (info = i));
+    workers[1].finishLoad(4);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(info).toBeNull();
+    workers[0].reply({ kind: 'loaded', datasetId: 'd4', rows: 4, meta: meta(4) });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(info).toMatchObject({ ok: true, rows: 4, meta: { rows: 4 } });
+  });
+});

@@ -17,9 +17,11 @@ import {
   type DatasetFile,
   type DatasetMeta,
   type FromWorker,
+  type PieceRequest,
   type PythonCall,
   type ToWorker,
 } from './protocol';
+import type { LineIndex } from '../core/dataset/lineRows';
 import { counter, DEPTH, MAX_TASK_MS, MIN_TASK_MS, TaskQueue, type Task } from './taskQueue';
 import { newWatch, WATCH_COMPILING, WATCH_IDLE, type Watch } from './watch';
 
@@ -123,6 +125,12 @@ export interface RunHandle {
   cancel(): void;
 }
 
+/** One piece of a file as its worker read it: its rows' facts and line index. */
+export interface PieceRead {
+  meta: DatasetMeta;
+  index: LineIndex;
+}
+
 /** What the first worker to read the dataset found. */
 export type LoadInfo = { ok: true; rows: number; meta?: DatasetMeta } | { ok: false; message: string };
 
@@ -154,9 +162,13 @@ const LIVENESS = { pingAfterMs: 5000, pongMs: 15_000 };
 
 export class RewardEngine {
   private slots: Slot[] = [];
-  private dataset: { ds: EngineDataset; info: Promise<LoadInfo>; settle: (i: LoadInfo) => void; metaAsked: boolean } | null = null;
+  private dataset: { ds: EngineDataset; info: Promise<LoadInfo>; settle: (i: LoadInfo) => void; metaFrom: Slot | null } | null = null;
   private current: Run | null = null;
   private checks = new Map<number, { slot: Slot; resolve: (r: CheckResult) => void }>();
+  /** `dispose` was called: `readPieces` starts no worker. */
+  private disposed = false;
+  /** Pieces being read (`readPieces`), by the worker reading each. */
+  private pieces = new Map<Slot, { resolve: (r: PieceRead) => void; reject: (e: Error) => void }>();
   private nextCheck = 1;
   readonly nextTaskId = counter();
   private watchdog: ReturnType<typeof setInterval> | null = null;
@@ -174,7 +186,7 @@ export class RewardEngine {
   setDataset(ds: EngineDataset, load = true): void {
     let settle!: (i: LoadInfo) => void;
     const info = new Promise<LoadInfo>((r) => (settle = r));
-    this.dataset = { ds, info, settle, metaAsked: false };
+    this.dataset = { ds, info, settle, metaFrom: null };
     if (!load) return;
     this.fill(this.firstWorkers());
     for (const s of this.slots) this.ensureData(s);
@@ -186,6 +198,29 @@ export class RewardEngine {
     if (this.slots.length === 0) this.fill(1);
     for (const s of this.slots) this.ensureData(s);
     return this.dataset.info;
+  }
+
+  /**
+   * The CLI: worker k reads piece k of a plain JSONL file (the workers started as needed, all reading at once) and
+   * keeps its rows for the dataset set next with the whole file's index. Rejects when a piece cannot be read or its
+   * worker stops meanwhile.
+   */
+  readPieces(requests: readonly Omit<PieceRequest, 'kind'>[]): Promise<PieceRead[]> {
+    // Asked after dispose (the CLI plans the pieces while the code is checked; a failed check disposes the engine):
+    // no worker may start then, or it would keep the process alive.
+    if (this.disposed) return Promise.reject(new Error('the engine was disposed'));
+    if (requests.length > this.size) return Promise.reject(new Error(`${requests.length} pieces for ${this.size} workers`));
+    this.fill(requests.length);
+    return Promise.all(
+      requests.map(
+        (r, k) =>
+          new Promise<PieceRead>((resolve, reject) => {
+            const slot = this.slots[k];
+            this.pieces.set(slot, { resolve, reject });
+            slot.port.post({ kind: 'piece', ...r });
+          }),
+      ),
+    );
   }
 
   /** Compile (TypeScript) or parse (Python: list its reward functions) `code` in a worker, running no row. */
@@ -212,6 +247,7 @@ export class RewardEngine {
 
   /** Stop every worker (the CLI, once it has its results). */
   dispose(): void {
+    this.disposed = true;
     for (const s of this.slots) this.retire(s);
     this.slots = [];
     this.current?.cancel();
@@ -266,6 +302,8 @@ export class RewardEngine {
   /** @internal Terminate a worker; what it still sends is ignored. */
   retire(slot: Slot): void {
     slot.retired = true;
+    this.pieces.get(slot)?.reject(new Error('the worker reading a piece of the file stopped'));
+    this.pieces.delete(slot);
     slot.port.onMessage = null;
     slot.port.onExit = null;
     slot.port.onStray = null;
@@ -293,9 +331,12 @@ export class RewardEngine {
     if (!d || slot.retired || slot.datasetId === d.ds.file.datasetId) return;
     slot.datasetId = d.ds.file.datasetId;
     slot.loaded = false;
-    // Of workers started together (a staged Python pool), each is asked: the first to have read the file answers.
-    const meta = d.ds.meta && (!d.metaAsked || (this.opts.staged && this.firstWorkers() > 1)) ? d.ds.meta : undefined;
-    if (meta) d.metaAsked = true;
+    // One worker is asked for the facts (another, if that one was replaced before it answered); of workers started
+    // together (a staged Python pool), each is, and the first to have read the file answers.
+    const askAll = this.opts.staged === true && this.firstWorkers() > 1;
+    const noneAsked = !d.metaFrom || d.metaFrom.retired;
+    const meta = d.ds.meta && (askAll || noneAsked) ? d.ds.meta : undefined;
+    if (meta && noneAsked) d.metaFrom = slot;
     slot.port.post(meta ? { kind: 'load', file: d.ds.file, meta } : { kind: 'load', file: d.ds.file });
   }
 
@@ -330,6 +371,14 @@ export class RewardEngine {
       case 'pong':
         if (slot.ping?.id === m.id) slot.ping = null;
         return;
+      case 'piece-read':
+      case 'piece-failed': {
+        const waiting = this.pieces.get(slot);
+        if (!waiting) return;
+        this.pieces.delete(slot);
+        if (m.kind === 'piece-failed') return waiting.reject(new Error(m.message));
+        return waiting.resolve({ meta: m.meta, index: m.index });
+      }
       case 'checked': {
         const waiting = this.checks.get(m.reqId);
         if (!waiting || waiting.slot !== slot) return;
@@ -353,7 +402,9 @@ export class RewardEngine {
     }
     slot.loaded = true;
     this.firstLoadMs ??= performance.now() - slot.spawnedAt;
-    d.settle(m.meta ? { ok: true, rows: m.rows, meta: m.meta } : { ok: true, rows: m.rows });
+    // Facts were asked of another worker, still reading: the first read's info is that one's.
+    const waitForFacts = d.ds.meta && !m.meta && d.metaFrom !== null && d.metaFrom !== slot && !d.metaFrom.retired;
+    if (!waitForFacts) d.settle(m.meta ? { ok: true, rows: m.rows, meta: m.meta } : { ok: true, rows: m.rows });
     this.current?.slotReady(slot, m.rows);
   }
 

@@ -55,3 +55,37 @@ export function nodeWorkerPort(
   worker.on('exit', (code) => port.onExit?.(`exit code ${code}`));
   return port;
 }
+
+/** A reward worker started before its engine exists: taken once by the engine's `spawn`, else terminated by `release`. */
+export interface EarlyWorker {
+  /** The worker's port, once (null after that, or when the worker has already stopped). */
+  take(): WorkerPort | null;
+  /** Terminate the worker if nobody took it. */
+  release(): void;
+}
+
+/**
+ * Start a TypeScript reward worker now (the CLI: while the scoring code loads, the worker loads its own); the engine
+ * takes it as its first worker. A worker that stops before it is taken is not handed out.
+ */
+export function earlyWorker(url: URL, heapMb: number): EarlyWorker {
+  let port: WorkerPort | null = nodeWorkerPort(url, 'ts', heapMb);
+  let stopped = false;
+  port.onExit = () => void (stopped = true);
+  return {
+    take() {
+      const p = port;
+      port = null;
+      if (!p || stopped) {
+        p?.terminate();
+        return null;
+      }
+      p.onExit = null;
+      return p;
+    },
+    release() {
+      port?.terminate();
+      port = null;
+    },
+  };
+}

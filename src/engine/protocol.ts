@@ -121,9 +121,27 @@ export interface ProbeTask {
   donors?: Int32Array;
 }
 
+/**
+ * A piece of a plain JSONL file for one worker to read at once with the others (the CLI): bytes [start, end), cut
+ * after a newline, `lineOffset` physical lines before it, read with the format the file's head gave.
+ */
+export interface PieceRequest {
+  kind: 'piece';
+  datasetId: string;
+  path: string;
+  name: string;
+  start: number;
+  end: number;
+  lineOffset: number;
+  format: FormatId;
+  mapping: ColumnMapping | null;
+  meta: { label: string | null; groupBy: string | null };
+}
+
 /** Engine → worker. */
 export type ToWorker =
   | { kind: 'init'; watch: SharedArrayBuffer | null }
+  | PieceRequest
   | { kind: 'load'; file: DatasetFile; meta?: { label: string | null; groupBy?: string | null } }
   | RunTask
   /** A run has ended: read the rows of this block not held yet, and (Python) make the next run's copies. */
@@ -139,6 +157,9 @@ export type CheckResult =
 
 /** Worker → engine. */
 export type FromWorker =
+  /** A piece read: its rows' facts (`meta`, lines numbered in the whole file) and where each row's line is. */
+  | { kind: 'piece-read'; datasetId: string; meta: DatasetMeta; index: LineIndex }
+  | { kind: 'piece-failed'; datasetId: string; message: string }
   | { kind: 'loaded'; datasetId: string; rows: number; meta?: DatasetMeta }
   | { kind: 'load-failed'; datasetId: string; message: string }
   | { kind: 'checked'; reqId: number; result: CheckResult }
@@ -260,6 +281,27 @@ function checkMeta(v: unknown): DatasetMeta {
   };
 }
 
+/**
+ * A piece's line index: a span and a line per row, spans non-negative, each ending at or after its start and starting
+ * at or after the previous row's start, lines ≥ 1 and never decreasing (the engine checks the joined pieces again).
+ */
+function checkPieceIndex(v: unknown, rows: number): LineIndex {
+  const ix = record(v, 'index');
+  const spans = ix.spans instanceof Float64Array && ix.spans.length === 2 * rows ? ix.spans : bad('index.spans', `a Float64Array of ${2 * rows}`);
+  const lines = ix.lines instanceof Int32Array && ix.lines.length === rows ? ix.lines : bad('index.lines', `an Int32Array of ${rows}`);
+  let start = 0;
+  let line = 1;
+  for (let i = 0; i < rows; i++) {
+    const s = spans[2 * i];
+    // NaN fails every comparison; a fraction would be floored by Blob.slice, and is refused here.
+    if (!(s >= start && spans[2 * i + 1] >= s && s % 1 === 0 && spans[2 * i + 1] % 1 === 0)) bad(`index.spans.${2 * i}`, 'byte ranges, starts ascending');
+    if (!(lines[i] >= line)) bad(`index.lines.${i}`, 'lines ≥ 1, ascending');
+    start = s;
+    line = lines[i];
+  }
+  return { spans, lines };
+}
+
 /** A truncation column holds 1, 0 or NaN per row: anything else is a bad message. */
 function truncatedColumn(a: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) if (a[i] !== 0 && a[i] !== 1 && !Number.isNaN(a[i])) bad(`meta.truncated.${i}`, '1, 0 or NaN');
@@ -323,6 +365,12 @@ export function checkFromWorker(v: unknown): Check<FromWorker> {
       }
       case 'load-failed':
         return { kind: 'load-failed', datasetId: str(m.datasetId, 'datasetId'), message: text(m.message, 'message') };
+      case 'piece-read': {
+        const meta = checkMeta(m.meta);
+        return { kind: 'piece-read', datasetId: str(m.datasetId, 'datasetId'), meta, index: checkPieceIndex(m.index, meta.rows) };
+      }
+      case 'piece-failed':
+        return { kind: 'piece-failed', datasetId: str(m.datasetId, 'datasetId'), message: text(m.message, 'message') };
       case 'checked':
         return { kind: 'checked', reqId: int(m.reqId, 'reqId', 0), result: checkCheckResult(m.result) };
       case 'result':
@@ -397,6 +445,18 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
       case 'init':
         if (m.watch !== null && !(m.watch instanceof SharedArrayBuffer && m.watch.byteLength >= WATCH_SLOTS * 4)) bad('watch', 'a SharedArrayBuffer or null');
         return m as ToWorker;
+      case 'piece': {
+        str(m.datasetId, 'datasetId');
+        str(m.path, 'path');
+        str(m.name, 'name');
+        const start = int(m.start, 'start', 0);
+        int(m.end, 'end', start);
+        int(m.lineOffset, 'lineOffset', 0);
+        str(m.format, 'format');
+        if (m.mapping !== null) record(m.mapping, 'mapping');
+        record(m.meta, 'meta');
+        return m as ToWorker;
+      }
       case 'load': {
         const f = record(m.file, 'file');
         str(f.datasetId, 'file.datasetId');

@@ -2,7 +2,7 @@
  * The worker side of the engine, for both languages and both platforms: reads the dataset, runs tasks one after
  * another in the order they came (the engine matches replies to tasks in that order), and answers checks.
  */
-import { datasetMeta } from '../core/dataset/meta';
+import { datasetMeta, type DatasetMeta } from '../core/dataset/meta';
 import type { RangeResult } from '../core/reward/runRows';
 import type { RewardCandidate } from '../core/python/signatures';
 import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from './protocol';
@@ -87,6 +87,21 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
         return;
       case 'ping':
         return ch.post({ kind: 'pong', id: m.id });
+      case 'piece': {
+        // Read at once by every worker, each its own piece; answered with the piece's facts and line index.
+        if (!openPath) return ch.post({ kind: 'piece-failed', datasetId: m.datasetId, message: 'no way to read a file by path in this worker' });
+        let read: Awaited<ReturnType<WorkerRows['readPiece']>>;
+        try {
+          read = await rows.readPiece(m, openPath);
+        } catch (e) {
+          return ch.post({ kind: 'piece-failed', datasetId: m.datasetId, message: messageOf(e) });
+        }
+        // The engine keeps the file's own detection (from its head); a piece's is a placeholder.
+        const detection = { container: 'jsonl' as const, format: m.format, detected: m.format, reason: '', columns: [], gzip: false };
+        const meta = datasetMeta(read.rows, read.issues, detection, m.meta.label, m.meta.groupBy);
+        const { spans, lines } = read.index;
+        return ch.post({ kind: 'piece-read', datasetId: m.datasetId, meta, index: read.index }, [...metaBuffers(meta), spans.buffer, lines.buffer]);
+      }
       case 'load': {
         // The file is read while the runtime starts (Pyodide takes seconds).
         const reading = rows.load(m.file, openPath).then(
@@ -104,15 +119,7 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
         if (failure !== null) return ch.post({ kind: 'load-failed', datasetId: m.file.datasetId, message: failure });
         if (m.meta && rows.found) {
           const meta = datasetMeta(rows.rows, rows.found.issues, rows.found.detection, m.meta.label, m.meta.groupBy ?? null);
-          const transfer = [
-            meta.groupOf.buffer,
-            meta.lengths.buffer,
-            meta.steps.buffer,
-            meta.truncated.buffer,
-            ...(meta.labels ? [meta.labels.buffer] : []),
-            ...(meta.groupBy ? [meta.groupBy.codes.buffer] : []),
-          ] as ArrayBuffer[];
-          return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size, meta }, transfer);
+          return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size, meta }, metaBuffers(meta));
         }
         return ch.post({ kind: 'loaded', datasetId: rows.datasetId, rows: rows.size });
       }
@@ -141,4 +148,10 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
         return void queue(() => run(m));
     }
   });
+}
+
+/** The typed arrays of a dataset's facts, moved (not copied) to the engine. */
+function metaBuffers(meta: DatasetMeta): ArrayBuffer[] {
+  const arrays = [meta.groupOf, meta.lengths, meta.steps, meta.truncated, meta.labels, meta.groupBy?.codes];
+  return arrays.filter((a) => a !== null && a !== undefined).map((a) => a.buffer as ArrayBuffer);
 }

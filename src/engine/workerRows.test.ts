@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importPacked, runPieceHere } from '../core/dataset/importPacked';
+import { importPacked, planPieces, runPieceHere } from '../core/dataset/importPacked';
+import type { LineIndex } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
 import { RowStoreBuilder } from '../core/dataset/rowStore';
 import type { FormatId } from '../core/formats/types';
@@ -225,5 +226,100 @@ describe('WorkerRows over a dataset of several files', () => {
     );
     expect(byPath.rows).toEqual(expected);
     expect(byPath.found?.issues).toEqual([expect.objectContaining({ line: 2, file: '1.jsonl' })]);
+  });
+});
+
+describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
+  /** Read `blob` in `pieces` pieces cut after newlines, each by its own WorkerRows, as the CLI's workers do. */
+  async function readInPieces(blob: Blob, pieces: number, format: FormatId) {
+    const cuts = await planPieces(blob, pieces, 1);
+    if (!cuts) throw new Error('not cut');
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    const linesBefore = (at: number) => bytes.subarray(0, at).filter((b) => b === 10).length;
+    const workers: WorkerRows[] = [];
+    const reads = [];
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const w = new WorkerRows();
+      const request = { datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', start: cuts[k], end: cuts[k + 1], lineOffset: linesBefore(cuts[k]) };
+      reads.push(await w.readPiece({ kind: 'piece', ...request, format, mapping: null, meta: { label: null, groupBy: null } }, async () => blob));
+      workers.push(w);
+    }
+    return { cuts, workers, reads };
+  }
+  const join = (reads: { index: LineIndex }[]): LineIndex => ({
+    spans: Float64Array.from(reads.flatMap((r) => Array.from(r.index.spans))),
+    lines: Int32Array.from(reads.flatMap((r) => Array.from(r.index.lines))),
+  });
+  /** A file whose bytes cannot be read: a row taken from the piece, not read again, is the only way to have it. */
+  const unreadable = { size: 1 << 30, slice: () => ({ arrayBuffer: () => Promise.reject(new Error('read again')) }) } as unknown as Blob;
+
+  it('gives the rows, issues and line index of a whole read (lines, ids, BOM, CRLF, broken and blank lines, any text)', async () => {
+    const rows: unknown[] = [];
+    for (let i = 0; i < 240; i++) {
+      if (i % 37 === 5) rows.push('{"prompt": broken', '', '[1, 2]');
+      rows.push({ prompt: `Q${i % 30} ${'ça'.repeat(i % 3)}`, completion: `${'日本語 😀 '.repeat(i % 4)}A: ${i}`, uid: `g${i % 30}`, step: i % 5 });
+    }
+    for (const eol of ['\n', '\r\n']) {
+      const blob = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), encode(jsonl(rows, eol))]);
+      const whole = await loadAll({ name: 'data.jsonl', blob });
+      const { format, index } = await imported(blob);
+      for (const pieces of [2, 3, 5]) {
+        const { cuts, workers, reads } = await readInPieces(blob, pieces, format);
+        expect(cuts.length).toBe(pieces + 1);
+        // Every piece's rows are the whole read's, in order, numbered (lines, ids) in the whole file.
+        const got = reads.flatMap((r) => r.rows);
+        expect(got.map((t) => ({ ...t, index: 0 }))).toEqual(whole.rows.map((t) => ({ ...t, index: 0 })));
+        expect(reads.flatMap((r) => r.issues)).toEqual(whole.issues);
+        expect(whole.issues.length).toBe(14);
+        // Their index is the import's.
+        expect(join(reads)).toEqual(index);
+        // Loaded with the whole file's index, each worker has its piece's rows without reading anything.
+        let at = 0;
+        for (let k = 0; k < workers.length; k++) {
+          const n = reads[k].rows.length;
+          await workers[k].load({ datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', format, index }, async () => unreadable);
+          await workers[k].ensure(at, at + n);
+          expect(workers[k].rows.slice(at, at + n)).toEqual(whole.rows.slice(at, at + n));
+          expect(workers[k].rows[at + n]).toBeUndefined();
+          at += n;
+        }
+        // The rows of other pieces are read by lines, as before.
+        await workers[0].load({ datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', format, index }, async () => blob);
+        await workers[0].ensure(0, whole.rows.length);
+        expect(workers[0].rows).toEqual(whole.rows);
+      }
+    }
+  });
+
+  it('preference records: a pair stays in one piece and keeps its two rows', async () => {
+    const pairs = Array.from({ length: 90 }, (_, i) => ({ prompt: `p${i % 7}`, chosen: `good ${i} é`, rejected: `bad ${i}` }));
+    const blob = new Blob([jsonl(pairs)]);
+    const whole = await loadAll({ name: 'data.jsonl', blob });
+    const { format, index } = await imported(blob);
+    expect(format).toBe('preference');
+    const { workers, reads } = await readInPieces(blob, 3, format);
+    expect(reads.map((r) => r.rows.length % 2)).toEqual([0, 0, 0]);
+    expect(join(reads)).toEqual(index);
+    const n0 = reads[0].rows.length;
+    await workers[1].load({ datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', format, index }, async () => unreadable);
+    await workers[1].ensure(n0, n0 + reads[1].rows.length);
+    expect(workers[1].rows.slice(n0, n0 + reads[1].rows.length)).toEqual(whole.rows.slice(n0, n0 + reads[1].rows.length));
+  });
+
+  it('keeps no piece rows for another file, another dataset, or an index where they do not fit', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({ prompt: `q${i}`, completion: `a${i}` }));
+    const blob = new Blob([jsonl(rows)]);
+    const { format, index } = await imported(blob);
+    const cases: [string, string, LineIndex][] = [
+      ['other.jsonl', 'd', index],
+      ['data.jsonl', 'e', index],
+      // The same rows one line further down: their lines differ.
+      ['data.jsonl', 'd', { spans: index.spans, lines: index.lines.map((l) => l + 1) }],
+    ];
+    for (const [path, datasetId, ix] of cases) {
+      const { workers } = await readInPieces(blob, 2, format);
+      await workers[1].load({ datasetId, path, name: 'data.jsonl', format, index: ix }, async () => unreadable);
+      await expect(workers[1].ensure(110, 111)).rejects.toThrow(/read again/);
+    }
   });
 });

@@ -1,9 +1,10 @@
-import { LineRows, unreadable } from '../core/dataset/lineRows';
+import { LineRows, unreadable, type LineIndex } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
+import { importStream } from '../core/formats/import-stream';
 import { nameIssue, withPartStep } from '../core/dataset/parts';
 import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
-import type { DatasetFile, DatasetPart } from './protocol';
+import type { DatasetFile, DatasetPart, PieceRequest } from './protocol';
 import type { Trajectory } from '../core/trajectory';
 
 /**
@@ -11,6 +12,15 @@ import type { Trajectory } from '../core/trajectory';
  * reads of a few MB let the next one arrive while this one is parsed.
  */
 const READ_BYTES = 4 << 20;
+
+/** The rows of a piece read before the whole file's index came, and where its first and last rows' lines start. */
+interface KeptPiece {
+  datasetId: string;
+  path: string;
+  rows: Trajectory[];
+  firstSpan: number;
+  lastSpan: number;
+}
 
 /** One file's rows read back from their lines: rows [first, first + rows.size) of the dataset. */
 interface ByLines {
@@ -36,12 +46,16 @@ export class WorkerRows {
   found: { issues: ParseIssue[]; detection: Detection } | null = null;
   /** The files read by lines, by first row. */
   private byLines: ByLines[] = [];
+  /** A piece read before the dataset's index was known (`readPiece`): its rows, taken by the `load` that follows. */
+  private piece: KeptPiece | null = null;
 
   /** `readBytes`: the size of one read of a file by lines (tests make it small). */
   constructor(private readonly readBytes = READ_BYTES) {}
 
   /** Throws what the read threw; `rows` is then empty. `open` reads a file given by path (Node). */
   async load(f: DatasetFile, open?: (path: string) => Promise<Blob>): Promise<void> {
+    const piece = this.piece;
+    this.piece = null;
     this.datasetId = '';
     this.rows = [];
     this.size = 0;
@@ -95,11 +109,41 @@ export class WorkerRows {
       for (const i of loaded.issues) issues.push(many ? nameIssue(i, p.name) : i);
     }
     if (rows.length === 0 && failed !== null) throw failed;
+    if (piece && !many && byLines.length === 1 && piece.datasetId === f.datasetId && piece.path === f.path) adoptPiece(piece, byLines[0].rows.index, rows);
     this.datasetId = f.datasetId;
     this.rows = rows;
     this.size = rows.length;
     this.byLines = byLines;
     if (wholeFiles === parts.length && detection) this.found = { issues, detection };
+  }
+
+  /**
+   * Read one piece of a plain JSONL file (the CLI reads a file in pieces, one per worker, at once) and keep its rows
+   * for the `load` of the same file with the whole file's index, which follows. Returns the rows' line index (file
+   * offsets, lines numbered in the whole file) and their trajectories, for the piece's facts.
+   */
+  async readPiece(m: PieceRequest, open: (path: string) => Promise<Blob>): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; index: LineIndex }> {
+    this.piece = null;
+    const blob = (await open(m.path)).slice(m.start, m.end);
+    const rows: Trajectory[] = [];
+    const issues: ParseIssue[] = [];
+    const spans: number[] = [];
+    // The first piece is read as the whole file starts (a byte-order mark, sniffing); the others as JSONL pieces.
+    const later = m.start > 0;
+    const opts = { format: m.format, mapping: m.mapping ?? undefined, allowEmpty: true, ...(later ? { jsonlPiece: true, lineOffset: m.lineOffset } : {}) };
+    for await (const e of importStream({ name: m.name, blob }, opts)) {
+      if (e.type === 'meta' && !e.spans) throw new Error(`${m.name} is not plain JSONL`);
+      if (e.type !== 'rows') continue;
+      if (!e.spans) throw new Error(`${m.name}: no byte spans`);
+      for (const t of e.rows) rows.push(t);
+      for (const i of e.issues) issues.push(i);
+      for (const s of e.spans) spans.push(s + m.start);
+    }
+    const index: LineIndex = { spans: Float64Array.from(spans), lines: Int32Array.from(rows, (t) => t.line) };
+    // What the rows' place in the whole file's index is checked by (the index itself goes to the engine).
+    const n = rows.length;
+    this.piece = { datasetId: m.datasetId, path: m.path, rows, firstSpan: n > 0 ? spans[0] : 0, lastSpan: n > 0 ? spans[2 * n - 2] : 0 };
+    return { rows, issues, index };
   }
 
   /**
@@ -215,6 +259,31 @@ export class WorkerRows {
       }
       into[i] = t;
     }
+  }
+}
+
+/**
+ * Put a piece's rows (read by `readPiece`) in their places of the whole file's rows: from the row whose line starts
+ * where the piece's first row's does, when the index has the piece's rows there (their lines and the last row's
+ * start agree); otherwise they are left to be read again by lines.
+ */
+function adoptPiece(piece: KeptPiece, index: LineIndex, into: Trajectory[]): void {
+  const n = piece.rows.length;
+  if (n === 0) return;
+  const first = piece.firstSpan;
+  let lo = 0;
+  let hi = index.lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.spans[2 * mid] < first) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo + n > index.lines.length || index.spans[2 * lo] !== first || index.spans[2 * (lo + n - 1)] !== piece.lastSpan) return;
+  for (let i = 0; i < n; i++) if (index.lines[lo + i] !== piece.rows[i].line) return;
+  for (let i = 0; i < n; i++) {
+    const t = piece.rows[i];
+    t.index = lo + i;
+    into[lo + i] = t;
   }
 }
 

@@ -89,3 +89,83 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
     groupBy: groupBy === null ? null : categories(rows, groupBy),
   };
 }
+
+/**
+ * The facts of a file read in pieces (the CLI: one worker per piece), from each piece's `datasetMeta` in file order:
+ * equal to `datasetMeta` of all their rows at once. Groups and groupBy values keep their first-seen order over the
+ * whole file; the issues are the pieces' in order; `detection` is the file's (the pieces' own are not used).
+ */
+export function joinMetas(pieces: readonly DatasetMeta[], detection: Detection): DatasetMeta {
+  let n = 0;
+  for (const p of pieces) n += p.rows;
+  const groupOf = new Int32Array(n);
+  const index = new Map<string, number>();
+  const groupKeys: string[] = [];
+  const lengths = new Float64Array(n);
+  const steps = new Float64Array(n);
+  const truncated = new Float64Array(n);
+  const withLabels = pieces.length > 0 && pieces[0].labels !== null;
+  const labels = withLabels ? new Float64Array(n) : null;
+  const withGroupBy = pieces.length > 0 && pieces[0].groupBy !== null;
+  const codes = withGroupBy ? new Int32Array(n) : null;
+  const valueIndex = new Map<string, number>();
+  const values: string[] = [];
+  const issues: ParseIssue[] = [];
+  let labelPresent = 0;
+  let present = 0;
+  let at = 0;
+  for (const p of pieces) {
+    // A piece's group g is keyed as datasetMeta keys it: by the step of its first row (the rows of a key share it).
+    const first = new Int32Array(p.groupKeys.length).fill(-1);
+    for (let i = 0; i < p.rows; i++) if (first[p.groupOf[i]] < 0) first[p.groupOf[i]] = i;
+    const global = new Int32Array(p.groupKeys.length);
+    for (let g = 0; g < p.groupKeys.length; g++) {
+      const key = stepGroupKey(first[g] < 0 ? Number.NaN : p.steps[first[g]], p.groupKeys[g]);
+      let k = index.get(key);
+      if (k === undefined) {
+        k = groupKeys.length;
+        index.set(key, k);
+        groupKeys.push(p.groupKeys[g]);
+      }
+      global[g] = k;
+    }
+    for (let i = 0; i < p.rows; i++) groupOf[at + i] = global[p.groupOf[i]];
+    lengths.set(p.lengths, at);
+    steps.set(p.steps, at);
+    truncated.set(p.truncated, at);
+    if (labels) {
+      if (!p.labels) throw new Error('joinMetas: a piece without the label column the others have');
+      labels.set(p.labels, at);
+      labelPresent += p.labelPresent;
+    }
+    if (codes) {
+      if (!p.groupBy) throw new Error('joinMetas: a piece without the groupBy column the others have');
+      const map = p.groupBy.values.map((v) => {
+        let k = valueIndex.get(v);
+        if (k === undefined) {
+          k = values.length;
+          valueIndex.set(v, k);
+          values.push(v);
+        }
+        return k;
+      });
+      for (let i = 0; i < p.rows; i++) codes[at + i] = p.groupBy.codes[i] < 0 ? -1 : map[p.groupBy.codes[i]];
+      present += p.groupBy.present;
+    }
+    for (const issue of p.issues) issues.push(issue);
+    at += p.rows;
+  }
+  return {
+    rows: n,
+    issues,
+    detection,
+    groupOf,
+    groupKeys,
+    lengths,
+    steps,
+    truncated,
+    labels,
+    labelPresent,
+    groupBy: codes ? { codes, values, present } : null,
+  };
+}

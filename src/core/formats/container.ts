@@ -38,6 +38,8 @@ export interface OpenOptions {
    * JSONL with byte spans, without sniffing (the piece may start with a malformed or blank line).
    */
   jsonlPiece?: boolean;
+  /** With `jsonlPiece`: the physical lines before the piece (its lines are numbered from lineOffset + 1). */
+  lineOffset?: number;
 }
 
 /** How much decoded text is inspected to decide JSONL vs one JSON document. */
@@ -49,7 +51,7 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
   const { signal } = opts;
   const raw = new ByteReader(sliceStream(blob));
   let reader = raw;
-  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed }, false);
+  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed, lineOffset: opts.lineOffset }, false);
   try {
     let gzip = false;
     let layers = 0;

@@ -33,7 +33,7 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
   const totalBytes = source.blob.size;
   throwIfCancelled(signal, name);
   if (opts.jsonlPiece && !opts.format) throw new Error('importStream: a JSONL piece needs its format');
-  const opened = await openFile(source, { signal, jsonlPiece: opts.jsonlPiece });
+  const opened = await openFile(source, { signal, jsonlPiece: opts.jsonlPiece, lineOffset: opts.lineOffset });
   const allowEmpty = opts.allowEmpty || opts.jsonlPiece;
   const batches = opened.batches;
   try {

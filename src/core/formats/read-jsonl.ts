@@ -19,6 +19,8 @@ export interface TextReadContext {
   bytesRead: () => number;
   /** Told the number of physical lines when the text has been read to its end. */
   onEnd?: (lineCount: number) => void;
+  /** Added to every line number (a piece of a file numbered as in the whole file); `onEnd` still counts the piece's. */
+  lineOffset?: number;
 }
 
 export async function* readJsonl(chunks: AsyncIterable<string> | AsyncIterable<TextChunk>, ctx: TextReadContext): AsyncGenerator<RecordBatch> {
@@ -29,6 +31,7 @@ export async function* readJsonl(chunks: AsyncIterable<string> | AsyncIterable<T
   let chunk: TextChunk | undefined;
   /** In a chunk that is not one-to-one: where to look for the next 0x0A byte. */
   let byteCursor = 0;
+  const lineOffset = ctx.lineOffset ?? 0;
   const splitter = new LineSplitter((line, n, newline) => {
     let end = streamEnd;
     if (chunk !== undefined && newline >= 0) {
@@ -39,7 +42,7 @@ export async function* readJsonl(chunks: AsyncIterable<string> | AsyncIterable<T
         end = chunk.start + at;
       }
     }
-    if (parseLine(line, n, batch) && chunk !== undefined) batch.spans!.push(lineStart, end);
+    if (parseLine(line, n + lineOffset, batch) && chunk !== undefined) batch.spans!.push(lineStart, end);
     lineStart = end + 1;
   });
   for await (const c of chunks) {

@@ -45,6 +45,8 @@ export interface ImportOptions {
    * workers): no sniffing, `format` must be given, and a piece without rows ends normally instead of failing.
    */
   jsonlPiece?: boolean;
+  /** With `jsonlPiece`: the physical lines before the piece, added to its line numbers (rows, ids and issues). */
+  lineOffset?: number;
   /** End normally when no record gives a row (a parallel import counts the rows of all its pieces itself). */
   allowEmpty?: boolean;
 }

@@ -1,0 +1,125 @@
+/**
+ * A plain JSONL file read in pieces by every worker at once (pieces.ts) gives the output of one worker reading it
+ * whole, byte for byte: the real CLI, built once and run as a subprocess, with pieces of any size
+ * (REWARD_STUDIO_MIN_PIECE_BYTES=1) against none (a minimum larger than the file).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const BIN = join(ROOT, 'bin/reward-studio.mjs');
+let dir = '';
+
+function cli(args: string[], pieces: boolean) {
+  const env = { ...process.env, REWARD_STUDIO_MIN_PIECE_BYTES: pieces ? '1' : String(2 ** 50) };
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const file = (name: string, data: string | Uint8Array) => {
+  const p = join(dir, name);
+  writeFileSync(p, data);
+  return p;
+};
+
+/** A reward that reads each row's position, line, id and texts: any row given another's place changes its score. */
+const REWARD = `export default function reward(t) {
+  let h = t.index * 7 + t.line * 13 + t.id.length * 3 + t.completion.length + t.prompt.length * 5 + (t.preference === 'rejected' ? 11 : 0);
+  if (t.completion.includes('boom')) throw new Error('boom on line ' + t.line);
+  return (h % 17) / 4;
+}
+`;
+
+/** Rows with groups, steps, a label, a model column; broken, blank and non-object lines; any text. */
+function rollouts(n: number, eol: string): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 53 === 7) lines.push('{"prompt": broken', '', '   ', '[1, 2]');
+    lines.push(
+      JSON.stringify({
+        prompt: `Q${i % 40}: ${'ça 日本語'.repeat(i % 3)}`,
+        completion: `${'😀 '.repeat(i % 5)}${i % 97 === 3 ? 'boom' : ''} A: ${i % 11}`,
+        uid: `g${i % 40}`,
+        step: Math.floor(i / 150),
+        correct: i % 3 === 0,
+        model: `m${i % 4}`,
+      }),
+    );
+  }
+  return lines.join(eol) + eol;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'reward-studio-pieces-'));
+  const b = spawnSync(process.execPath, [join(ROOT, 'bin/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+}, 130_000);
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The human report without its time line (how long it took, and on how many workers, differs between runs). */
+const untimed = (s: string) => s.replace(/^time {8}.*$/m, 'time');
+const workersOf = (s: string) => Number(/^time {8}[\d.]+ s, (\d+) worker/m.exec(s)?.[1]);
+
+describe('reward-studio score: a file read in pieces gives the output of a whole read', () => {
+  it('issues with their lines, every figure, --out rows, label, group-by and steps: the same bytes (BOM, CRLF, LF)', () => {
+    const reward = file('r.js', REWARD);
+    const enc = new TextEncoder();
+    for (const [name, eol, bom] of [
+      ['lf.jsonl', '\n', false],
+      ['crlf.jsonl', '\r\n', true],
+    ] as const) {
+      const text = enc.encode(rollouts(600, eol));
+      const data = file(name, bom ? new Uint8Array([0xef, 0xbb, 0xbf, ...text]) : text);
+      for (const workers of ['2', '3']) {
+        const outs = [true, false].map((pieces) => {
+          const out = join(dir, `${name}.out.jsonl`);
+          const args = ['score', data, '--reward', reward, '--workers', workers, '--label', 'correct', '--group-by', 'model', '--by-step', '--out', out];
+          const human = cli(args, pieces);
+          const json = cli([...args, '--json'], pieces);
+          return { human, json, rows: readFileSync(out, 'utf8') };
+        });
+        const [split, whole] = outs;
+        expect(split.human.code).toBe(0);
+        // The pieces were read by every worker; the whole file by one (the staged start adds no other for 600 rows).
+        expect(workersOf(split.human.stdout)).toBe(Number(workers));
+        expect(workersOf(whole.human.stdout)).toBe(1);
+        expect(untimed(split.human.stdout)).toBe(untimed(whole.human.stdout));
+        expect(split.human.stderr).toBe(whole.human.stderr);
+        expect(split.human.stderr).toMatch(/line 8\b/); // the first broken line, numbered in the whole file
+        expect(split.json.stdout).toBe(whole.json.stdout);
+        expect(split.rows).toBe(whole.rows);
+        expect(split.rows.split('\n').filter(Boolean)).toHaveLength(600);
+        expect(JSON.parse(split.json.stdout).errors).toBe(7); // rows 3, 100, 197, …, 585 throw
+      }
+    }
+  }, 120_000);
+
+  it('a reward that does not compile: the same message and exit, at once (no piece read keeps the process alive)', () => {
+    const bad = file('bad.js', 'export default function reward(t) { return 1 +; }\n');
+    const data = file('ok.jsonl', rollouts(200, '\n'));
+    const [split, whole] = [true, false].map((pieces) => cli(['score', data, '--reward', bad, '--workers', '2'], pieces));
+    expect(split.code).toBe(1);
+    expect(split.stderr).toMatch(/the reward does not compile \(.*bad\.js, line 1\)/);
+    expect([split.code, split.stdout, split.stderr]).toEqual([whole.code, whole.stdout, whole.stderr]);
+  }, 60_000);
+
+  it('preference pairs and --shard: the same bytes', () => {
+    const reward = file('r.js', REWARD);
+    const pairs = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ prompt: `p${i % 25} é`, chosen: `good ${i}`, rejected: `bad ${'x'.repeat(i % 7)}` }),
+    ).join('\n');
+    const data = file('pairs.jsonl', pairs + '\n');
+    for (const extra of [[], ['--shard', '2/3']]) {
+      const args = ['score', data, '--reward', reward, '--workers', '2', '--json', ...extra];
+      const [split, whole] = [cli(args, true), cli(args, false)];
+      expect(split.code).toBe(0);
+      expect(split.stdout).toBe(whole.stdout);
+      expect(split.stderr).toBe(whole.stderr);
+    }
+    expect(JSON.parse(cli(['score', data, '--reward', reward, '--json'], true).stdout).rows).toBe(600);
+  }, 60_000);
+});

@@ -1,0 +1,160 @@
+/**
+ * A plain JSONL data file read in pieces, one per worker, all at once: this process cuts the file after newlines,
+ * decides the format from its head and counts the lines before each cut; each worker reads its piece and sends back
+ * its rows' facts and line index; joined, they are the facts a whole-file read gives (`joinMetas`) and the index
+ * with which every worker reads the rows its tasks need (docs/engine.md, "Pieces").
+ */
+import { closeSync, openAsBlob, openSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { joinMetas, type DatasetMeta } from '../core/dataset/meta';
+import type { LineIndex } from '../core/dataset/lineRows';
+import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
+import type { PieceRequest } from '../engine/protocol';
+
+/**
+ * No piece smaller than this: below it one worker reads the file before a second one has started. The environment
+ * variable sets it for tests, which read small files in pieces (on any machine: see MIN_CORES).
+ */
+const TEST_PIECE_BYTES = Number(process.env.REWARD_STUDIO_MIN_PIECE_BYTES);
+const MIN_PIECE_BYTES = TEST_PIECE_BYTES || 8 << 20;
+/**
+ * Pieces need a core per parser and one more: one worker parsing a file already keeps a second core busy with V8's
+ * garbage-collector helpers, and on 2 cores two pieces at once were no faster than one whole read (bench/README).
+ */
+const MIN_CORES = 3;
+
+/**
+ * Whether `path` may be read in pieces, checked before the workers start (so that a file read whole starts one, as
+ * before): a machine of MIN_CORES cores or more, a file large enough for two pieces, and its first character (after a
+ * byte-order mark and blanks) a `{`.
+ */
+export function mayReadInPieces(path: string): boolean {
+  if (!TEST_PIECE_BYTES && availableParallelism() < MIN_CORES) return false;
+  try {
+    if (statSync(path).size < 2 * MIN_PIECE_BYTES) return false;
+    const fd = openSync(path, 'r');
+    const head = new Uint8Array(64);
+    let got: number;
+    try {
+      got = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    while (i < got && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+    return i < got && head[i] === 0x7b;
+  } catch {
+    return false; // the whole-file read says why
+  }
+}
+
+/** What the workers are asked to read, and the file's format, as a whole-file read detects it. */
+export interface PiecePlan {
+  detection: Detection;
+  requests: Omit<PieceRequest, 'kind'>[];
+}
+
+/**
+ * The pieces of `path` for `workers` workers, or null when the file is to be read whole by one worker: too small,
+ * not plain JSONL (gzip, CSV, a JSON document), a first piece with fewer records than format detection samples, or
+ * a head that does not import (the whole-file read then reports why, as before).
+ */
+export async function planFilePieces(
+  path: string,
+  name: string,
+  workers: number,
+  o: { format: FormatId | null; mapping: ColumnMapping | null; label: string | null; groupBy: string | null },
+): Promise<PiecePlan | null> {
+  // The import's code, loaded only here: the launcher and the workers' whole-file path do not need it in this process.
+  const [{ planPieces }, { DETECTION_SAMPLE, importStream }] = await Promise.all([
+    import('../core/dataset/importPacked'),
+    import('../core/formats/import-stream'),
+  ]);
+  const blob = await openAsBlob(path);
+  const cuts = await planPieces(blob, workers, MIN_PIECE_BYTES);
+  if (!cuts) return null;
+  let detection: Detection;
+  const head = importStream({ name, blob: blob.slice(0, cuts[1]) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined, allowEmpty: true });
+  try {
+    const first = await head.next();
+    if (first.done || first.value.type !== 'meta' || !first.value.spans || first.value.sampled < DETECTION_SAMPLE) return null;
+    detection = first.value.detection;
+  } catch {
+    return null;
+  } finally {
+    await head.return(undefined);
+  }
+  const offsets = await linesBefore(path, cuts.slice(1, -1));
+  const requests = cuts.slice(0, -1).map((start, k) => ({
+    datasetId: 'cli',
+    path,
+    name,
+    start,
+    end: cuts[k + 1],
+    lineOffset: k === 0 ? 0 : offsets[k - 1],
+    format: detection.format,
+    mapping: o.mapping,
+    meta: { label: o.label, groupBy: o.groupBy },
+  }));
+  return { detection, requests };
+}
+
+/** The physical lines before each of `cuts` (ascending byte offsets, each just after a newline): newlines counted. */
+async function linesBefore(path: string, cuts: number[]): Promise<number[]> {
+  const out: number[] = [];
+  if (cuts.length === 0) return out;
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(4 << 20);
+    let pos = 0;
+    let lines = 0;
+    for (const cut of cuts) {
+      while (pos < cut) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, cut - pos), pos);
+        if (bytesRead === 0) throw new Error(`${path} is shorter than it was`);
+        for (let at = buf.indexOf(10, 0); at >= 0 && at < bytesRead; at = buf.indexOf(10, at + 1)) lines++;
+        pos += bytesRead;
+      }
+      out.push(lines);
+    }
+  } finally {
+    await fh.close();
+  }
+  return out;
+}
+
+/**
+ * The whole file's facts and line index from its pieces' (in order), or null when they do not fit together: a row
+ * outside its piece's bytes or lines, or no row at all (the whole-file read then gives its own error).
+ */
+export function joinPieces(plan: PiecePlan, reads: readonly { meta: DatasetMeta; index: LineIndex }[]): { meta: DatasetMeta; index: LineIndex } | null {
+  if (reads.length !== plan.requests.length) return null;
+  let n = 0;
+  for (const r of reads) n += r.meta.rows;
+  if (n === 0) return null;
+  const spans = new Float64Array(2 * n);
+  const lines = new Int32Array(n);
+  let at = 0;
+  for (let k = 0; k < reads.length; k++) {
+    const { index } = reads[k];
+    const q = plan.requests[k];
+    const next = plan.requests[k + 1];
+    const m = index.lines.length;
+    // Rows come back with ascending starts and lines (protocol.ts): only the first and last are checked against the piece.
+    if (m > 0) {
+      if (index.spans[0] < q.start || index.spans[2 * m - 1] > q.end) return null;
+      if (index.lines[0] <= q.lineOffset || (next && index.lines[m - 1] > next.lineOffset)) return null;
+    }
+    spans.set(index.spans, 2 * at);
+    lines.set(index.lines, at);
+    at += m;
+  }
+  return {
+    meta: joinMetas(
+      reads.map((r) => r.meta),
+      plan.detection,
+    ),
+    index: { spans, lines },
+  };
+}
