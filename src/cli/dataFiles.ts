@@ -6,7 +6,7 @@
  */
 import { openAsBlob, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { nameIssue, planParts, withPartStep } from '../core/dataset/parts';
+import { planParts } from '../core/dataset/parts';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { ParseIssue, Trajectory } from '../core/trajectory';
 import type { DatasetFile, DatasetPart } from '../engine/protocol';
@@ -95,20 +95,12 @@ export async function loadData(
   opts: { format?: FormatId; mapping?: ColumnMapping },
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
   // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
-  const { loadAll } = await import('../core/dataset/loadAll');
+  const { addWholePart, loadAll, partsRead } = await import('../core/dataset/loadAll');
   if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openAsBlob(d.single) }, opts);
-  const rows: Trajectory[] = [];
-  const issues: ParseIssue[] = [];
-  let detection: Detection | null = null;
-  for (const p of d.parts) {
-    const got = await loadAll({ name: p.name, blob: await openAsBlob(p.path) }, { ...opts, format: opts.format ?? detection?.format });
-    detection ??= got.detection;
-    for (const t of got.rows) {
-      t.index = rows.length;
-      rows.push(withPartStep(t, p.step));
-    }
-    for (const i of got.issues) issues.push(nameIssue(i, p.name));
-  }
-  if (!detection) throw new Error('no data file gave a format');
-  return { rows, issues, detection };
+  // As the reward workers read the parts (engine/workerRows.ts): a part that cannot be read is reported, not fatal.
+  const into = partsRead();
+  for (const p of d.parts) await addWholePart(into, { name: p.name, step: p.step, open: () => openAsBlob(p.path) }, opts, true);
+  if (into.rows.length === 0 && into.failed !== null) throw into.failed;
+  if (!into.detection) throw new Error('no data file gave a format');
+  return { rows: into.rows, issues: into.issues, detection: into.detection };
 }

@@ -1,6 +1,6 @@
 /** `score --shape` through the built CLI (bin/reward-studio.mjs), on a file whose shaped rewards are worked out by hand. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,19 @@ describe('reward-studio score --shape', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.shaping.transforms).toEqual(['dapo-overlong:max=1,cache=0,unit=tokens']);
+    expect(j.reward.mean).toBeCloseTo(-0.4, 12);
+  });
+  it('a folder with a part that cannot be read: the part is named and skipped when the rows are read again for tokens', () => {
+    // The reward workers skip an unreadable part; the second read (token lengths) once threw on it and failed the run.
+    const folder = join(dir, 'run');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'step_1.jsonl'), readFileSync(data));
+    writeFileSync(join(folder, 'step_2.jsonl.gz'), Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x67, 0x61, 0x72, 0x62, 0x61, 0x67, 0x65]));
+    const r = cli(['score', folder, '--reward', reward, '--json', '--shape', 'dapo-overlong:max=1,cache=0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/step_2\.jsonl\.gz line 0: the file could not be read: step_2\.jsonl\.gz looks gzip-compressed but could not be decompressed/);
+    const j = JSON.parse(r.stdout);
+    expect(j.rows).toBe(5);
     expect(j.reward.mean).toBeCloseTo(-0.4, 12);
   });
   it('step rewards (RewardResult.steps) through the worker threads: Clip, Delta, step-sum', () => {

@@ -1,7 +1,7 @@
 import { LineRows, unreadable, type LineIndex } from '../core/dataset/lineRows';
-import { loadAll } from '../core/dataset/loadAll';
+import { addWholePart, partsRead } from '../core/dataset/loadAll';
 import { importStream } from '../core/formats/import-stream';
-import { nameIssue, withPartStep } from '../core/dataset/parts';
+import { withPartStep } from '../core/dataset/parts';
 import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
 import type { DatasetFile, DatasetPart, PieceRequest } from './protocol';
@@ -65,12 +65,10 @@ export class WorkerRows {
     const many = f.parts !== undefined;
     const format = f.format ?? undefined;
     const mapping = f.mapping ?? undefined;
-    const rows: Trajectory[] = [];
+    // Rows of parts read by lines are placeholders in `into.rows` until `ensure`d.
+    const into = partsRead();
+    const rows = into.rows;
     const byLines: ByLines[] = [];
-    const issues: ParseIssue[] = [];
-    let detection: Detection | null = null;
-    let wholeFiles = 0;
-    let failed: unknown = null;
     for (const p of parts) {
       let blob = p.blob;
       if (!blob) {
@@ -85,36 +83,16 @@ export class WorkerRows {
         for (let i = 0; i < lr.size; i++) rows.push(undefined as unknown as Trajectory);
         continue;
       }
-      // Each part is read with the format the first one was read with, as the import does; of several files, one
-      // that gives no row is reported by name and the others load (as in the import: core/dataset/importParts.ts).
-      let loaded: Awaited<ReturnType<typeof loadAll>>;
-      try {
-        loaded = await loadAll({ name: p.name, blob }, { format: format ?? detection?.format, mapping });
-      } catch (e) {
-        if (!many) throw e;
-        failed ??= e;
-        issues.push({ line: 0, reason: `the file could not be read: ${e instanceof Error ? e.message : String(e)}`, file: p.name });
-        wholeFiles++;
-        continue;
-      }
-      detection ??= loaded.detection;
-      wholeFiles++;
-      for (const t of loaded.rows) {
-        if (many) {
-          t.index = rows.length;
-          withPartStep(t, p.step);
-        }
-        rows.push(t);
-      }
-      for (const i of loaded.issues) issues.push(many ? nameIssue(i, p.name) : i);
+      const whole = blob;
+      await addWholePart(into, { name: p.name, step: p.step, open: () => whole }, { format, mapping }, many);
     }
-    if (rows.length === 0 && failed !== null) throw failed;
+    if (rows.length === 0 && into.failed !== null) throw into.failed;
     if (piece && !many && byLines.length === 1 && piece.datasetId === f.datasetId && piece.path === f.path) adoptPiece(piece, byLines[0].rows.index, rows);
     this.datasetId = f.datasetId;
     this.rows = rows;
     this.size = rows.length;
     this.byLines = byLines;
-    if (wholeFiles === parts.length && detection) this.found = { issues, detection };
+    if (into.whole === parts.length && into.detection) this.found = { issues: into.issues, detection: into.detection };
   }
 
   /**
