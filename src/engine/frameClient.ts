@@ -47,6 +47,9 @@ export class RewardSandbox {
   private checks = new Map<number, (r: CheckResult) => void>();
   private runs = new Map<number, PendingRun>();
   private nextId = 1;
+  /** Pools whose dataset is set but not yet sent to the frame (see setDataset). */
+  private unsent = new Set<PoolId>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly opts: SandboxOptions) {}
@@ -56,7 +59,18 @@ export class RewardSandbox {
     return {
       setDataset: (ds, load = true) => {
         this.datasets[id] = ds;
-        this.send({ kind: 'dataset', pool: id, ds, load });
+        if (load) {
+          this.unsent.delete(id);
+          this.send({ kind: 'dataset', pool: id, ds, load });
+          return;
+        }
+        // Not to be read yet: sent in a task of its own (its message copies the rows' line spans, ~30 ms at a million
+        // rows, which would lengthen the import's last task) or before the pool's next message, whichever comes first.
+        this.unsent.add(id);
+        this.flushTimer ??= setTimeout(() => {
+          this.flushTimer = null;
+          for (const pool of [...this.unsent]) this.flush(pool);
+        }, 0);
       },
       check: (code) =>
         new Promise((resolve) => {
@@ -79,15 +93,27 @@ export class RewardSandbox {
 
   /** Remove the sandbox (tests; a page that is going away). What was in flight fails. */
   dispose(): void {
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.unsent.clear();
     this.lost('the reward sandbox was closed');
   }
 
+  /** Send `pool`'s dataset if it is still waiting to go (setDataset without load). */
+  private flush(pool: PoolId): void {
+    const ds = this.datasets[pool];
+    if (this.unsent.delete(pool) && ds) this.send({ kind: 'dataset', pool, ds, load: false });
+  }
+
   private send(m: ToFrame): void {
+    // A pool's dataset goes before anything else for that pool: the frame runs and checks on the dataset it was sent.
+    if (m.kind !== 'dataset' && m.kind !== 'cancel' && m.kind !== 'ping') this.flush(m.pool);
     if (!this.frame) {
       this.frame = this.start();
       // A fresh sandbox (the first, or one after a crash) learns the datasets it will be asked to run on.
       for (const [pool, ds] of Object.entries(this.datasets) as [PoolId, EngineDataset][])
         if (!(m.kind === 'dataset' && m.pool === pool)) this.frame.port.postMessage({ kind: 'dataset', pool, ds, load: false } satisfies ToFrame);
+      this.unsent.clear();
     }
     this.frame.port.postMessage(m);
     this.watch();
