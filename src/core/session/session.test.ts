@@ -316,16 +316,17 @@ describe('session files', () => {
   it("round-trips a run's step rewards, and leaves out a run whose step rewards are damaged", () => {
     // Rows of 2, 0 and 3 steps: offsets 0, 2, 2, 5.
     const steps = { offsets: new Int32Array([0, 2, 2, 5]), values: new Float64Array([0.5, -1, 0.25, 0, 1e-300]) };
-    const ok = readSessionFile(
+    // Run 1 with these step rewards, run 2 without.
+    const fileWith = (s: typeof steps) =>
       writeSessionFile({
         doc,
         data: new Uint8Array(5),
         runs: new Map([
-          [1, { ...run1, steps }],
+          [1, { ...run1, steps: s }],
           [2, run2],
         ]),
-      }),
-    );
+      });
+    const ok = readSessionFile(fileWith(steps));
     if (!ok.ok) throw new Error(ok.message);
     expect(ok.warnings).toEqual([]);
     expect(ok.content.runs.get(1)!.steps).toEqual(steps);
@@ -339,31 +340,13 @@ describe('session files', () => {
       { offsets: new Int32Array([0, 5000, 5000, 5000]), values: new Float64Array(5000) }, // past STEP_LIMIT
     ];
     for (const bad of damaged) {
-      const r = readSessionFile(
-        writeSessionFile({
-          doc,
-          data: new Uint8Array(5),
-          runs: new Map([
-            [1, { ...run1, steps: bad }],
-            [2, run2],
-          ]),
-        }),
-      );
+      const r = readSessionFile(fileWith(bad));
       if (!r.ok) throw new Error(r.message);
       expect(r.warnings).toEqual(['run #1: its step rewards are damaged, so it was left out']);
       expect(r.content.doc.runs.map((x) => x.id)).toEqual([2]);
     }
     // One of the two entries alone (a file cut by hand) is damaged too.
-    const files = unzipSync(
-      writeSessionFile({
-        doc,
-        data: new Uint8Array(5),
-        runs: new Map([
-          [1, { ...run1, steps }],
-          [2, run2],
-        ]),
-      }),
-    );
+    const files = unzipSync(fileWith(steps));
     delete files['runs/1/steps.f64'];
     const half = readSessionFile(zipSync(files));
     expect(half.ok && half.warnings).toEqual(['run #1: its step rewards are damaged, so it was left out']);
