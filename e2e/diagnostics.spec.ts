@@ -122,6 +122,24 @@ test('distribution tab: one histogram per reward component', async ({ page }) =>
   await expect(comps.getByRole('figure', { name: 'Component short histogram' })).toContainText('mean 0.499');
 });
 
+test('distribution tab: component histograms of a large file come from the stats worker', async ({ page }) => {
+  await openStudio(page);
+  // 60,000 rows (above the 50,000 from which the tabs compute in their worker): `half` is 1 on even rows (mean 0.5),
+  // `quarter` on rows ≡ 0 mod 4 (15,000 of them, mean 0.25).
+  await typeReward(
+    page,
+    'export default function reward(t) {\n  const half = t.index % 2 === 0 ? 1 : 0;\n  const quarter = t.index % 4 === 0 ? 1 : 0;\n  return { score: half, components: { half, quarter } };\n}\n',
+  );
+  const line = (k: number) => JSON.stringify({ prompt: `question ${k % 15000}`, completion: `answer ${k}` });
+  await upload(page, 'sixty-k.jsonl', Buffer.from(Array.from({ length: 60000 }, (_, k) => line(k)).join('\n')));
+  await expect(page.getByTestId('run-summary')).toContainText('mean 0.5000 · 60,000 scored', { timeout: 60_000 });
+  const comps = page.getByLabel('Reward components');
+  await expect(comps.getByRole('figure', { name: 'Component half histogram' })).toContainText('mean 0.500');
+  const quarter = comps.getByRole('figure', { name: 'Component quarter histogram' });
+  await expect(quarter).toContainText('mean 0.250');
+  await expect(quarter.getByRole('button', { name: 'quarter 1: 15000 rollouts' })).toBeVisible();
+});
+
 test('length tab in tokens on a larger file: counting shows its state, then the correlations', async ({ page }) => {
   test.slow(); // 10,000 imported rows on a shared two-core machine
   await openStudio(page);

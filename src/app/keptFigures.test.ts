@@ -1,6 +1,5 @@
 import { describe as suite, expect, it } from 'vitest';
-import { describe } from '../core/stats/describe';
-import { describeOf, scoredColumn, scoredOf } from './keptFigures';
+import { scoredColumn, scoredOf } from './keptFigures';
 
 suite('figures kept per array', () => {
   // Status 1 = scored (RowStatus.Ok), 2 = null: row 1 is NaN in what the diagnostics read.
@@ -13,12 +12,5 @@ suite('figures kept per array', () => {
     const c = new Float64Array([0.5, 9, 0.25]);
     expect(Array.from(scoredColumn(c, run.status))).toEqual([0.5, Number.NaN, 0.25]);
     expect(scoredColumn(c, run.status)).toBe(scoredColumn(c, run.status));
-  });
-  it('describes an array as describe() does, once', () => {
-    const v = new Float64Array([4, 1, 3, 2]);
-    const d = describeOf(v);
-    expect(d).toEqual(describe(v));
-    expect(d.mean).toBe(2.5);
-    expect(describeOf(v)).toBe(d);
   });
 });

@@ -1,9 +1,8 @@
 /**
  * Figures of a run's arrays kept while the arrays live (a WeakMap on their identity): the table's reward column and
- * the diagnostics tabs share one scored-values array per run, and a tab drawn again does not sort or rank a million
- * scores again. A run's arrays do not change once it is in the store, so identity is enough.
+ * the diagnostics tabs share one scored-values array per run (the tabs' own figures are kept in app/figures). A run's
+ * arrays do not change once it is in the store, so identity is enough.
  */
-import { describe, type Description } from '../core/stats/describe';
 import { scoredValues } from '../core/stats/scored';
 
 /** `compute(k, ...rest)` kept per `k`: `rest` must be what `k` determines (a column's run status, say). */
@@ -22,6 +21,3 @@ export const scoredOf = keptBy((r: { scores: Float64Array; status: Uint8Array })
 
 /** A column of a run (a component) on its scored rows: the same array for the same column. */
 export const scoredColumn = keptBy((values: Float64Array, status: Uint8Array) => scoredValues(values, status));
-
-/** describe() of an array, computed once per array. */
-export const describeOf: (values: Float64Array) => Description = keptBy(describe);

@@ -74,6 +74,17 @@ describe('a tab’s figures as one job', () => {
     expect(h.n).toBe(3);
   });
 
+  it('component: one bar per value (≤ 20 distinct) and the mean of the finite values', () => {
+    // Finite values 1, 2, 2, 5: bars 1 ×1, 2 ×2, 5 ×1; mean 10 / 4 = 2.5.
+    const c = figuresOf({ kind: 'component', values: f64([1, 2, NaN, 2, 5]) });
+    expect(c.histogram.bins.map((b) => [b.value, b.count])).toEqual([
+      [1, 1],
+      [2, 2],
+      [5, 1],
+    ]);
+    expect(c.mean).toBe(2.5);
+  });
+
   it('compare: rows scored in both, flips, changed rows largest first, points with the changed rows first', () => {
     // Rows 0–2 scored in both; row 0 went 0 → 1, row 2 went 1 → 0 (|Δ| = 1 each, ties by row).
     const f = figuresOf({ kind: 'compare', a: f64([0, 1, 1, NaN]), b: f64([1, 1, 0, 0]) });

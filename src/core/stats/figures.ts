@@ -25,6 +25,7 @@ export interface Point {
 export type FigureJob =
   | { kind: 'distribution'; values: Float64Array; others: Float64Array[] }
   | { kind: 'histogram'; values: Float64Array; maxBins: number }
+  | { kind: 'component'; values: Float64Array }
   | { kind: 'length'; values: Float64Array; lengths: Int32Array | Float64Array; groupOf: Int32Array; groupCount: number }
   | { kind: 'collapse'; values: Float64Array; groupOf: Int32Array; groupCount: number; preset: PresetId; steps: Float64Array | null }
   | {
@@ -43,6 +44,12 @@ export interface DistributionFigures {
   /** Bins shared by `values` and `others`; counts[0] is `values`', then one per other run. */
   overlay: { histogram: Histogram; counts: number[][] };
   description: Description;
+}
+
+/** A reward component's small histogram (at most 20 bins) and its mean over the finite values. */
+export interface ComponentFigures {
+  histogram: Histogram;
+  mean: number;
 }
 
 export interface LengthFigures {
@@ -78,6 +85,7 @@ export type CompareFigures = RunComparison & { points: Point[] };
 export interface FigureOf {
   distribution: DistributionFigures;
   histogram: Histogram;
+  component: ComponentFigures;
   length: LengthFigures;
   collapse: CollapseFigures;
   'shaping-side': ShapingSide;
@@ -100,6 +108,8 @@ export function figuresOf(job: FigureJob): FigureOf[FigureKind] {
       return { overlay: overlayHistogram([job.values, ...job.others]), description: describe(job.values) };
     case 'histogram':
       return histogram(job.values, { maxBins: job.maxBins });
+    case 'component':
+      return { histogram: histogram(job.values, { maxBins: 20 }), mean: describe(job.values).mean };
     case 'length': {
       const { values, lengths } = job;
       const points = sampleRows(values.length, (i) => !Number.isNaN(values[i]), MAX_POINTS).map((i) => ({ x: lengths[i], y: values[i], row: i }));

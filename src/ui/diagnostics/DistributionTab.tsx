@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
-import { histogram } from '../../core/stats/histogram';
 import { rowsInBin } from '../../core/stats/rowsInBin';
 import { statusShares } from '../../core/stats/statusShares';
 import { useStudio } from '../../store';
@@ -9,7 +8,7 @@ import { binName, HistogramChart } from '../charts/HistogramChart';
 import { choosableBar } from '../charts/choosableBar';
 import { runLabel } from '../editor/runLabel';
 import { fmt, pct } from './format';
-import { describeOf, scoredColumn, scoredOf } from '../../app/keptFigures';
+import { scoredColumn, scoredOf } from '../../app/keptFigures';
 import { figure } from '../../app/figures';
 import { Computing } from './Computing';
 import { useFigure } from './useFigure';
@@ -156,12 +155,23 @@ function OverlayPicker({ run, overlaid }: { run: RunRecord; overlaid: RunRecord[
 function ComponentHistogram({ name, values, status }: { name: string; values: Float64Array; status: Uint8Array }) {
   const setSubset = useStudio((s) => s.setSubset);
   const vals = scoredColumn(values, status);
-  const h = useMemo(() => histogram(vals, { maxBins: 20 }), [vals]);
+  // In the stats worker from PAGE_ROWS rows up, like the run's own histogram: a sort of every scored row per component.
+  const fig = useFigure(figure({ kind: 'component', values: vals }));
+  if (!fig.value)
+    return (
+      <figure className="mini-chart" aria-label={`Component ${name} histogram`}>
+        <figcaption>
+          <code>{name}</code>
+        </figcaption>
+        <Computing rows={vals.length} error={fig.error} />
+      </figure>
+    );
+  const { histogram: h, mean } = fig.value;
   const data = h.bins.map((b, i) => ({ i, label: binName(h, i), count: b.count }));
   return (
     <figure className="mini-chart" aria-label={`Component ${name} histogram`}>
       <figcaption>
-        <code>{name}</code> <span className="muted">mean {fmt(describeOf(vals).mean, 3)}</span>
+        <code>{name}</code> <span className="muted">mean {fmt(mean, 3)}</span>
       </figcaption>
       <ResponsiveContainer width="100%" height={70}>
         <BarChart data={data} margin={{ top: 2, right: 2, bottom: 0, left: 2 }}>
