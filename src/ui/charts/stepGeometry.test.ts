@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barWidth, extentOf, linear, nearestIndex, niceDomain, runsWhere, stackTops, stepAfterArea, stepAfterPoints } from './stepGeometry';
+import { barWidth, extentOf, keyTarget, linear, nearestIndex, niceDomain, runsWhere, stackTops, stepAfterArea, stepAfterPoints } from './stepGeometry';
 
 describe('linear', () => {
   it('maps a domain onto a range, inverted ranges included', () => {
@@ -106,5 +106,22 @@ describe('barWidth', () => {
     expect(barWidth([0, 100])).toBe(24);
     expect(barWidth([0, 0.5])).toBe(1);
     expect(barWidth([0])).toBe(24);
+  });
+});
+
+describe('keyTarget', () => {
+  it('moves the highlighted step with the arrows, pages and ends, within the steps', () => {
+    // From no step: Right starts at the first of 25, Left at the last.
+    expect(keyTarget('ArrowRight', null, 25)).toBe(0);
+    expect(keyTarget('ArrowLeft', null, 25)).toBe(24);
+    expect(keyTarget('ArrowRight', 3, 25)).toBe(4);
+    expect(keyTarget('ArrowLeft', 0, 25)).toBe(0);
+    // A page is a tenth of the steps, rounded: 25 / 10 → 3 (2.5 rounds up).
+    expect(keyTarget('PageDown', 3, 25)).toBe(6);
+    expect(keyTarget('PageUp', 1, 25)).toBe(0);
+    expect(keyTarget('PageDown', 23, 25)).toBe(24);
+    expect(keyTarget('Home', 10, 25)).toBe(0);
+    expect(keyTarget('End', null, 25)).toBe(24);
+    expect(keyTarget('Enter', 3, 25)).toBe(null);
   });
 });

@@ -123,3 +123,14 @@ export function barWidth(xs: ArrayLike<number>, max = 24): number {
   if (!Number.isFinite(gap)) return max;
   return Math.max(1, Math.min(max, gap * 0.8));
 }
+
+/** The step a key moves the highlight to (from none: Right/PageDown start at the first, Left/PageUp at the last); null for other keys. */
+export function keyTarget(key: string, active: number | null, n: number): number | null {
+  const page = Math.max(1, Math.round(n / 10));
+  let to: number;
+  if (key === 'Home') to = 0;
+  else if (key === 'End') to = n - 1;
+  else if (active === null) to = key === 'ArrowRight' || key === 'PageDown' ? 0 : key === 'ArrowLeft' || key === 'PageUp' ? n - 1 : NaN;
+  else to = key === 'ArrowRight' ? active + 1 : key === 'ArrowLeft' ? active - 1 : key === 'PageDown' ? active + page : key === 'PageUp' ? active - page : NaN;
+  return Number.isNaN(to) ? null : Math.max(0, Math.min(n - 1, to));
+}
