@@ -130,17 +130,52 @@ test('axe finds no violations on the Over steps tab, in each of its views', asyn
   }
 });
 
+/** The Reward over steps canvas, and where its step k of `count` (evenly spaced) is drawn, from its data-* attributes. */
+async function rewardCanvas(page: Page) {
+  const figure = page.getByRole('figure', { name: 'Reward over steps', exact: true });
+  const canvas = figure.locator('canvas');
+  await expect(canvas).toHaveAttribute('data-last-step-x', /\d+/);
+  const x0 = Number(await canvas.getAttribute('data-first-step-x'));
+  const x1 = Number(await canvas.getAttribute('data-last-step-x'));
+  const y = Number(await canvas.getAttribute('data-plot-y'));
+  return { figure, canvas, at: (k: number, count: number) => ({ x: x0 + ((x1 - x0) * k) / (count - 1), y }) };
+}
+
 test('a click on a chart opens the rollouts of the step under the pointer', async ({ page }) => {
   await openSteps(page);
-  const chart = page.getByRole('figure', { name: 'Reward over steps', exact: true }).locator('.recharts-wrapper');
-  const box = (await chart.boundingBox())!;
-  // The plot runs from step 0 (left) to step 5 (right): its right end is step 5.
-  // As a person does: the pointer moves over the plot (the tooltip shows the step), then clicks.
-  const at = { x: box.width - 14, y: box.height / 2 };
-  await chart.hover({ position: { x: at.x - 30, y: at.y } });
-  await chart.hover({ position: at });
-  await expect(page.locator('.recharts-tooltip-wrapper').first()).toBeVisible();
-  await chart.click({ position: at });
+  const { figure, canvas, at } = await rewardCanvas(page);
+  // As a person does: the pointer moves over the plot (the readout shows the step under it), then clicks.
+  const tip = figure.locator('.step-tip');
+  await canvas.hover({ position: at(2, 6) });
+  await expect(tip).toContainText('step 2');
+  await expect(tip).toContainText(`mean: ${expected.steps[2].reward.mean.toFixed(4)}`);
+  // Nearest step by x: a little right of step 5's x is still step 5.
+  const five = at(5, 6);
+  await canvas.hover({ position: { x: five.x - 4, y: five.y } });
+  await expect(tip).toContainText('step 5');
+  await canvas.click({ position: { x: five.x - 4, y: five.y } });
+  await expect(page.getByRole('button', { name: 'Clear chart selection' }).locator('..')).toHaveText('step 5×');
+});
+
+test('a step on a chart opens from the keyboard', async ({ page }) => {
+  await openSteps(page);
+  const { figure, canvas } = await rewardCanvas(page);
+  await expect(canvas).toHaveAttribute('tabindex', '0');
+  await expect(canvas).toHaveAccessibleName(/reward over steps: ± std, mean over 6 steps, 0 to 5/);
+  await canvas.focus();
+  // The first Right goes to the first step; End to the last; Left one back.
+  await page.keyboard.press('ArrowRight');
+  await expect(figure.locator('.step-tip')).toContainText('step 0');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await expect(figure.locator('.step-tip')).toContainText('step 4');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Clear chart selection' }).locator('..')).toHaveText('step 4×');
+  // The other charts open steps too: the Label chart, from its last step.
+  const label = page.getByRole('figure', { name: 'Label vs reward over steps' }).locator('canvas');
+  await label.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Clear chart selection' }).locator('..')).toHaveText('step 5×');
 });
 

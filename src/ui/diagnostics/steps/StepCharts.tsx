@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Area, Bar, CartesianGrid, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { OverSteps } from '../../../core/steps/overSteps';
+import { useMemo, useState } from 'react';
+import type { OverSteps, StepFigures } from '../../../core/steps/overSteps';
 import { DIVERGENCE_RULE } from '../../../core/steps/overSteps';
 import { sampleRows } from '../../../core/stats/sample';
+import { StepSeriesCanvas, type StepLayer, type StepLine } from '../../charts/StepSeriesCanvas';
 import { fmt } from '../format';
 
 interface Props {
@@ -13,94 +13,85 @@ interface Props {
   lengthUnit: string;
 }
 
-/** The zero-std causes stacked per step: data key, legend name, colour. */
-const CAUSES = [
-  ['cut', 'all truncated', '#6e7781'],
-  ['allMax', 'all max', '#1a7f37'],
-  ['allMin', 'all min', '#cf222e'],
-  ['other', 'other', '#bf8700'],
-] as const;
+/** The zero-std causes stacked per step, bottom first: legend name, colour, value. */
+const CAUSES: [string, string, (s: StepFigures) => number][] = [
+  ['all truncated', '#6e7781', (s) => s.collapse.truncatedZeroStdFraction],
+  ['all max', '#1a7f37', (s) => s.collapse.allMaxFraction],
+  ['all min', '#cf222e', (s) => s.collapse.allMinFraction],
+  ['other', '#bf8700', (s) => s.collapse.otherZeroStdFraction],
+];
 
-const nul = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
-const MARGIN = { top: 4, right: 12, bottom: 4, left: 0 };
 /** Steps drawn at most (evenly spaced, the last one kept): a hostile file can hold a step per row. */
 export const MAX_CHART_STEPS = 1500;
-/**
- * Above this many steps drawn, bars are at most a few pixels wide: the zero-std causes are drawn as stacked step
- * areas (4 paths, not 4 rects a step) and the lines without dots. Drawing a rect and a dot per step of 1,000 steps
- * took one task of 0.5–1.4 s (bench/scale.bench.mjs at 1M rows).
- */
-const DENSE_STEPS = 300;
+const SHARE: [number, number] = [0, 1];
 
-/** A click on a chart opens the rows of the step under the pointer (Recharts gives its x value as the active label). */
-function clickStep(steps: readonly number[], onStep: (k: number) => void) {
-  return (e: { activeLabel?: number | string | null } | null) => {
-    const k = e?.activeLabel === undefined || e.activeLabel === null ? -1 : steps.indexOf(Number(e.activeLabel));
-    if (k >= 0) onStep(k);
-  };
+/** A figure per drawn step as a column, NaN where it is missing (null, undefined or not finite). */
+function column(drawn: readonly StepFigures[], of: (s: StepFigures) => number | null | undefined): Float64Array {
+  const out = new Float64Array(drawn.length);
+  for (let i = 0; i < drawn.length; i++) {
+    const v = of(drawn[i]);
+    out[i] = v === null || v === undefined || !Number.isFinite(v) ? NaN : v;
+  }
+  return out;
 }
 
 /**
- * How many of `count` charts to draw: one more each frame. Each chart then mounts, and measures its size, in a task
- * of its own, instead of all four in one task of over 100 ms (bench/steps-browser.bench.mjs).
+ * The per-step charts: reward ± std (or a component's), zero-std groups by cause, lengths, truncation, label. Each is a
+ * canvas (StepSeriesCanvas): as Recharts SVG, the four took main-thread tasks of 150–520 ms at 1,000 steps.
  */
-function useOneMorePerFrame(count: number): number {
-  const [n, setN] = useState(1);
-  useEffect(() => {
-    if (n >= count) return;
-    const id = requestAnimationFrame(() => setN((k) => k + 1));
-    return () => cancelAnimationFrame(id);
-  }, [n, count]);
-  return n;
-}
-
-/** The per-step line charts: reward ± std (or a component's), zero-std groups by cause, lengths, truncation, label. */
 export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
   const names = useMemo(() => Object.keys(figures.steps[0]?.components ?? {}), [figures]);
   const [series, setSeries] = useState('');
   const shown = names.includes(series) ? series : '';
-  const drawn = useMemo(() => {
+  // Indices of the steps drawn into figures.steps, ascending.
+  const drawnAt = useMemo(() => {
     const n = figures.steps.length;
     const k = sampleRows(n, () => true, MAX_CHART_STEPS);
     if (k.length < n && k[k.length - 1] !== n - 1) k[k.length - 1] = n - 1;
-    return k.map((i) => figures.steps[i]);
+    return k;
   }, [figures]);
-  const data = useMemo(
-    () =>
-      drawn.map((s) => {
-        const m = shown ? s.components[shown] : s.reward;
-        return {
-          step: s.step,
-          mean: nul(m.mean),
-          band: Number.isFinite(m.mean) ? [m.mean - m.std, m.mean + m.std] : null,
-          allMax: nul(s.collapse.allMaxFraction),
-          allMin: nul(s.collapse.allMinFraction),
-          other: nul(s.collapse.otherZeroStdFraction),
-          cut: nul(s.collapse.truncatedZeroStdFraction),
-          near: nul(s.collapse.nearZeroStdGroupFraction),
-          lenMean: nul(s.length.mean),
-          lenP95: nul(s.length.p95),
-          truncated: nul(s.truncated),
-          reward: nul(s.reward.mean),
-          accuracy: nul(s.label?.accuracy),
-        };
-      }),
-    [drawn, shown],
-  );
-  const drawnCharts = useOneMorePerFrame(4);
-  const dense = data.length > DENSE_STEPS;
-  const dot = dense ? false : { r: 2 };
-  const click = clickStep(
-    figures.steps.map((s) => s.step),
-    onStep,
-  );
+  const drawn = useMemo(() => drawnAt.map((i) => figures.steps[i]), [drawnAt, figures]);
+  const steps = useMemo(() => column(drawn, (s) => s.step), [drawn]);
+  const open = (i: number) => onStep(drawnAt[i]);
   const d = figures.divergence;
   const hasTruncation = figures.steps.some((s) => s.truncated !== null);
   const hasLabel = figures.steps.some((s) => s.label !== null && Number.isFinite(s.label.accuracy));
-  const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11 }} />;
+
+  const reward = useMemo(() => {
+    const m = (s: StepFigures) => (shown ? s.components[shown] : s.reward);
+    const mean = column(drawn, (s) => m(s).mean);
+    const std = column(drawn, (s) => m(s).std);
+    return {
+      band: { name: '± std', color: '#1f6feb', lo: mean.map((v, i) => v - std[i]), hi: mean.map((v, i) => v + std[i]) },
+      lines: [{ name: 'mean', color: '#1f6feb', values: mean, digits: 4, dots: true }] as StepLine[],
+    };
+  }, [drawn, shown]);
+  const zeroStd = useMemo(
+    () => ({
+      stack: CAUSES.map(([name, color, of]) => ({ name, color, values: column(drawn, of) })) as StepLayer[],
+      lines: [{ name: 'std < 1e-3', color: '#8250df', values: column(drawn, (s) => s.collapse.nearZeroStdGroupFraction) }] as StepLine[],
+    }),
+    [drawn],
+  );
+  const length = useMemo(
+    (): StepLine[] => [
+      { name: 'mean', color: '#1f6feb', values: column(drawn, (s) => s.length.mean) },
+      { name: 'p95', color: '#0969da', values: column(drawn, (s) => s.length.p95), dashed: true },
+      ...(hasTruncation ? [{ name: 'truncated share', color: '#cf222e', values: column(drawn, (s) => s.truncated), right: true }] : []),
+    ],
+    [drawn, hasTruncation],
+  );
+  const label = useMemo(
+    (): StepLine[] => [
+      { name: 'mean reward', color: '#1f6feb', values: column(drawn, (s) => s.reward.mean), dots: true },
+      { name: `mean ${labelName}`, color: '#1a7f37', values: column(drawn, (s) => s.label?.accuracy), dots: true },
+    ],
+    [drawn, labelName],
+  );
+  const divergence = useMemo(() => (d ? { step: d.step, label: 'divergence', color: '#cf222e' } : undefined), [d]);
   return (
     <>
-      <figure className="chart" aria-label="Reward over steps" data-steps={data.length}>
+      <figure className="chart step-chart" aria-label="Reward over steps" data-steps={drawn.length}>
         <figcaption className="muted small">
           {names.length > 0 ? (
             <label>
@@ -118,93 +109,33 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
           {shown || 'reward'}: mean ± std per step (population std over the scored rollouts); click a step to open its rollouts
           {drawn.length < figures.steps.length ? ` (${drawn.length} of ${figures.steps.length} steps drawn, evenly spaced; the table has all)` : ''}
         </figcaption>
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={data} margin={MARGIN} onClick={click}>
-            <CartesianGrid strokeDasharray="3 3" />
-            {xAxis}
-            <YAxis tick={{ fontSize: 11 }} width={44} />
-            <Tooltip formatter={(v) => (Array.isArray(v) ? v.map((x) => fmt(Number(x), 3)).join(' to ') : fmt(Number(v), 4))} />
-            <Area dataKey="band" name="± std" stroke="none" fill="#1f6feb" fillOpacity={0.15} isAnimationActive={false} />
-            <Line dataKey="mean" name="mean" stroke="#1f6feb" dot={dot} isAnimationActive={false} />
-          </ComposedChart>
-        </ResponsiveContainer>
+        <StepSeriesCanvas label={`${shown || 'reward'} over steps`} steps={steps} band={reward.band} lines={reward.lines} onStep={open} />
       </figure>
-      {drawnCharts >= 2 ? (
-        <figure className="chart" aria-label="Zero-std groups over steps">
-          <figcaption className="muted small">Groups whose rewards are all equal (frac_reward_zero_std), by cause; line: std &lt; 1e-3</figcaption>
-          <ResponsiveContainer width="100%" height="100%">
-            <ComposedChart data={data} margin={MARGIN} onClick={click}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              {xAxis}
-              <YAxis tick={{ fontSize: 11 }} width={44} domain={[0, 1]} />
-              <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              {CAUSES.map(([key, name, fill]) =>
-                dense ? (
-                  <Area
-                    key={key}
-                    type="stepAfter"
-                    dataKey={key}
-                    stackId="z"
-                    name={name}
-                    fill={fill}
-                    fillOpacity={1}
-                    stroke="none"
-                    legendType="rect"
-                    isAnimationActive={false}
-                  />
-                ) : (
-                  <Bar key={key} dataKey={key} stackId="z" name={name} fill={fill} isAnimationActive={false} />
-                ),
-              )}
-              <Line dataKey="near" name="std < 1e-3" stroke="#8250df" dot={false} isAnimationActive={false} />
-            </ComposedChart>
-          </ResponsiveContainer>
-        </figure>
-      ) : null}
-      {drawnCharts >= 3 ? (
-        <figure className="chart" aria-label="Length over steps">
-          <figcaption className="muted small">
-            Completion length ({lengthUnit}): mean and p95{hasTruncation ? '; truncated share on the right axis' : ''}
-          </figcaption>
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={data} margin={MARGIN} onClick={click}>
-              <CartesianGrid strokeDasharray="3 3" />
-              {xAxis}
-              <YAxis yAxisId="len" tick={{ fontSize: 11 }} width={44} />
-              {hasTruncation ? <YAxis yAxisId="share" orientation="right" domain={[0, 1]} tick={{ fontSize: 11 }} width={36} /> : null}
-              <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Line yAxisId="len" dataKey="lenMean" name="mean" stroke="#1f6feb" dot={false} isAnimationActive={false} />
-              <Line yAxisId="len" dataKey="lenP95" name="p95" stroke="#0969da" strokeDasharray="4 2" dot={false} isAnimationActive={false} />
-              {hasTruncation ? (
-                <Line yAxisId="share" dataKey="truncated" name="truncated share" stroke="#cf222e" dot={false} isAnimationActive={false} />
-              ) : null}
-            </LineChart>
-          </ResponsiveContainer>
-        </figure>
-      ) : null}
-      {drawnCharts >= 4 ? (
-        <figure className="chart" aria-label="Label vs reward over steps">
-          <figcaption className="muted small">
-            {hasLabel ? `Mean reward and mean ${labelName} (accuracy) per step` : 'Pick a trusted label column to see the label against the reward.'}
-          </figcaption>
-          {hasLabel ? (
-            <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={data} margin={MARGIN} onClick={click}>
-                <CartesianGrid strokeDasharray="3 3" />
-                {xAxis}
-                <YAxis tick={{ fontSize: 11 }} width={44} />
-                <Tooltip formatter={(v) => fmt(Number(v), 3)} />
-                <Legend wrapperStyle={{ fontSize: 11 }} />
-                <Line dataKey="reward" name="mean reward" stroke="#1f6feb" dot={dot} isAnimationActive={false} />
-                <Line dataKey="accuracy" name={`mean ${labelName}`} stroke="#1a7f37" dot={dot} isAnimationActive={false} />
-                {d ? <ReferenceLine x={d.step} stroke="#cf222e" strokeDasharray="4 2" label={{ value: 'divergence', fontSize: 11, fill: '#cf222e' }} /> : null}
-              </LineChart>
-            </ResponsiveContainer>
-          ) : null}
-        </figure>
-      ) : null}
+      <figure className="chart step-chart" aria-label="Zero-std groups over steps">
+        <figcaption className="muted small">Groups whose rewards are all equal (frac_reward_zero_std), by cause; line: std &lt; 1e-3</figcaption>
+        <StepSeriesCanvas
+          label="Zero-std groups over steps"
+          steps={steps}
+          stack={zeroStd.stack}
+          lines={zeroStd.lines}
+          yDomain={SHARE}
+          xGrid={false}
+          legend
+          onStep={open}
+        />
+      </figure>
+      <figure className="chart step-chart" aria-label="Length over steps">
+        <figcaption className="muted small">
+          Completion length ({lengthUnit}): mean and p95{hasTruncation ? '; truncated share on the right axis' : ''}
+        </figcaption>
+        <StepSeriesCanvas label="Length over steps" steps={steps} lines={length} rightDomain={SHARE} legend onStep={open} />
+      </figure>
+      <figure className="chart step-chart" aria-label="Label vs reward over steps">
+        <figcaption className="muted small">
+          {hasLabel ? `Mean reward and mean ${labelName} (accuracy) per step` : 'Pick a trusted label column to see the label against the reward.'}
+        </figcaption>
+        {hasLabel ? <StepSeriesCanvas label="Label vs reward over steps" steps={steps} lines={label} reference={divergence} legend onStep={open} /> : null}
+      </figure>
       <p className={d ? 'warn-banner' : 'muted small'} role="note" aria-label="Divergence" title={`Rule: ${DIVERGENCE_RULE}`}>
         {!hasLabel
           ? 'Divergence needs a trusted label.'
