@@ -28,6 +28,7 @@ import { scoreReport } from './scoreReport';
 import { shardRows } from '../core/dataset/shard';
 import { sandboxed } from './sandbox';
 import { shapeRun } from './shaping';
+import { shapeNeeds } from '../core/shaping/spec';
 import { closeModels, ensembleReport, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { localSessions, remoteSessions } from './modelHost';
 import type { Trajectory } from '../core/trajectory';
@@ -79,11 +80,15 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: Ear
 
   const size = o.workers ?? defaultPoolSize();
   let models: Record<string, Float64Array> | undefined;
+  // The rows --model read, kept for --shape when it needs them (token counts, a column): not read a second time.
+  let modelRows: Trajectory[] | null = null;
   if (o.models.length > 0) {
     const scored = await modelScores(o, io);
     if (!scored.ok) return fail(io, scored.message);
     await closeModels(scored.models);
     models = scored.columns;
+    const needs = shapeNeeds(o.shapes);
+    if (needs.tokens || needs.columns.length > 0) modelRows = scored.rows;
   }
   // Each --reward is run on every row, one after another; several are then combined as TRL combines reward_funcs.
   const runs: Extract<Ran, { ok: true }>[] = [];
@@ -120,7 +125,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: Ear
     return 2;
   }
   // --shape: from here on the reward is the shaped one (the report, --out, the partial); the JSON keeps the raw one apart.
-  const shaping = o.shapes.length > 0 ? await shapeRun(o, meta, result.scores, result.status, result.steps ?? null) : null;
+  const shaping = o.shapes.length > 0 ? await shapeRun(o, meta, result.scores, result.status, result.steps ?? null, modelRows) : null;
   if (shaping && !shaping.ok) {
     io.stderr(`reward-studio: ${shaping.message}\n`);
     return shaping.status;

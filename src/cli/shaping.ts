@@ -26,18 +26,31 @@ export type ShapeOutcome = { ok: true; shaped: Shaped } | { ok: false; message: 
 
 const num = (x: number) => (Number.isFinite(x) ? x : null);
 
-export async function shapeRun(o: ScoreOptions, meta: DatasetMeta, scores: Float64Array, status: Uint8Array, steps: StepColumn | null): Promise<ShapeOutcome> {
+/**
+ * `read`: the rows --model already read in this process, when it did (the same import of the same file): not read a
+ * second time.
+ */
+export async function shapeRun(
+  o: ScoreOptions,
+  meta: DatasetMeta,
+  scores: Float64Array,
+  status: Uint8Array,
+  steps: StepColumn | null,
+  read: Trajectory[] | null = null,
+): Promise<ShapeOutcome> {
   const needs = shapeNeeds(o.shapes);
   // The run's meta has lengths in characters and what each row's fields say of truncation; the rows are read again
   // only for token counts or a `par` reference column.
-  let rows: Trajectory[] = [];
+  let rows: Trajectory[] = read ?? [];
   if (needs.tokens || needs.columns.length > 0) {
-    try {
-      const data = dataOf(o);
-      if (!data.ok) throw new Error(data.message);
-      rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
-    } catch (e) {
-      return { ok: false, status: 1, message: `cannot read the data file ${o.dataPath}: ${e instanceof Error ? e.message : String(e)}` };
+    if (read === null) {
+      try {
+        const data = dataOf(o);
+        if (!data.ok) throw new Error(data.message);
+        rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
+      } catch (e) {
+        return { ok: false, status: 1, message: `cannot read the data file ${o.dataPath}: ${e instanceof Error ? e.message : String(e)}` };
+      }
     }
     if (rows.length !== meta.rows)
       return { ok: false, status: 1, message: `--shape: the data file changed during the run (${rows.length} rows, ${meta.rows} scored)` };
