@@ -5,7 +5,7 @@
  */
 import { importPacked, type PackedEvent, type Parallelism } from './importPacked';
 import { LabelCollector, type LabelColumn } from './labelColumns';
-import { PartsJoiner } from './parts';
+import { PartsJoiner, unreadablePart } from './parts';
 import type { ByteSource, ImportOptions } from '../formats/types';
 import type { ParseIssue } from '../trajectory';
 
@@ -20,8 +20,6 @@ export type PartsEvent =
   | { kind: 'part'; index: number }
   /** A part is read: `rows` rows (0 when it failed; `failure` then says why, as an issue naming the file). */
   | { kind: 'part-end'; index: number; rows: number; failure?: ParseIssue };
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function* importParts(parts: readonly PartSource[], opts: ImportOptions, par?: Parallelism): AsyncGenerator<PartsEvent> {
   const joiner = new PartsJoiner();
@@ -52,7 +50,7 @@ export async function* importParts(parts: readonly PartSource[], opts: ImportOpt
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       first ??= e;
-      const failure: ParseIssue = { line: 0, reason: `the file could not be read: ${messageOf(e)}`, file: p.name };
+      const failure = unreadablePart(p.name, e);
       // Rows already sent stay; a part that failed part-way keeps them (its issues say where it stopped).
       yield { kind: 'part-end', index, rows, failure };
       labels.merge({ rows, fields: [] });

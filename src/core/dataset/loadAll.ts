@@ -1,7 +1,7 @@
 import { importStream } from '../formats';
 import type { ByteSource, Detection, ImportOptions } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
-import { nameIssue, withPartStep } from './parts';
+import { nameIssue, unreadablePart, withPartStep } from './parts';
 
 /** Read a whole file into trajectories (reward workers and the CLI; the UI streams with importStream). */
 export async function loadAll(source: ByteSource, opts: ImportOptions = {}): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
@@ -51,7 +51,7 @@ export async function addWholePart(into: PartsRead, p: WholePart, opts: ImportOp
   } catch (e) {
     if (!many) throw e;
     into.failed ??= e;
-    into.issues.push({ line: 0, reason: `the file could not be read: ${e instanceof Error ? e.message : String(e)}`, file: p.name });
+    into.issues.push(unreadablePart(p.name, e));
     into.whole++;
     return;
   }

@@ -173,6 +173,11 @@ export function nameIssue(i: ParseIssue, file: string): ParseIssue {
   return { ...i, file };
 }
 
+/** The issue of a part that could not be read at all (the browser's import and the workers' and CLI's reads say the same). */
+export function unreadablePart(file: string, e: unknown): ParseIssue {
+  return { line: 0, reason: `the file could not be read: ${e instanceof Error ? e.message : String(e)}`, file };
+}
+
 /**
  * The parts of a dataset of several files as storage gives them back (a saved session's files, IndexedDB): 1 to
  * PART_LIMIT of them, each a Blob with a name of at most PART_NAME_LIMIT characters and a step that is null or a
