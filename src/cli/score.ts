@@ -299,7 +299,7 @@ export async function openReward(
     const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
     const data = dataOf(o);
     let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
-    if (!python && size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single)) {
+    if (size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single, python)) {
       const path = data.single;
       engine.fill(size); // the workers start while this process plans the pieces
       pieces = planFilePieces(path, basename(path), size, o)
