@@ -19,7 +19,7 @@ import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type Run
 import type { LineIndex } from '../core/dataset/lineRows';
 import { joinPieces, mayReadInPieces, planFilePieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
-import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
+import { ensureSnapshot, handedSnapshotRef, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
 import { columnsOf } from './columns';
@@ -66,7 +66,7 @@ function tellDataFiles(o: ScoreOptions, io: Io): void {
   for (const n of d.notes.slice(0, 10)) io.stderr(`reward-studio: note: ${n}\n`);
 }
 
-/** `early`: a worker started before this module loaded, taken as the first reward's first worker (TypeScript only). */
+/** `early`: workers started before this module loaded, taken as the first reward's first workers (of its language). */
 export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: EarlyWorker): Promise<number> {
   const inputs = readInputs(o);
   if (!inputs.ok) return fail(io, inputs.message);
@@ -278,11 +278,13 @@ export async function openReward(
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
   let functions: WeightedFunction[] | undefined;
-  // Python workers start from a Pyodide snapshot: made by the unsandboxed process (see main), only looked up here.
-  const snapshot = python ? (sandboxed() ? snapshotRef() : await ensureSnapshot()) : null;
+  // Python workers start from a Pyodide snapshot: made by the unsandboxed process (see main), only looked up here
+  // (by the key it handed over, else hashed again).
+  const snapshot = python ? (sandboxed() ? (handedSnapshotRef() ?? snapshotRef()) : await ensureSnapshot()) : null;
+  const language = python ? 'py' : 'ts';
   const engine = new RewardEngine({
     size,
-    spawn: () => (python ? null : early?.take()) ?? nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
+    spawn: () => (early?.language === language ? early.take() : null) ?? nodeWorkerPort(workerUrl, language, o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,
