@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, type ScoreOptions } from './args';
-import { permissionFlags, sandboxEnv } from './sandbox';
+import { permissionFlags, sandboxEnv, v8Flags } from './sandbox';
 
 const options = (argv: string[]): ScoreOptions => {
   const p = parseArgs(argv);
@@ -92,5 +92,13 @@ describe('sandboxEnv', () => {
   });
   it('passes none on when the launcher made or checked no snapshot', () => {
     expect(sandboxEnv({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: key }, null)).toEqual({ HOME: '/h' });
+  });
+});
+
+describe('v8Flags', () => {
+  it('a single-threaded garbage collector when a reward is Python (its workers keep every core busy); none for TypeScript alone', () => {
+    expect(v8Flags(options(['score', 'd.jsonl', '--reward', 'r.py']))).toEqual(['--single-threaded-gc']);
+    expect(v8Flags(options(['score', 'd.jsonl', '--reward', 'a.ts', '--reward', 'b.py']))).toEqual(['--single-threaded-gc']);
+    expect(v8Flags(options(['score', 'd.jsonl', '--reward', 'r.ts']))).toEqual([]);
   });
 });

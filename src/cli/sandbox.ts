@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import type { ScoreOptions } from './args';
+import { isPythonReward, type ScoreOptions } from './args';
 import { dataPathsOf } from './dataFiles';
 import { serveModels } from './modelHost';
 import { SNAPSHOT_KEY_ENV, type PyodideSnapshotRef } from '../engine/pyodideSnapshot';
@@ -52,6 +52,14 @@ export function permissionFlags(
   return flags;
 }
 
+/**
+ * V8 flags for the sandboxed run. A Python reward's pool has a worker per core, all busy from the start: V8's parallel
+ * garbage-collector helpers then only wait for a core, and burned 0.3 s of CPU a run (bench/README, issue 27).
+ */
+export function v8Flags(o: ScoreOptions): string[] {
+  return o.rewardPaths.some(isPythonReward) ? ['--single-threaded-gc'] : [];
+}
+
 /** The sandboxed run's environment: this launcher's snapshot key only, none inherited when it made or checked none. */
 export function sandboxEnv(env: NodeJS.ProcessEnv, snapshot: PyodideSnapshotRef | null): NodeJS.ProcessEnv {
   const out = { ...env };
@@ -84,7 +92,7 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
   const models = o.models.length > 0;
   const child = spawn(
     process.execPath,
-    [...permissionFlags(o, root, resolvePackage, undefined, snapshot ? [snapshot.path] : []), '--no-warnings=ExperimentalWarning', bundle, ...argv],
+    [...permissionFlags(o, root, resolvePackage, undefined, snapshot ? [snapshot.path] : []), ...v8Flags(o), '--no-warnings=ExperimentalWarning', bundle, ...argv],
     {
       env: sandboxEnv(process.env, snapshot),
       // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
