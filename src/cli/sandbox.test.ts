@@ -86,7 +86,7 @@ describe('permissionFlags', () => {
 
 describe('sandboxEnv', () => {
   const key = 'ab'.repeat(32);
-  it('hands the sandboxed run this launcher\'s snapshot key, replacing an inherited one', () => {
+  it("hands the sandboxed run this launcher's snapshot key, replacing an inherited one", () => {
     const env = sandboxEnv({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: 'cd'.repeat(32) }, { path: '/c/pyodide-abab.snapshot', key });
     expect(env).toEqual({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: key });
   });

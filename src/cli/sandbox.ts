@@ -92,7 +92,13 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
   const models = o.models.length > 0;
   const child = spawn(
     process.execPath,
-    [...permissionFlags(o, root, resolvePackage, undefined, snapshot ? [snapshot.path] : []), ...v8Flags(o), '--no-warnings=ExperimentalWarning', bundle, ...argv],
+    [
+      ...permissionFlags(o, root, resolvePackage, undefined, snapshot ? [snapshot.path] : []),
+      ...v8Flags(o),
+      '--no-warnings=ExperimentalWarning',
+      bundle,
+      ...argv,
+    ],
     {
       env: sandboxEnv(process.env, snapshot),
       // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessFor, HARNESS_SOURCE, PRECOMPILED_HARNESS } from '../core/python/harness';
-import { cacheDir, ensureSnapshot, handedSnapshotRef, readSnapshot, snapshotRef, startPyodide, writeSnapshot, type PyodideSnapshotRef } from './pyodideSnapshot';
+import {
+  cacheDir,
+  ensureSnapshot,
+  handedSnapshotRef,
+  readSnapshot,
+  snapshotRef,
+  startPyodide,
+  writeSnapshot,
+  type PyodideSnapshotRef,
+} from './pyodideSnapshot';
 
 const dir = mkdtempSync(join(tmpdir(), 'reward-studio-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
