@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { isPythonReward, parseArgs, USAGE } from './args';
-import { earlyWorker } from '../engine/node';
-import { ensureSnapshot } from '../engine/pyodideSnapshot';
+import { defaultPoolSize, earlyWorker } from '../engine/node';
+import { ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
 import { checkOut, fail, type Io } from './io';
 import { runSandboxed, sandboxed } from './sandbox';
 
@@ -29,7 +29,7 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     try {
       // Made here, where the cache may be written: the sandboxed run may only read it.
       const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot() : null;
-      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot ? [snapshot.path] : []);
+      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot);
     } catch (e) {
       return fail(io, e instanceof Error ? e.message : String(e));
     }
@@ -38,8 +38,13 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     const { probe } = await import('./probe');
     return probe(parsed.options, parsed.probe, workerUrl, io);
   }
-  // A TypeScript reward's first worker starts now and loads its code while this process loads the scoring code.
-  const early = parsed.options.rewardPaths.some(isPythonReward) ? null : earlyWorker(workerUrl, parsed.options.workerMemoryMb);
+  // The first reward's workers start now and load their code while this process loads the scoring code: a TypeScript
+  // reward's first worker; a Python reward's whole pool (they all start at once), from the snapshot the launcher handed.
+  const o = parsed.options;
+  const handed = isPythonReward(o.rewardPaths[0]) && sandboxed() ? handedSnapshotRef() : null;
+  const early = o.rewardPaths.some(isPythonReward)
+    ? handed && earlyWorker(workerUrl, o.workerMemoryMb, 'py', o.workers ?? defaultPoolSize(), handed)
+    : earlyWorker(workerUrl, o.workerMemoryMb);
   try {
     return await (await import('./score')).score(parsed.options, workerUrl, io, early ?? undefined);
   } finally {

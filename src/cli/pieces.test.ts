@@ -4,10 +4,11 @@
  * (REWARD_STUDIO_MIN_PIECE_BYTES=1) against none (a minimum larger than the file).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mayReadInPieces } from './pieces';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -107,6 +108,34 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     expect([split.code, split.stdout, split.stderr]).toEqual([whole.code, whole.stdout, whole.stderr]);
   }, 60_000);
 
+  it('a Python reward (TRL batches of 3, a batch that raises): the same bytes, every worker reading its piece', () => {
+    // Each score depends on its row's texts and uid (the emoji and multi-byte text move the byte cuts off the rows' blocks).
+    const reward = file(
+      'r.py',
+      `def reward(prompts, completions, uid=None, **kwargs):
+    if any('boom' in c for c in completions):
+        raise ValueError('boom')
+    return [((len(p) * 5 + len(c) + len(u) * 3 + ord(c[0])) % 17) / 4 for p, c, u in zip(prompts, completions, uid)]
+`,
+    );
+    const data = file('py.jsonl', rollouts(400, '\n'));
+    const out = join(dir, 'py.out.jsonl');
+    const args = ['score', data, '--reward', reward, '--workers', '2', '--batch-size', '3', '--label', 'correct', '--by-step', '--out', out];
+    const [split, whole] = [true, false].map((pieces) => {
+      const human = cli(args, pieces);
+      return { human, json: cli([...args, '--json'], pieces), rows: readFileSync(out, 'utf8') };
+    });
+    expect(split.human.code).toBe(0);
+    expect(workersOf(split.human.stdout)).toBe(2);
+    expect(untimed(split.human.stdout)).toBe(untimed(whole.human.stdout));
+    expect(split.human.stderr).toBe(whole.human.stderr);
+    expect(split.human.stderr).toMatch(/line 8\b/);
+    expect(split.json.stdout).toBe(whole.json.stdout);
+    expect(split.rows).toBe(whole.rows);
+    // Rows 3, 100, 197, 294 and 391 hold "boom": each fails its batch of 3 (batches start on multiples of 3).
+    expect(JSON.parse(split.json.stdout).errors).toBe(15);
+  }, 120_000);
+
   it('preference pairs and --shard: the same bytes', () => {
     const reward = file('r.js', REWARD);
     const pairs = Array.from({ length: 300 }, (_, i) =>
@@ -122,4 +151,19 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     }
     expect(JSON.parse(cli(['score', data, '--reward', reward, '--json'], true).stdout).rows).toBe(600);
   }, 60_000);
+});
+
+describe('mayReadInPieces', () => {
+  it('a Python reward reads a large JSONL file in pieces on any machine; TypeScript only on 3 cores or more', () => {
+    // Sparse: only the head is read. Two pieces of the 8 MB minimum, and a byte less.
+    const big = file('big.jsonl', '{"prompt": "p", "completion": "c"}\n');
+    truncateSync(big, 2 * (8 << 20));
+    expect(mayReadInPieces(big, true)).toBe(true);
+    expect(mayReadInPieces(big, false)).toBe(availableParallelism() >= 3);
+    truncateSync(big, 2 * (8 << 20) - 1);
+    expect(mayReadInPieces(big, true)).toBe(false);
+    const csv = file('big.csv', 'prompt,completion\n');
+    truncateSync(csv, 2 * (8 << 20));
+    expect(mayReadInPieces(csv, true)).toBe(false);
+  });
 });

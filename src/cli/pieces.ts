@@ -21,16 +21,17 @@ const MIN_PIECE_BYTES = TEST_PIECE_BYTES || 8 << 20;
 /**
  * Pieces need a core per parser and one more: one worker parsing a file already keeps a second core busy with V8's
  * garbage-collector helpers, and on 2 cores two pieces at once were no faster than one whole read (bench/README).
+ * Not for Python: its workers all start at once and each read the whole file otherwise, so pieces halve each read.
  */
 const MIN_CORES = 3;
 
 /**
  * Whether `path` may be read in pieces, checked before the workers start (so that a file read whole starts one, as
- * before): a machine of MIN_CORES cores or more, a file large enough for two pieces, and its first character (after a
- * byte-order mark and blanks) a `{`.
+ * before): a machine of MIN_CORES cores or more (any, for a Python reward), a file large enough for two pieces, and
+ * its first character (after a byte-order mark and blanks) a `{`.
  */
-export function mayReadInPieces(path: string): boolean {
-  if (!TEST_PIECE_BYTES && availableParallelism() < MIN_CORES) return false;
+export function mayReadInPieces(path: string, python = false): boolean {
+  if (!TEST_PIECE_BYTES && !python && availableParallelism() < MIN_CORES) return false;
   try {
     if (statSync(path).size < 2 * MIN_PIECE_BYTES) return false;
     const fd = openSync(path, 'r');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, type ScoreOptions } from './args';
-import { permissionFlags } from './sandbox';
+import { permissionFlags, sandboxEnv, v8Flags } from './sandbox';
 
 const options = (argv: string[]): ScoreOptions => {
   const p = parseArgs(argv);
@@ -81,5 +81,24 @@ describe('permissionFlags', () => {
     const o = options(['score', '/data/rows.jsonl', '--reward', '/code/reward.ts', '--shard', '1/2', '--save-partial', '/results/p1.rsp']);
     const flags = permissionFlags(o, '/studio', () => null);
     expect(flags.filter((f) => f.startsWith('--allow-fs-write'))).toEqual(['--allow-fs-write=/results/p1.rsp']);
+  });
+});
+
+describe('sandboxEnv', () => {
+  const key = 'ab'.repeat(32);
+  it("hands the sandboxed run this launcher's snapshot key, replacing an inherited one", () => {
+    const env = sandboxEnv({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: 'cd'.repeat(32) }, { path: '/c/pyodide-abab.snapshot', key });
+    expect(env).toEqual({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: key });
+  });
+  it('passes none on when the launcher made or checked no snapshot', () => {
+    expect(sandboxEnv({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: key }, null)).toEqual({ HOME: '/h' });
+  });
+});
+
+describe('v8Flags', () => {
+  it('a single-threaded garbage collector when a reward is Python (its workers keep every core busy); none for TypeScript alone', () => {
+    expect(v8Flags(options(['score', 'd.jsonl', '--reward', 'r.py']))).toEqual(['--single-threaded-gc']);
+    expect(v8Flags(options(['score', 'd.jsonl', '--reward', 'a.ts', '--reward', 'b.py']))).toEqual(['--single-threaded-gc']);
+    expect(v8Flags(options(['score', 'd.jsonl', '--reward', 'r.ts']))).toEqual([]);
   });
 });

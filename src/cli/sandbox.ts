@@ -8,9 +8,10 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import type { ScoreOptions } from './args';
+import { isPythonReward, type ScoreOptions } from './args';
 import { dataPathsOf } from './dataFiles';
 import { serveModels } from './modelHost';
+import { SNAPSHOT_KEY_ENV, type PyodideSnapshotRef } from '../engine/pyodideSnapshot';
 
 /** Packages the workers read at run time (Pyodide's files, the tokenizers' JSON). */
 const RUNTIME_PACKAGES = [
@@ -51,14 +52,30 @@ export function permissionFlags(
   return flags;
 }
 
+/**
+ * V8 flags for the sandboxed run. A Python reward's pool has a worker per core, all busy from the start: V8's parallel
+ * garbage-collector helpers then only wait for a core, and burned 0.3 s of CPU a run (bench/README, issue 27).
+ */
+export function v8Flags(o: ScoreOptions): string[] {
+  return o.rewardPaths.some(isPythonReward) ? ['--single-threaded-gc'] : [];
+}
+
+/** The sandboxed run's environment: this launcher's snapshot key only, none inherited when it made or checked none. */
+export function sandboxEnv(env: NodeJS.ProcessEnv, snapshot: PyodideSnapshotRef | null): NodeJS.ProcessEnv {
+  const out = { ...env };
+  delete out[SNAPSHOT_KEY_ENV];
+  if (snapshot) out[SNAPSHOT_KEY_ENV] = snapshot.key;
+  return out;
+}
+
 /** Whether this process already runs under the permission model (the command started again by `runSandboxed`). */
 export const sandboxed = (): boolean => (process as { permission?: unknown }).permission !== undefined;
 
 /**
- * Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. `alsoRead`:
- * files of ours the run may read besides (the Pyodide snapshot).
+ * Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. `snapshot`:
+ * the Pyodide snapshot the launcher made or checked, which the run may read, its key handed over (pyodideSnapshot.ts).
  */
-export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly string[], alsoRead: readonly string[] = []): Promise<number> {
+export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly string[], snapshot: PyodideSnapshotRef | null = null): Promise<number> {
   const root = resolve(dirname(bundle), '..');
   const require = createRequire(bundle);
   const resolvePackage = (id: string) => {
@@ -75,8 +92,15 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
   const models = o.models.length > 0;
   const child = spawn(
     process.execPath,
-    [...permissionFlags(o, root, resolvePackage, undefined, alsoRead), '--no-warnings=ExperimentalWarning', bundle, ...argv],
+    [
+      ...permissionFlags(o, root, resolvePackage, undefined, snapshot ? [snapshot.path] : []),
+      ...v8Flags(o),
+      '--no-warnings=ExperimentalWarning',
+      bundle,
+      ...argv,
+    ],
     {
+      env: sandboxEnv(process.env, snapshot),
       // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
       stdio: models ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
       ...(models ? { serialization: 'advanced' as const } : {}),

@@ -19,7 +19,7 @@ import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type Run
 import type { LineIndex } from '../core/dataset/lineRows';
 import { joinPieces, mayReadInPieces, planFilePieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
-import { ensureSnapshot, snapshotRef } from '../engine/pyodideSnapshot';
+import { ensureSnapshot, handedSnapshotRef, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
 import { columnsOf } from './columns';
@@ -67,7 +67,7 @@ function tellDataFiles(o: ScoreOptions, io: Io): void {
   for (const n of d.notes.slice(0, 10)) io.stderr(`reward-studio: note: ${n}\n`);
 }
 
-/** `early`: a worker started before this module loaded, taken as the first reward's first worker (TypeScript only). */
+/** `early`: workers started before this module loaded, taken as the first reward's first workers (of its language). */
 export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: EarlyWorker): Promise<number> {
   const inputs = readInputs(o);
   if (!inputs.ok) return fail(io, inputs.message);
@@ -283,11 +283,13 @@ export async function openReward(
   const python = isPythonReward(rewardPath);
   let name = basename(rewardPath).replace(/\.[^.]*$/, '');
   let functions: WeightedFunction[] | undefined;
-  // Python workers start from a Pyodide snapshot: made by the unsandboxed process (see main), only looked up here.
-  const snapshot = python ? (sandboxed() ? snapshotRef() : await ensureSnapshot()) : null;
+  // Python workers start from a Pyodide snapshot: made by the unsandboxed process (see main), only looked up here
+  // (by the key it handed over, else hashed again).
+  const snapshot = python ? (sandboxed() ? (handedSnapshotRef() ?? snapshotRef()) : await ensureSnapshot()) : null;
+  const language = python ? 'py' : 'ts';
   const engine = new RewardEngine({
     size,
-    spawn: () => (python ? null : early?.take()) ?? nodeWorkerPort(workerUrl, python ? 'py' : 'ts', o.workerMemoryMb, undefined, snapshot),
+    spawn: () => (early?.language === language ? early.take() : null) ?? nodeWorkerPort(workerUrl, language, o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
     prepareBetweenRuns: false,
@@ -304,7 +306,7 @@ export async function openReward(
     const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
     const data = dataOf(o);
     let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
-    if (!python && size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single)) {
+    if (size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single, python)) {
       const path = data.single;
       engine.fill(size); // the workers start while this process plans the pieces
       pieces = planFilePieces(path, basename(path), size, o)

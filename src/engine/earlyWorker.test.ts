@@ -45,6 +45,26 @@ describe('earlyWorker: a reward worker started before its engine', () => {
     expect(early.take()).toBeNull();
   });
 
+  it('several: each taken once, in turn, of the language asked for; release stops the ones nobody took', async () => {
+    const early = earlyWorker(workerFile('stays3.mjs', true), 64, 'py', 3);
+    expect(early.language).toBe('py');
+    const first = early.take();
+    const second = early.take();
+    expect(first).not.toBeNull();
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    early.release();
+    expect(early.take()).toBeNull();
+    for (const port of [first!, second!]) {
+      const got = await new Promise((resolve) => {
+        port.onMessage = resolve;
+        port.post({ kind: 'ping', id: 2 } as never);
+      });
+      expect(got).toEqual({ pong: { kind: 'ping', id: 2 } });
+      port.terminate();
+    }
+  });
+
   it('release stops a worker nobody took', async () => {
     const early = earlyWorker(workerFile('stays2.mjs', true), 64);
     early.release();

@@ -56,36 +56,40 @@ export function nodeWorkerPort(
   return port;
 }
 
-/** A reward worker started before its engine exists: taken once by the engine's `spawn`, else terminated by `release`. */
+/** Reward workers started before their engine exists: taken one by one by the engine's `spawn`, the rest terminated by `release`. */
 export interface EarlyWorker {
-  /** The worker's port, once (null after that, or when the worker has already stopped). */
+  /** The language the workers were started for: an engine of the other language takes none. */
+  language: 'ts' | 'py';
+  /** A worker's port, each once (null when none is left, or the next one has already stopped). */
   take(): WorkerPort | null;
-  /** Terminate the worker if nobody took it. */
+  /** Terminate the workers nobody took. */
   release(): void;
 }
 
 /**
- * Start a TypeScript reward worker now (the CLI: while the scoring code loads, the worker loads its own); the engine
- * takes it as its first worker. A worker that stops before it is taken is not handed out.
+ * Start `count` reward workers now (the CLI: while the scoring code loads, the workers load their own, and Python's
+ * start Pyodide from `snapshot`); the engine takes them as its first workers. A worker that stops before it is taken
+ * is not handed out.
  */
-export function earlyWorker(url: URL, heapMb: number): EarlyWorker {
-  let port: WorkerPort | null = nodeWorkerPort(url, 'ts', heapMb);
-  let stopped = false;
-  port.onExit = () => void (stopped = true);
+export function earlyWorker(url: URL, heapMb: number, language: 'ts' | 'py' = 'ts', count = 1, snapshot?: PyodideSnapshotRef | null): EarlyWorker {
+  const waiting = Array.from({ length: count }, () => {
+    const w = { port: nodeWorkerPort(url, language, heapMb, undefined, snapshot), stopped: false };
+    w.port.onExit = () => void (w.stopped = true);
+    return w;
+  });
   return {
+    language,
     take() {
-      const p = port;
-      port = null;
-      if (!p || stopped) {
-        p?.terminate();
+      const w = waiting.shift();
+      if (!w || w.stopped) {
+        w?.port.terminate();
         return null;
       }
-      p.onExit = null;
-      return p;
+      w.port.onExit = null;
+      return w.port;
     },
     release() {
-      port?.terminate();
-      port = null;
+      for (const w of waiting.splice(0)) w.port.terminate();
     },
   };
 }

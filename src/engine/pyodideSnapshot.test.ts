@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessFor, HARNESS_SOURCE, PRECOMPILED_HARNESS } from '../core/python/harness';
-import { cacheDir, ensureSnapshot, readSnapshot, snapshotRef, startPyodide, writeSnapshot, type PyodideSnapshotRef } from './pyodideSnapshot';
+import {
+  cacheDir,
+  ensureSnapshot,
+  handedSnapshotRef,
+  readSnapshot,
+  snapshotRef,
+  startPyodide,
+  writeSnapshot,
+  type PyodideSnapshotRef,
+} from './pyodideSnapshot';
 
 const dir = mkdtempSync(join(tmpdir(), 'reward-studio-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,6 +38,25 @@ describe('the Pyodide snapshot cache', () => {
     expect(got.ok && got.bytes.byteOffset % 16).toBe(0);
     expect(statSync(ref.path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'a')).mode & 0o777).toBe(0o700);
+  });
+
+  it('a key handed over by the launcher names the same file, which is still checked in full', () => {
+    const ref = snapshotRef(env('h'))!;
+    const handed = handedSnapshotRef({ ...env('h'), REWARD_STUDIO_SNAPSHOT_KEY: ref.key });
+    expect(handed).toEqual(ref);
+    writeSnapshot(ref, memory(2048));
+    expect(readSnapshot(handed!).ok).toBe(true);
+    const bytes = readFileSync(ref.path);
+    bytes[bytes.length - 1] ^= 1;
+    writeFileSync(ref.path, bytes, { mode: 0o600 });
+    expect(readSnapshot(handed!)).toEqual({ ok: false, reason: 'corrupted' });
+    chmodSync(ref.path, 0o622);
+    expect(readSnapshot(handed!)).toEqual({ ok: false, reason: 'writable by others' });
+    // No key, a malformed one, or caching off: none handed (the sandboxed run then hashes Pyodide itself).
+    expect(handedSnapshotRef(env('h'))).toBeNull();
+    expect(handedSnapshotRef({ ...env('h'), REWARD_STUDIO_SNAPSHOT_KEY: '../x' })).toBeNull();
+    expect(handedSnapshotRef({ ...env('h'), REWARD_STUDIO_SNAPSHOT_KEY: ref.key.toUpperCase() })).toBeNull();
+    expect(handedSnapshotRef({ REWARD_STUDIO_NO_CACHE: '1', REWARD_STUDIO_SNAPSHOT_KEY: ref.key })).toBeNull();
   });
 
   it('refuses a corrupted, cut, foreign or mismatched file', () => {

@@ -78,11 +78,25 @@ export function snapshotRef(env: NodeJS.ProcessEnv = process.env, from?: string 
   const pyodide = pyodideDir(from);
   if (dir === null || pyodide === null) return null;
   try {
-    const key = snapshotKey(pyodide);
-    return { path: join(dir, `pyodide-${key.slice(0, 16)}.snapshot`), key };
+    return refOf(dir, snapshotKey(pyodide));
   } catch {
     return null;
   }
+}
+
+const refOf = (dir: string, key: string): PyodideSnapshotRef => ({ path: join(dir, `pyodide-${key.slice(0, 16)}.snapshot`), key });
+
+/**
+ * The launcher's key, handed to the sandboxed process it starts (sandbox.ts) so that it does not hash Pyodide's 13 MB
+ * again. Only a key: the file is still checked in full (owner, mode, key, SHA-256) by `readSnapshot`.
+ */
+export const SNAPSHOT_KEY_ENV = 'REWARD_STUDIO_SNAPSHOT_KEY';
+
+/** The snapshot the launcher made or checked (`SNAPSHOT_KEY_ENV`), or null when it handed none over. */
+export function handedSnapshotRef(env: NodeJS.ProcessEnv = process.env): PyodideSnapshotRef | null {
+  const key = env[SNAPSHOT_KEY_ENV];
+  const dir = cacheDir(env);
+  return dir !== null && key !== undefined && /^[0-9a-f]{64}$/.test(key) ? refOf(dir, key) : null;
 }
 
 /** The snapshot's memory when the file at `ref.path` is a valid snapshot for `ref.key`; else why not. */
