@@ -23,7 +23,7 @@ import { ImportError } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
 import { LabelCollector, type LabelColumn, type LabelPartial } from './labelColumns';
 import { Packer, type PackedBatch, type PieceNumbering } from './packed';
-import { scanJsonl, scansFlat } from './scanJsonl';
+import { readAhead, scanJsonl, scansFlat } from './scanJsonl';
 
 export type PackedEvent =
   | { kind: 'meta'; detection: Detection }
@@ -108,30 +108,38 @@ export async function* importPacked(source: ByteSource, opts: ImportOptions, par
   if (cuts && par && (yield* importInPieces(source, opts, par, cuts)) === 'done') return;
   const packer = new Packer();
   const labels = new LabelCollector();
+  // The scan's read starts while the format is decided (only a file the scan then reads makes use of it).
+  const ahead = readAhead(source.blob);
+  let head: IteratorResult<ImportEvent>;
   const events = importStream(source, opts);
-  const head = await events.next();
-  if (!head.done && head.value.type === 'meta' && head.value.spans && scansFlat(head.value.detection.format)) {
-    // Plain JSONL of a flat format: the format is decided, the rest is read from the bytes (scanJsonl).
-    await events.return(undefined);
-    yield { kind: 'meta', detection: head.value.detection };
-    const scan = scanJsonl(source.blob, {
-      name: source.name,
-      format: head.value.detection.format,
-      fileOffset: 0,
-      fileStart: true,
-      packer,
-      labels,
-      batchSize: opts.batchSize,
-      signal: opts.signal,
-    });
-    const counts = new Counts();
-    for (let r = await scan.next(); !r.done; r = await scan.next()) {
-      counts.add(r.value.batch);
-      yield { kind: 'batch', batch: r.value.batch, spans: r.value.spans };
+  try {
+    head = await events.next();
+    if (!head.done && head.value.type === 'meta' && head.value.spans && scansFlat(head.value.detection.format)) {
+      // Plain JSONL of a flat format: the format is decided, the rest is read from the bytes (scanJsonl).
+      await events.return(undefined);
+      yield { kind: 'meta', detection: head.value.detection };
+      const scan = scanJsonl(source.blob, {
+        name: source.name,
+        format: head.value.detection.format,
+        fileOffset: 0,
+        fileStart: true,
+        packer,
+        labels,
+        batchSize: opts.batchSize,
+        signal: opts.signal,
+        chunks: ahead.chunks,
+      });
+      const counts = new Counts();
+      for (let r = await scan.next(); !r.done; r = await scan.next()) {
+        counts.add(r.value.batch);
+        yield { kind: 'batch', batch: r.value.batch, spans: r.value.spans };
+      }
+      if (counts.rows === 0) throw noRows(source.name, 'jsonl', counts.firstIssues, counts.issues);
+      yield { kind: 'labels', columns: labels.finish() };
+      return;
     }
-    if (counts.rows === 0) throw noRows(source.name, 'jsonl', counts.firstIssues, counts.issues);
-    yield { kind: 'labels', columns: labels.finish() };
-    return;
+  } finally {
+    ahead.cancel();
   }
   for (let e = head; !e.done; e = await events.next()) {
     const event = e.value;
@@ -159,8 +167,27 @@ class Counts {
 }
 
 async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Parallelism, cuts: number[]): AsyncGenerator<PackedEvent, 'done' | 'sequential'> {
+  const piece = source.blob.slice(0, cuts[1]);
+  // As in importPacked: the first piece's scan starts reading while the format is decided.
+  const ahead = readAhead(piece);
+  try {
+    return yield* readPieces(source, opts, par, cuts, piece, ahead.chunks);
+  } finally {
+    ahead.cancel();
+  }
+}
+
+/** importInPieces with its first piece (`piece`, whose bytes `chunks` are being read). */
+async function* readPieces(
+  source: ByteSource,
+  opts: ImportOptions,
+  par: Parallelism,
+  cuts: number[],
+  piece: Blob,
+  chunks: AsyncGenerator<Uint8Array>,
+): AsyncGenerator<PackedEvent, 'done' | 'sequential'> {
   const { name, blob } = source;
-  const first = importStream({ name, blob: blob.slice(0, cuts[1]) }, { ...opts, allowEmpty: true });
+  const first = importStream({ name, blob: piece }, { ...opts, allowEmpty: true });
   let head: IteratorResult<ImportEvent>;
   try {
     head = await first.next();
@@ -188,7 +215,6 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
     let lineOffset = 0;
     if (scansFlat(meta.detection.format)) {
       await first.return(undefined);
-      const piece = blob.slice(0, cuts[1]);
       const scan = scanJsonl(piece, {
         name,
         format: meta.detection.format,
@@ -198,6 +224,7 @@ async function* importInPieces(source: ByteSource, opts: ImportOptions, par: Par
         labels,
         batchSize: opts.batchSize,
         signal: opts.signal,
+        chunks,
       });
       let r = await scan.next();
       for (; !r.done; r = await scan.next()) {

@@ -11,7 +11,7 @@ import type { FormatId } from '../formats/types';
 import { LabelCollector } from './labelColumns';
 import { Packer, PREVIEW_CHARS, previewsOf, type PackedBatch } from './packed';
 import { plainGroupKey } from './parts';
-import { readChunks, scanJsonl } from './scanJsonl';
+import { readAhead, readChunks, scanJsonl } from './scanJsonl';
 import { importPacked } from './importPacked';
 
 const enc = new TextEncoder();
@@ -544,5 +544,65 @@ describe('readChunks', () => {
       for (; !r.done; r = await scan.next()) batches.push(r.value);
       expect(flatten(batches, labels, r.value)).toEqual(want);
     }
+  });
+
+  /** A file of `size` bytes whose stream counts its reads and says when it is cancelled. */
+  const watched = (data: Uint8Array) => {
+    const seen = { pulls: 0, cancelled: false };
+    const blob = {
+      size: data.length,
+      stream: () => {
+        let at = 0;
+        return new ReadableStream({
+          type: 'bytes',
+          pull(c) {
+            seen.pulls++;
+            const view = c.byobRequest!.view as Uint8Array;
+            const n = Math.min(view.byteLength, data.length - at, 1000);
+            view.set(data.subarray(at, at + n));
+            at += n;
+            c.byobRequest!.respond(n);
+            if (at === data.length) c.close();
+          },
+          cancel() {
+            seen.cancelled = true;
+          },
+        });
+      },
+    } as unknown as Blob;
+    return { blob, seen };
+  };
+
+  it('readAhead asks for the first chunk at once, and gives the bytes readChunks gives', async () => {
+    const { blob, seen } = watched(bytes);
+    const ahead = readAhead(blob);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen.pulls).toBeGreaterThan(0); // read before anything asked for a chunk
+    const chunks: number[] = [];
+    for await (const c of ahead.chunks) chunks.push(...c);
+    expect(chunks).toEqual([...bytes]);
+    ahead.cancel(); // after the end: nothing to do
+  });
+
+  it('readAhead cancelled unread (the file is not JSONL) cancels its stream', async () => {
+    const { blob, seen } = watched(new Uint8Array(5_000_000));
+    readAhead(blob).cancel();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen.cancelled).toBe(true);
+    expect(seen.pulls).toBeLessThan(5_000_000 / 1000); // not read to the end
+  });
+
+  it('scanJsonl gives the same batches from a read started ahead', async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => row({ uid: `q${i >> 2}`, step: i }, `Question ${i >> 2}`, `answer ${i} é`.repeat(i % 5)));
+    const input = text(lines);
+    const want = await reference(input, 'trl-standard');
+    const blob = new Blob([input as BlobPart]);
+    const packer = new Packer();
+    const labels = new LabelCollector();
+    const batches: { batch: PackedBatch; spans: Float64Array }[] = [];
+    const scan = scanJsonl(blob, { name: 't.jsonl', format: 'trl-standard', fileOffset: 0, fileStart: true, packer, labels, chunks: readAhead(blob).chunks });
+    let r = await scan.next();
+    for (; !r.done; r = await scan.next()) batches.push(r.value);
+    expect(flatten(batches, labels, r.value)).toEqual(want);
   });
 });

@@ -70,6 +70,8 @@ export interface ScanOptions {
    * escapes across feeds with small ones).
    */
   sliceBytes?: number;
+  /** `blob`'s bytes from a read already started (`readAhead`), instead of a read of its own. */
+  chunks?: AsyncIterable<Uint8Array>;
 }
 
 export interface ScannedBatch {
@@ -294,7 +296,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   };
 
   let offset = 0;
-  for await (const chunk of readChunks(blob, opts.sliceBytes ?? FEED_BYTES, opts.sliceBytes)) {
+  for await (const chunk of opts.chunks ?? readChunks(blob, opts.sliceBytes ?? FEED_BYTES, opts.sliceBytes)) {
     throwIfCancelled(signal, name);
     const end = offset + chunk.length;
     let bytes = chunk;
@@ -382,6 +384,36 @@ export async function* readChunks(blob: Blob, size: number, sliceSize = SLICE_BY
     request();
     yield new Uint8Array(buffer);
   }
+}
+
+/** A read of a file started before its bytes are wanted: `chunks` are `readChunks(blob)`'s; `cancel` ends it unused. */
+export interface ReadAhead {
+  chunks: AsyncGenerator<Uint8Array>;
+  cancel(): void;
+}
+
+/**
+ * Start reading `blob` now, for a scan that starts later: the import decides the format from the file's head first
+ * (a read of its own), and a blob stream's first read takes ~7 ms to come back (bench/README.md); this way the two
+ * overlap. `chunks` must be read, or `cancel` called (both may be): an unread stream is held until then.
+ */
+export function readAhead(blob: Blob): ReadAhead {
+  const inner = readChunks(blob, FEED_BYTES);
+  const first = inner.next();
+  // A failure of a read never taken is no unhandled rejection; a taken one is thrown where the chunks are read.
+  first.catch(() => undefined);
+  const chunks = (async function* () {
+    try {
+      const r = await first;
+      if (r.done) return;
+      yield r.value;
+      yield* inner;
+    } finally {
+      await inner.return(undefined);
+    }
+  })();
+  // An async generator's return waits for the read in progress, then runs readChunks' finally (the reader cancelled).
+  return { chunks, cancel: () => void inner.return(undefined).catch(() => undefined) };
 }
 
 /** Yield the batches made so far (emptying `out`), stopping when the import is cancelled. */
