@@ -122,6 +122,39 @@ describe('WorkerRows read by lines', () => {
     expect(w.rows).toEqual(whole);
   });
 
+  it("asks for the bytes after a task with the task's last read; the next task, starting there, reads nothing more first", async () => {
+    const rows = Array.from({ length: 100 }, (_, i) => ({ prompt: `Q${i >> 2}`, completion: `A: ${i} ${'x'.repeat(i % 7)}` }));
+    const blob = new Blob([jsonl(rows)]);
+    const whole = (await loadAll({ name: 'data.jsonl', blob })).rows;
+    const { format, index } = await imported(blob);
+    const lineStart = (row: number) => index.spans[2 * row];
+    for (const readBytes of [200, 1 << 20]) {
+      const reads: number[] = [];
+      const counting = { size: blob.size, slice: (s: number, e: number) => (reads.push(s), blob.slice(s, e)) } as unknown as Blob;
+      const w = new WorkerRows(readBytes);
+      await w.load({ datasetId: 'd', blob: counting, name: 'data.jsonl', format, index });
+      await w.ensure(0, 30);
+      // The last read asked for starts at row 30's line, but row 30 is not made until a task asks for it.
+      expect(reads.at(-1)).toBe(lineStart(30));
+      expect(w.rows[30]).toBeUndefined();
+      const before = reads.length;
+      await w.ensure(30, 40);
+      expect(w.rows.slice(0, 40)).toEqual(whole.slice(0, 40));
+      expect(w.rows[40]).toBeUndefined();
+      expect(reads.slice(before)).not.toContain(lineStart(30));
+      if (readBytes > blob.size) {
+        // One read held rows 30–99: the rest of it serves the next task, with no read at all.
+        expect(reads.length).toBe(before);
+        await w.ensure(40, 100);
+        expect(reads.length).toBe(before);
+      }
+      // A task elsewhere does not take those bytes for its own rows.
+      await w.ensure(70, 80);
+      await w.ensure(0, 100);
+      expect(w.rows).toEqual(whole);
+    }
+  });
+
   it('without a line index it reads the whole file at once', async () => {
     const blob = new Blob([
       jsonl([

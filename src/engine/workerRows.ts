@@ -48,6 +48,8 @@ export class WorkerRows {
   private byLines: ByLines[] = [];
   /** A piece read before the dataset's index was known (`readPiece`): its rows, taken by the `load` that follows. */
   private piece: KeptPiece | null = null;
+  /** Bytes asked for past the last task's rows, from row `i` to row `j` of `by` (readLines). */
+  private ahead: { by: ByLines; into: Trajectory[]; i: number; j: number; bytes: Promise<Uint8Array> } | null = null;
 
   /** `readBytes`: the size of one read of a file by lines (tests make it small). */
   constructor(private readonly readBytes = READ_BYTES) {}
@@ -56,6 +58,7 @@ export class WorkerRows {
   async load(f: DatasetFile, open?: (path: string) => Promise<Blob>): Promise<void> {
     const piece = this.piece;
     this.piece = null;
+    this.ahead = null;
     this.datasetId = '';
     this.rows = [];
     this.size = 0;
@@ -158,16 +161,18 @@ export class WorkerRows {
   /**
    * Read dataset rows [a, b) (all in `by`'s file) from their lines, in reads of about `readBytes` (a longer line is
    * a read of its own); the next read is asked for before the current one is parsed, so the file's bytes arrive
-   * while this thread parses.
+   * while this thread parses. The last read of a task asks for the bytes after it too (`ahead`): a worker's next task
+   * starts where this one ends (engine/taskQueue.ts), and its first read then does not wait on the browser.
    */
   private async readLines(by: ByLines, into: Trajectory[], a: number, b: number): Promise<void> {
     const lr = by.rows;
     const off = by.first;
-    /** The end of the read that starts at row i: at least one row, then rows while the bytes stay within readBytes. */
-    const pieceEnd = (i: number): number => {
+    const fileEnd = Math.min(this.size, off + lr.size);
+    /** The end of the read that starts at row i: at least one row, then rows up to `to` while within readBytes. */
+    const pieceEnd = (i: number, to: number): number => {
       const limit = lr.start(i - off) + this.readBytes;
       let lo = i + 1;
-      let hi = b;
+      let hi = to;
       while (lo < hi) {
         const mid = (lo + hi + 1) >>> 1;
         if (lr.end(mid - 1 - off) <= limit) lo = mid;
@@ -189,15 +194,28 @@ export class WorkerRows {
       return p;
     };
     let i = a;
-    let j = pieceEnd(i);
-    let next = read(i, j);
+    const kept = this.ahead;
+    const useKept = kept !== null && kept.by === by && kept.into === into && kept.i === a;
+    this.ahead = null;
+    let j = useKept ? kept.j : pieceEnd(i, b);
+    let next = useKept ? kept.bytes : read(i, j);
     while (i < b) {
       const bytes = await next;
       if (into !== this.rows) return; // another dataset was loaded meanwhile
-      const k2 = j < b ? pieceEnd(j) : b;
-      if (j < b) next = read(j, k2);
-      this.parseLines(by, into, i, j, bytes);
-      i = j;
+      const upTo = Math.min(j, b);
+      const from = lr.start(i - off);
+      // A read ahead that holds more rows than this task asked for: the rest stays for the next one.
+      if (j > b) this.ahead = { by, into, i: b, j, bytes: Promise.resolve(bytes.subarray(lr.start(b - off) - from)) };
+      let k2 = b;
+      if (upTo < b) {
+        k2 = pieceEnd(upTo, b);
+        next = read(upTo, k2);
+      } else if (this.ahead === null && b < fileEnd && into[b] === undefined) {
+        const end = pieceEnd(b, fileEnd);
+        this.ahead = { by, into, i: b, j: end, bytes: read(b, end) };
+      }
+      this.parseLines(by, into, i, upTo, bytes.subarray(0, lr.end(upTo - 1 - off) - from));
+      i = upTo;
       j = k2;
     }
   }
