@@ -27,8 +27,7 @@ import { encodePartial, type PartialHeader } from './partial';
 import { scoreReport } from './scoreReport';
 import { shardRows } from '../core/dataset/shard';
 import { sandboxed } from './sandbox';
-import { shapeRun } from './shaping';
-import { shapeNeeds } from '../core/shaping/spec';
+import { shapeReadsRows, shapeRun } from './shaping';
 import { closeModels, ensembleReport, openModels, scoreColumns, type CliModel, type ScoredColumns } from './models';
 import { localSessions, remoteSessions } from './modelHost';
 import type { Trajectory } from '../core/trajectory';
@@ -87,8 +86,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: Ear
     if (!scored.ok) return fail(io, scored.message);
     await closeModels(scored.models);
     models = scored.columns;
-    const needs = shapeNeeds(o.shapes);
-    if (needs.tokens || needs.columns.length > 0) modelRows = scored.rows;
+    if (shapeReadsRows(o.shapes)) modelRows = scored.rows;
   }
   // Each --reward is run on every row, one after another; several are then combined as TRL combines reward_funcs.
   const runs: Extract<Ran, { ok: true }>[] = [];

@@ -7,7 +7,7 @@ import { dataOf, loadData } from './dataFiles';
 import { RowStatus } from '../core/reward/contract';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../core/shaping/compare';
 import { applyShaping, type StepColumn } from '../core/shaping/shape';
-import { shapeLabel, shapeNeeds, type LengthUnit } from '../core/shaping/spec';
+import { shapeLabel, shapeNeeds, type LengthUnit, type ShapeSpec } from '../core/shaping/spec';
 import { diagnose, type Diagnostics } from '../core/stats/diagnose';
 import type { DatasetMeta } from '../core/dataset/meta';
 import type { Trajectory } from '../core/trajectory';
@@ -26,6 +26,12 @@ export type ShapeOutcome = { ok: true; shaped: Shaped } | { ok: false; message: 
 
 const num = (x: number) => (Number.isFinite(x) ? x : null);
 
+/** Whether shaping with `shapes` reads the rows themselves (token counts, a `par` reference column), not only the run's meta. */
+export function shapeReadsRows(shapes: readonly ShapeSpec[]): boolean {
+  const needs = shapeNeeds(shapes);
+  return needs.tokens || needs.columns.length > 0;
+}
+
 /**
  * `read`: the rows --model already read in this process, when it did (the same import of the same file): not read a
  * second time.
@@ -42,7 +48,7 @@ export async function shapeRun(
   // The run's meta has lengths in characters and what each row's fields say of truncation; the rows are read again
   // only for token counts or a `par` reference column.
   let rows: Trajectory[] = read ?? [];
-  if (needs.tokens || needs.columns.length > 0) {
+  if (shapeReadsRows(o.shapes)) {
     if (read === null) {
       try {
         const data = dataOf(o);
