@@ -60,6 +60,8 @@ interface Props {
  * dots (as the Recharts charts did before this canvas).
  */
 export const DENSE_STEPS = 300;
+/** The domain of an axis of shares (fractions of groups or rows). */
+export const SHARE_DOMAIN: [number, number] = [0, 1];
 const TOP = 8;
 const BOTTOM = 20;
 const LEFT = 48;

@@ -12,7 +12,7 @@ import { binName } from '../charts/HistogramChart';
 import { scoredOf } from '../../app/keptFigures';
 import { figure } from '../../app/figures';
 import type { CollapseFigures, StepPoint } from '../../core/stats/figures';
-import { StepSeriesCanvas, type StepLine } from '../charts/StepSeriesCanvas';
+import { SHARE_DOMAIN, StepSeriesCanvas, type StepLine } from '../charts/StepSeriesCanvas';
 import { Computing } from './Computing';
 import { useFigure } from './useFigure';
 
@@ -98,8 +98,6 @@ export function CollapseTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   );
 }
 
-const SHARE: [number, number] = [0, 1];
-
 /** The collapse figures per step as columns for StepSeriesCanvas (names as the frameworks log them). */
 function perStepSeries(points: readonly StepPoint[]): { steps: Float64Array; lines: StepLine[] } {
   const col = (of: (p: StepPoint) => number) => Float64Array.from(points, of);
@@ -153,7 +151,7 @@ function Charts({
       </figure>
       {perStep ? (
         <figure className="chart step-chart" aria-label="Collapse per step" data-steps={perStep.steps.length}>
-          <StepSeriesCanvas label="Collapse per step" steps={perStep.steps} lines={perStep.lines} yDomain={SHARE} legend />
+          <StepSeriesCanvas label="Collapse per step" steps={perStep.steps} lines={perStep.lines} yDomain={SHARE_DOMAIN} legend />
         </figure>
       ) : null}
     </>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { OverSteps, StepFigures } from '../../../core/steps/overSteps';
 import { DIVERGENCE_RULE } from '../../../core/steps/overSteps';
 import { sampleRows } from '../../../core/stats/sample';
-import { StepSeriesCanvas, type StepLayer, type StepLine } from '../../charts/StepSeriesCanvas';
+import { SHARE_DOMAIN, StepSeriesCanvas, type StepLayer, type StepLine } from '../../charts/StepSeriesCanvas';
 import { fmt } from '../format';
 
 interface Props {
@@ -23,7 +23,6 @@ const CAUSES: [string, string, (s: StepFigures) => number][] = [
 
 /** Steps drawn at most (evenly spaced, the last one kept): a hostile file can hold a step per row. */
 export const MAX_CHART_STEPS = 1500;
-const SHARE: [number, number] = [0, 1];
 
 /** A figure per drawn step as a column, NaN where it is missing (null, undefined or not finite). */
 function column(drawn: readonly StepFigures[], of: (s: StepFigures) => number | null | undefined): Float64Array {
@@ -118,7 +117,7 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
           steps={steps}
           stack={zeroStd.stack}
           lines={zeroStd.lines}
-          yDomain={SHARE}
+          yDomain={SHARE_DOMAIN}
           xGrid={false}
           legend
           onStep={open}
@@ -128,7 +127,7 @@ export function StepCharts({ figures, onStep, labelName, lengthUnit }: Props) {
         <figcaption className="muted small">
           Completion length ({lengthUnit}): mean and p95{hasTruncation ? '; truncated share on the right axis' : ''}
         </figcaption>
-        <StepSeriesCanvas label="Length over steps" steps={steps} lines={length} rightDomain={SHARE} legend onStep={open} />
+        <StepSeriesCanvas label="Length over steps" steps={steps} lines={length} rightDomain={SHARE_DOMAIN} legend onStep={open} />
       </figure>
       <figure className="chart step-chart" aria-label="Label vs reward over steps">
         <figcaption className="muted small">
