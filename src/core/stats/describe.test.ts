@@ -1,5 +1,5 @@
 import { describe as suite, expect, it } from 'vitest';
-import { describe } from './describe';
+import { describe, moments } from './describe';
 import { diff, f64, type Num } from './fixtures/check';
 import cases from './fixtures/describe.json';
 
@@ -37,4 +37,22 @@ suite('describe', () => {
       expect(diff(describe(f64(c.values as Num[])), c.expected)).toEqual([]);
     });
   }
+});
+
+suite('moments', () => {
+  it('mean and population std of the finite values (hand-worked: 2 4 4 4 5 5 7 9 → 5, 2)', () => {
+    expect(moments([2, 4, NaN, 4, 4, 5, Infinity, 5, 7, 9, -Infinity])).toEqual({ n: 8, mean: 5, std: 2 });
+  });
+
+  it('equal values give that value and std 0 exactly; none give NaN', () => {
+    // 0.1 × 3 / 3 is 0.10000000000000002 in floating point: the value itself is returned.
+    expect(moments([0.1, NaN, 0.1, 0.1])).toEqual({ n: 3, mean: 0.1, std: 0 });
+    expect(moments([NaN, Infinity])).toEqual({ n: 0, mean: NaN, std: NaN });
+  });
+
+  it('agrees with describe()', () => {
+    const v = [0.25, -3, 1e-9, 7.5, 7.5, NaN, 2];
+    const d = describe(v);
+    expect(moments(v)).toEqual({ n: d.n, mean: d.mean, std: d.std });
+  });
 });

@@ -10,12 +10,15 @@ describe('argsort (radix) and rank', () => {
   it('matches a stable comparator sort on mixed signs, -0, duplicates and extreme magnitudes', () => {
     const r = rand(3);
     const pool = [0, -0, 1, -1, 0.1, -0.1, 1e-300, -1e-300, 5e-324, 1e300, -1e300, Number.MAX_VALUE, -Number.MAX_VALUE, 2, 2.5];
-    const v = Float64Array.from({ length: 5000 }, () => (r() < 0.5 ? pool[Math.floor(r() * pool.length)] : (r() - 0.5) * 10 ** Math.floor(r() * 20 - 10)));
-    const got = argsort(v);
-    const want = Array.from({ length: v.length }, (_, i) => i).sort(
-      (a, b) => v[a] - v[b] || (Object.is(v[a], -0) && Object.is(v[b], 0) ? -1 : Object.is(v[a], 0) && Object.is(v[b], -0) ? 1 : a - b),
-    );
-    expect(Array.from(got)).toEqual(want);
+    // 5,000: 11-bit digits; 70,000: 16-bit digits.
+    for (const n of [5000, 70_000]) {
+      const v = Float64Array.from({ length: n }, () => (r() < 0.5 ? pool[Math.floor(r() * pool.length)] : (r() - 0.5) * 10 ** Math.floor(r() * 20 - 10)));
+      const got = argsort(v);
+      const want = Array.from({ length: v.length }, (_, i) => i).sort(
+        (a, b) => v[a] - v[b] || (Object.is(v[a], -0) && Object.is(v[b], 0) ? -1 : Object.is(v[a], 0) && Object.is(v[b], -0) ? 1 : a - b),
+      );
+      expect(Array.from(got)).toEqual(want);
+    }
   });
 
   it('sortFloat64 gives the built-in typed-array sort, bit for bit: signs, -0, NaN, infinities, subnormals', () => {
@@ -42,29 +45,31 @@ describe('argsort (radix) and rank', () => {
       2.5,
     ];
     const same = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
-    for (const n of [0, 1, 2, 511, 512, 513, 5000, 100_000]) {
+    for (const n of [0, 1, 2, 511, 512, 4095, 4096, 4097, 65_535, 65_536, 100_000]) {
       const v = Float64Array.from({ length: n }, () => (r() < 0.5 ? pool[Math.floor(r() * pool.length)] : (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20)));
       const want = v.slice().sort();
       const copy = v.slice();
       expect(sortFloat64(copy)).toBe(copy); // in place
       expect(same(copy, want)).toBe(true);
     }
-    // Hand-checked small case through the radix path (512 values): -Infinity, -1, -0 × 2, 0 × 2, 1 × 505, NaN.
-    const v = new Float64Array(512).fill(1);
+    // Hand-checked small case through the radix path (4,096 values): -Infinity, -1, -0 × 2, 0 × 2, 1 × 4,089, NaN.
+    const v = new Float64Array(4096).fill(1);
     v.set([NaN, 0, -0, -1, -Infinity, 0, -0]);
     const got = sortFloat64(v);
     expect(Array.from(got.subarray(0, 6))).toEqual([-Infinity, -1, -0, -0, 0, 0]);
     expect(Object.is(got[2], -0) && Object.is(got[3], -0) && Object.is(got[4], 0)).toBe(true);
-    expect(got[510]).toBe(1);
-    expect(got[511]).toBeNaN();
-    // A subarray is sorted where it lies, the rest untouched; 0/1 rewards (two radix passes skipped).
-    const big = Float64Array.from({ length: 3000 }, (_, i) => (i * 7919) % 2);
-    const mid = big.subarray(1000, 2000);
-    sortFloat64(mid);
-    expect(Array.from(big.subarray(1000, 1500)).every((x) => x === 0)).toBe(true);
-    expect(Array.from(big.subarray(1500, 2000)).every((x) => x === 1)).toBe(true);
-    expect(big[999]).toBe((999 * 7919) % 2);
-    expect(big[2000]).toBe((2000 * 7919) % 2);
+    expect(got[4094]).toBe(1);
+    expect(got[4095]).toBeNaN();
+    // A subarray is sorted where it lies, the rest untouched; 0/1 rewards (radix passes skipped), both digit widths.
+    for (const m of [5000, 70_000]) {
+      const big = Float64Array.from({ length: m + 2000 }, (_, i) => (i * 7919) % 2);
+      const mid = big.subarray(1000, 1000 + m);
+      sortFloat64(mid);
+      expect(Array.from(big.subarray(1000, 1000 + m / 2)).every((x) => x === 0)).toBe(true);
+      expect(Array.from(big.subarray(1000 + m / 2, 1000 + m)).every((x) => x === 1)).toBe(true);
+      expect(big[999]).toBe((999 * 7919) % 2);
+      expect(big[1000 + m]).toBe(((1000 + m) * 7919) % 2);
+    }
   });
 
   it('is stable for equal keys (large input takes the radix path)', () => {

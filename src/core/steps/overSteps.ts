@@ -5,9 +5,11 @@
  */
 import type { PresetId } from '../stats/advantage';
 import { collapseByStep, type Collapse } from '../stats/collapse';
-import { describe } from '../stats/describe';
+import { describe, moments } from '../stats/describe';
 import { labelAgreement } from '../stats/label';
-import { lowerBound, sortFloat64 } from '../stats/ranks';
+import { rowsByStep, stepIndex } from '../stats/stepRows';
+
+export { rowsByStep, stepIndex };
 
 export interface StepColumns {
   /** Reward per row, NaN where it does not count (status not ok: see stats/scored). */
@@ -77,61 +79,11 @@ export interface OverSteps {
   divergence: Divergence | null;
 }
 
-/**
- * The distinct finite steps, ascending, and for each row its step's index (−1 when its step is not finite). 0 and −0
- * are one step. O(n) with a hash of the few distinct steps (rows of a step usually follow each other), then a sort of
- * those alone: the page calls this on 500k rows.
- */
-export function stepIndex(steps: ArrayLike<number>): { values: Float64Array; of: Int32Array } {
-  const n = steps.length;
-  const idOf = new Map<number, number>();
-  const seen: number[] = [];
-  const of = new Int32Array(n).fill(-1);
-  let last = Number.NaN;
-  let lastId = -1;
-  for (let i = 0; i < n; i++) {
-    const v = steps[i];
-    if (!Number.isFinite(v)) continue;
-    if (v !== last) {
-      let id = idOf.get(v);
-      if (id === undefined) {
-        id = seen.length;
-        idOf.set(v, id);
-        seen.push(v);
-      }
-      last = v;
-      lastId = id;
-    }
-    of[i] = lastId;
-  }
-  const values = sortFloat64(Float64Array.from(seen));
-  const rankOf = new Int32Array(seen.length);
-  for (let id = 0; id < seen.length; id++) rankOf[id] = lowerBound(values, seen[id]);
-  for (let i = 0; i < n; i++) if (of[i] >= 0) of[i] = rankOf[of[i]];
-  return { values, of };
-}
-
 /** Distinct finite steps, counted up to `atMost` (cheap when only "two or more?" matters). O(n). */
 export function countSteps(steps: ArrayLike<number>, atMost = Infinity): number {
   const seen = new Set<number>();
   for (let i = 0; i < steps.length && seen.size < atMost; i++) if (Number.isFinite(steps[i])) seen.add(steps[i]);
   return seen.size;
-}
-
-/** Rows of each step, in row order: rows of step s are order[start[s] .. start[s + 1]). */
-export function rowsByStep(of: Int32Array, stepCount: number): { start: Int32Array; order: Int32Array } {
-  const start = new Int32Array(stepCount + 1);
-  for (let i = 0; i < of.length; i++) if (of[i] >= 0) start[of[i] + 1]++;
-  for (let s = 0; s < stepCount; s++) start[s + 1] += start[s];
-  const order = new Int32Array(start[stepCount]);
-  const fill = start.slice(0, stepCount);
-  for (let i = 0; i < of.length; i++) if (of[i] >= 0) order[fill[of[i]]++] = i;
-  return { start, order };
-}
-
-function meanStd(values: Float64Array): MeanStd {
-  const d = describe(values);
-  return { n: d.n, mean: d.mean, std: d.std };
 }
 
 /** Every per-step figure (see StepFigures) and the divergence flag. O(n log n). */
@@ -174,9 +126,9 @@ export function overSteps(c: StepColumns): OverSteps {
       if (g >= 0 && g < c.groupCount) seen[g] = 0;
     }
     const r = take(c.scores);
-    const reward = meanStd(r);
+    const reward = moments(r);
     const components: Record<string, MeanStd> = Object.create(null) as Record<string, MeanStd>;
-    for (const name of names) components[name] = meanStd(take(c.components![name]));
+    for (const name of names) components[name] = moments(take(c.components![name]));
     const len = describe(take(c.lengths));
     let truncated: number | null = null;
     if (c.truncated) {
@@ -187,7 +139,7 @@ export function overSteps(c: StepColumns): OverSteps {
     let label: StepFigures['label'] = null;
     if (c.labels) {
       const l = take(c.labels);
-      const acc = meanStd(l);
+      const acc = moments(l);
       label = { n: acc.n, accuracy: acc.mean, agreement: labelAgreement(r, l), gap: reward.mean - acc.mean };
     }
     const col = byStep[s].collapse;
