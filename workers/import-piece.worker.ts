@@ -15,10 +15,10 @@ self.onmessage = async (ev: MessageEvent<PieceRequest>) => {
     for await (const e of importPiece({ name, blob }, range, opts)) {
       if (e.kind === 'batch') post({ id, event: e }, [...batchTransfer(e.batch), e.spans.buffer as ArrayBuffer]);
       else
-        post(
-          { id, event: e },
-          e.labels.fields.flatMap((f) => (f.values ? [f.values.buffer as ArrayBuffer] : [])),
-        );
+        post({ id, event: e }, [
+          ...e.labels.fields.flatMap((f) => (f.values ? [f.values.buffer as ArrayBuffer] : [])),
+          ...(e.labels.categories?.columns ?? []).flatMap((c) => (c.codes ? [c.codes.buffer as ArrayBuffer] : [])),
+        ]);
     }
   } catch (e) {
     post({ id, error: importFailure(e) });

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import type { LabelColumn } from '../core/dataset/labelColumns';
-import { categories } from '../core/dataset/categories';
+import { categories, type CategoryColumn } from '../core/dataset/categories';
 import { importPacked } from '../core/dataset/importPacked';
 import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
@@ -20,7 +20,7 @@ import { loadTokenCounter } from './tokenizerLoader';
 export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
   const running = new Map<number, AbortController>();
   /** The last successful import: what queries are answered from. */
-  let committed: { key: number; store: RowStore; labels: LabelColumn[] } | null = null;
+  let committed: { key: number; store: RowStore; labels: LabelColumn[]; categories: CategoryColumn[] } | null = null;
   const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
   const storeOf = (key: number) => (committed?.key === key ? committed.store : null);
   /** Every row of a dataset (read again from the file the first time, for a JSONL import), or null when it is gone. */
@@ -53,8 +53,11 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     }
     if (m.kind === 'categories') {
       try {
-        const rows = await rowsOf(m.key);
-        const c = rows ? categories(rows, m.column) : null;
+        // Collected during the import when the column has few values (a copy: ours stay for the next request);
+        // otherwise read from the rows.
+        const kept = committed?.key === m.key ? committed.categories.find((c) => c.name === m.column) : undefined;
+        const rows = kept ? null : await rowsOf(m.key);
+        const c = kept ? { ...kept.categories, codes: kept.categories.codes.slice() } : rows ? categories(rows, m.column) : null;
         return post({ kind: 'categories', reqId: m.reqId, categories: c }, c ? [c.codes.buffer] : []);
       } catch (e) {
         return post({ kind: 'categories', reqId: m.reqId, categories: null, error: messageOf(e) });
@@ -134,6 +137,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     const kept = new RowStoreBuilder();
     let detection: Detection | null = null;
     let labels: LabelColumn[] = [];
+    let cats: CategoryColumn[] = [];
     try {
       const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces));
       for await (const e of events) {
@@ -142,6 +146,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
           post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
         } else if (e.kind === 'labels') {
           labels = e.columns;
+          cats = e.categories;
         } else {
           kept.add(e.batch.line.slice(), e.spans, e.rows);
           post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
@@ -149,7 +154,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       }
       if (!detection) throw new Error('the import ended without deciding a format');
       const { store, index } = kept.finish(source, { format: detection.format, mapping: m.opts.mapping });
-      committed = { key: m.jobId, store, labels };
+      committed = { key: m.jobId, store, labels, categories: cats };
       // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them.
       const spans = index?.spans.slice();
       post({ kind: 'done', jobId: m.jobId, spans }, spans ? [spans.buffer] : []);
@@ -169,13 +174,16 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     let first = 0;
     let detection: Detection | null = null;
     let labels: LabelColumn[] = [];
+    let cats: CategoryColumn[] = [];
     try {
       for await (const e of importParts(parts, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces))) {
         if (e.kind === 'meta') {
           detection = e.detection;
           post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
-        } else if (e.kind === 'labels') labels = e.columns;
-        else if (e.kind === 'part') {
+        } else if (e.kind === 'labels') {
+          labels = e.columns;
+          cats = e.categories;
+        } else if (e.kind === 'part') {
           kept = new RowStoreBuilder();
           post({ kind: 'part', jobId: m.jobId, index: e.index });
         } else if (e.kind === 'part-end') {
@@ -186,7 +194,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
             stores.push({ store, first, name: p.name, step: p.step });
             spans = index?.spans.slice();
             // The first part's rows are answered for at once: the page shows them while the others load.
-            if (stores.length === 1) committed = { key: m.jobId, store: rowsOfParts(stores.slice()), labels: [] };
+            if (stores.length === 1) committed = { key: m.jobId, store: rowsOfParts(stores.slice()), labels: [], categories: [] };
           }
           first += e.rows;
           const reply = {
@@ -204,7 +212,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         }
       }
       if (!detection) throw new Error('the import ended without deciding a format');
-      committed = { key: m.jobId, store: rowsOfParts(stores), labels };
+      committed = { key: m.jobId, store: rowsOfParts(stores), labels, categories: cats };
       post({ kind: 'done', jobId: m.jobId });
     } catch (e) {
       post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });

@@ -21,6 +21,7 @@ import { DETECTION_SAMPLE, importStream, noRows } from '../formats/import-stream
 import type { ByteSource, ColumnMapping, Detection, FormatId, ImportEvent, ImportOptions } from '../formats/types';
 import { ImportError } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
+import type { CategoryColumn } from './categories';
 import { LabelCollector, type LabelColumn, type LabelPartial } from './labelColumns';
 import { Packer, type PackedBatch, type PieceNumbering } from './packed';
 import { readAhead, scanJsonl, scansFlat } from './scanJsonl';
@@ -32,8 +33,11 @@ export type PackedEvent =
    * `rows`: the trajectories themselves, when there are no spans.
    */
   | { kind: 'batch'; batch: PackedBatch; spans?: Float64Array; rows?: Trajectory[] }
-  /** Last: the columns usable as labels (`labelColumns` of every row), collected while reading. */
-  | { kind: 'labels'; columns: LabelColumn[] };
+  /**
+   * Last: the columns usable as labels (`labelColumns` of every row) and the columns' categories for Group by
+   * (categories.ts), collected while reading.
+   */
+  | { kind: 'labels'; columns: LabelColumn[]; categories: CategoryColumn[] };
 
 /** What one piece of a parallel import gives: batches in its own numbering (spans are file offsets), then its end. */
 export type PieceEvent = { kind: 'batch'; batch: PackedBatch; spans: Float64Array } | { kind: 'end'; lineCount: number; labels: LabelPartial };
@@ -135,7 +139,7 @@ export async function* importPacked(source: ByteSource, opts: ImportOptions, par
         yield { kind: 'batch', batch: r.value.batch, spans: r.value.spans };
       }
       if (counts.rows === 0) throw noRows(source.name, 'jsonl', counts.firstIssues, counts.issues);
-      yield { kind: 'labels', columns: labels.finish() };
+      yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };
       return;
     }
   } finally {
@@ -150,7 +154,7 @@ export async function* importPacked(source: ByteSource, opts: ImportOptions, par
       yield event.spans ? { kind: 'batch', batch, spans: event.spans } : { kind: 'batch', batch, rows: event.rows };
     }
   }
-  yield { kind: 'labels', columns: labels.finish() };
+  yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };
 }
 
 /** Rows and issues of an import's batches, and its first issues (for a `no-rows` error). */
@@ -263,7 +267,7 @@ async function* readPieces(
       lineOffset += lines;
     }
     if (counts.rows === 0) throw noRows(name, 'jsonl', counts.firstIssues, counts.issues);
-    yield { kind: 'labels', columns: labels.finish() };
+    yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };
     return 'done';
   } finally {
     opts.signal?.removeEventListener('abort', stop);

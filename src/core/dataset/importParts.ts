@@ -4,6 +4,7 @@
  * PartsJoiner. A part that cannot be read at all is reported as an issue naming its file, and the rest load.
  */
 import { importPacked, type PackedEvent, type Parallelism } from './importPacked';
+import type { CategoryColumn } from './categories';
 import { LabelCollector, type LabelColumn } from './labelColumns';
 import { PartsJoiner, unreadablePart } from './parts';
 import type { ByteSource, ImportOptions } from '../formats/types';
@@ -34,6 +35,7 @@ export async function* importParts(parts: readonly PartSource[], opts: ImportOpt
     joiner.startPart(p.name, p.step);
     let rows = 0;
     let columns: LabelColumn[] = [];
+    let categories: CategoryColumn[] | null = null;
     try {
       for await (const e of importPacked({ name: p.name, blob: p.blob }, { ...opts, format }, par)) {
         if (e.kind === 'meta') {
@@ -41,8 +43,10 @@ export async function* importParts(parts: readonly PartSource[], opts: ImportOpt
             format = e.detection.format;
             yield e;
           }
-        } else if (e.kind === 'labels') columns = e.columns;
-        else {
+        } else if (e.kind === 'labels') {
+          columns = e.columns;
+          categories = e.categories;
+        } else {
           rows += e.batch.line.length;
           yield { ...e, batch: joiner.adopt(e.batch) };
         }
@@ -58,10 +62,12 @@ export async function* importParts(parts: readonly PartSource[], opts: ImportOpt
       continue;
     }
     // A part's label columns join the dataset's; a field the part lacks is missing (NaN) on its rows.
-    labels.merge({ rows, fields: columns.map((c) => ({ name: c.name, binary: c.binary, values: c.values })) });
+    const fields = columns.map((c) => ({ name: c.name, binary: c.binary, values: c.values }));
+    const cats = categories && { rows, columns: categories.map((c) => ({ name: c.name, codes: c.categories.codes, values: c.categories.values })) };
+    labels.merge({ rows, fields, ...(cats ? { categories: cats } : {}) });
     rowsSoFar += rows;
     yield { kind: 'part-end', index, rows };
   }
   if (rowsSoFar === 0) throw first ?? new Error('no file gave a row');
-  yield { kind: 'labels', columns: labels.finish() };
+  yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };
 }

@@ -1,4 +1,5 @@
 import type { Trajectory } from '../trajectory';
+import { CategoryCollector, type CategoryColumn, type CategoryPartial } from './categories';
 import { isIdLike } from './labelChoice';
 
 /** A column of the source records that can serve as a trusted label: booleans as 1/0, numbers as they are. */
@@ -44,6 +45,8 @@ export interface LabelPartial {
   rows: number;
   /** Fields in first-seen order; `values` is null once a field had a value that is not a label. */
   fields: { name: string; binary: boolean; values: Float64Array | null }[];
+  /** The stretch's collected category columns; absent when they were not collected (none is then kept). */
+  categories?: CategoryPartial;
 }
 
 /**
@@ -53,11 +56,16 @@ export interface LabelPartial {
 export class LabelCollector {
   private seen = new Map<string, FieldSeen>();
   private rows = 0;
+  /** The columns' categories (Group by), collected in the same pass. */
+  readonly categories = new CategoryCollector();
+  /** Rows were merged without their categories: no category column can be trusted. */
+  private categoriesMissing = false;
 
   add(rows: readonly Trajectory[]): void {
     for (let i = 0; i < rows.length; i++) {
       const row = this.rows++;
       const fields = rows[i].fields;
+      this.categories.addRecord(row, fields);
       for (const k in fields) {
         const v = fields[k];
         if (v === null || v === undefined) continue;
@@ -96,6 +104,8 @@ export class LabelCollector {
   merge(p: LabelPartial): void {
     const base = this.rows;
     this.rows += p.rows;
+    if (p.categories) this.categories.merge(p.categories, base);
+    else if (p.rows > 0) this.categoriesMissing = true;
     for (const { name, binary, values } of p.fields) {
       const f = this.field(name);
       if (!f.ok) continue;
@@ -110,7 +120,13 @@ export class LabelCollector {
   }
 
   partial(): LabelPartial {
-    return { rows: this.rows, fields: [...this.seen].map(([name, f]) => ({ name, binary: f.binary, values: f.ok ? this.padded(f.values) : null })) };
+    const fields = [...this.seen].map(([name, f]) => ({ name, binary: f.binary, values: f.ok ? this.padded(f.values) : null }));
+    return { rows: this.rows, fields, ...(this.categoriesMissing ? {} : { categories: this.categories.partial(this.rows) }) };
+  }
+
+  /** The category columns collected over every row (none when some rows came without theirs). */
+  categoryColumns(): CategoryColumn[] {
+    return this.categoriesMissing ? [] : this.categories.finish(this.rows);
   }
 
   finish(max = 12): LabelColumn[] {

@@ -1,6 +1,6 @@
 // The fast JSONL path (WebAssembly scanner + scanJsonl) against the reference it replaces: importStream's rows
 // (JSON.parse, the format's normalizer) packed by Packer, with LabelCollector over the same rows. Every column,
-// preview, group key, issue, span, label column and the line count must be the same, whatever the bytes and however
+// preview, group key, issue, span, label column, collected category column and the line count must be the same, whatever the bytes and however
 // the reads cut them.
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -8,6 +8,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importStream } from '../formats/import-stream';
 import type { FormatId } from '../formats/types';
+import type { Trajectory } from '../trajectory';
+import { categories, type CategoryColumn } from './categories';
 import { LabelCollector } from './labelColumns';
 import { Packer, PREVIEW_CHARS, previewsOf, type PackedBatch } from './packed';
 import { plainGroupKey } from './parts';
@@ -26,12 +28,13 @@ interface Flat {
   issues: { line: number; reason: string }[];
   spans: number[];
   labels: { name: string; values: number[]; binary: boolean }[];
+  categories: CategoryColumn[];
   lineCount: number;
 }
 
 function flatten(batches: { batch: PackedBatch; spans?: Float64Array }[], labels: LabelCollector, lineCount: number): Flat {
   const names: string[] = [];
-  const f: Flat = { line: [], group: [], charLength: [], step: [], truncated: [], previews: [], issues: [], spans: [], labels: [], lineCount };
+  const f: Flat = { line: [], group: [], charLength: [], step: [], truncated: [], previews: [], issues: [], spans: [], labels: [], categories: [], lineCount };
   for (const { batch: b, spans } of batches) {
     names.push(...b.newGroups.map(plainGroupKey));
     f.line.push(...b.line);
@@ -45,6 +48,7 @@ function flatten(batches: { batch: PackedBatch; spans?: Float64Array }[], labels
     expect([...b.pairOf].every((p) => p === -1)).toBe(true);
   }
   f.labels = labels.finish(1000).map((c) => ({ name: c.name, values: [...c.values], binary: c.binary }));
+  f.categories = labels.categoryColumns();
   return f;
 }
 
@@ -53,13 +57,18 @@ async function reference(bytes: Uint8Array, format: FormatId): Promise<Flat> {
   const labels = new LabelCollector();
   const batches: { batch: PackedBatch; spans?: Float64Array }[] = [];
   let lineCount = -1;
+  const rows: Trajectory[] = [];
   for await (const e of importStream({ name: 't.jsonl', blob: new Blob([bytes as BlobPart]) }, { format, allowEmpty: true })) {
     if (e.type === 'rows') {
+      rows.push(...e.rows);
       labels.add(e.rows);
       batches.push({ batch: packer.pack(e.rows, e.issues, 0, 0), spans: e.spans });
     } else if (e.type === 'done') lineCount = e.lineCount ?? -1;
   }
-  return flatten(batches, labels, lineCount);
+  const want = flatten(batches, labels, lineCount);
+  // The collected columns are what categories() reads from the rows.
+  for (const c of want.categories) expect(c.categories, c.name).toEqual(categories(rows, c.name));
+  return want;
 }
 
 async function fast(bytes: Uint8Array, format: FormatId, sliceBytes?: number, batchSize?: number): Promise<Flat> {
@@ -459,15 +468,28 @@ describe('importPacked reads flat JSONL through the scanner', () => {
     const collect = async (par?: Parameters<typeof importPacked>[2]) => {
       const batches: { batch: PackedBatch; spans?: Float64Array }[] = [];
       const labels: { name: string; values: number[]; binary: boolean }[] = [];
+      const cats: CategoryColumn[] = [];
       for await (const e of importPacked({ name: 't.jsonl', blob }, { batchSize: 64 }, par)) {
         if (e.kind === 'batch') batches.push({ batch: e.batch, spans: e.spans });
-        if (e.kind === 'labels') labels.push(...e.columns.map((c) => ({ name: c.name, values: [...c.values], binary: c.binary })));
+        if (e.kind === 'labels') {
+          labels.push(...e.columns.map((c) => ({ name: c.name, values: [...c.values], binary: c.binary })));
+          cats.push(...e.categories);
+        }
       }
       const f = flatten(batches, new LabelCollector(), want.lineCount);
-      return { ...f, labels };
+      return { ...f, labels, categories: cats };
     };
     const { runPieceHere } = await import('./importPacked');
     const wantLabels = want.labels.filter((c) => c.name !== 'step');
+    // Pieces number their values on their own; joined, they are numbered as one read numbers them. Worked by hand:
+    // the completion 'é😀x' × k (4 units each) is whole for k ≤ 50 (200 units) and cut to one text above: 52 values.
+    expect(want.categories.map((c) => [c.name, c.categories.values.length])).toEqual([
+      ['prompt', 125],
+      ['completion', 52],
+      ['uid', 125],
+      ['step', 4],
+      ['ok', 2],
+    ]);
     expect(await collect()).toEqual({ ...want, labels: wantLabels });
     expect(await collect({ pieces: 3, minPieceBytes: 1000, run: runPieceHere })).toEqual({ ...want, labels: wantLabels });
   });

@@ -16,6 +16,8 @@ import {
   T_FALSE,
   T_NULL,
   T_NUMBER,
+  T_OBJECT,
+  T_ARRAY,
   T_STRING,
   T_TRUE,
   type ScannedLines,
@@ -26,6 +28,7 @@ import { stepValue } from '../formats/record-fields';
 import { FINISH_REASON_FIELDS, TRUNCATED_FIELDS, truncatedFromFields } from '../stats/truncation';
 import type { FormatId } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
+import { cutCategory, type CategorySeen } from './categories';
 import type { FieldSeen, LabelCollector } from './labelColumns';
 import { PREVIEW_CHARS, type PackedBatch, type Packer } from './packed';
 
@@ -190,13 +193,67 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     if (n > lastKey.length) lastKey = new Uint8Array(2 * n);
     lastKey.set(bytes.subarray(a, a + n));
     lastKeyLength = n;
-    // A short ASCII key (no escape, one byte per unit) is made from its bytes: in Chromium a TextDecoder call costs
-    // ~1.8 µs, four times this, and a GRPO dump has one new key per group.
+    return (lastGroup = shortTextAt(s, f));
+  };
+
+  /**
+   * A string field's text; a short ASCII one (no escape, one byte per unit) is made from its bytes: in Chromium a
+   * TextDecoder call costs ~1.8 µs, four times this, and a GRPO dump has one new key per group.
+   */
+  const shortTextAt = (s: ScannedLines, f: number): string => {
+    const a = s.base + s.i32[f + 2];
+    const n = s.base + s.i32[f + 3] - a;
     const units = s.i32[f + 4];
     if ((s.i32[f + 5] & F_ESCAPE) === 0 && units === n - 2 && units <= SHORT_KEY) {
-      return (lastGroup = String.fromCharCode.apply(null, bytes.subarray(a + 1, a + n - 1) as unknown as number[]));
+      return String.fromCharCode.apply(null, s.bytes.subarray(a + 1, a + n - 1) as unknown as number[]);
     }
-    return (lastGroup = textAt(s, f));
+    return textAt(s, f);
+  };
+
+  /**
+   * Row `row`'s value of field `f` for the collected categories (categories.ts). Per key id, the last string's raw
+   * bytes or the last number: a row whose value repeats the previous row's (most do) costs a compare, no string.
+   */
+  const cats = labels.categories;
+  const catSlots: (CategorySeen | undefined)[] = [];
+  const lastBytes: Uint8Array[] = [];
+  const lastLength: number[] = [];
+  const lastText: string[] = [];
+  const lastNumber: number[] = [];
+  const lastNumberText: string[] = [];
+  const categoryAt = (s: ScannedLines, f: number, row: number): void => {
+    const { i32 } = s;
+    const id = i32[f];
+    const type = i32[f + 1];
+    if (type === T_NULL) return;
+    let c = catSlots[id];
+    if (c === undefined) c = catSlots[id] = cats.column(scanner.keys[id]);
+    if (!c.ok) return;
+    if (type === T_OBJECT || type === T_ARRAY) return cats.giveUp(c);
+    if (type === T_STRING) {
+      const { bytes } = s;
+      const a = s.base + i32[f + 2];
+      const n = s.base + i32[f + 3] - a;
+      let last = lastBytes[id];
+      if (lastLength[id] === n && last !== undefined) {
+        let k = 0;
+        while (k < n && bytes[a + k] === last[k]) k++;
+        if (k === n) return cats.put(c, row, lastText[id]);
+      }
+      if (last === undefined || last.length < n) last = lastBytes[id] = new Uint8Array(Math.max(64, 2 * n));
+      last.set(bytes.subarray(a, a + n));
+      lastLength[id] = n;
+      return cats.put(c, row, (lastText[id] = cutCategory(shortTextAt(s, f))));
+    }
+    if (type === T_NUMBER) {
+      const x = numberAt(s, f);
+      if (x !== lastNumber[id]) {
+        lastNumber[id] = x;
+        lastNumberText[id] = Number.isFinite(x) ? String(x) : 'null'; // as JSON.stringify writes it
+      }
+      return cats.put(c, row, lastNumberText[id]);
+    }
+    cats.put(c, row, type === T_TRUE ? 'true' : 'false');
   };
 
   /** A group column's value as a group key (field `f`, −1 when the row has none): undefined when it does not count. */
@@ -276,6 +333,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
           packer.rowUnits(line, group, length, step ?? Number.NaN, s.u16, s.previewBase + i32[c + 7], Math.min(length, PREVIEW_CHARS), truncated, wide);
           spans.push(s.streamBase + start, s.streamBase + end);
           const row = labels.row();
+          for (let k = 0; k < fields; k++) categoryAt(s, f0 + k * FIELD_WORDS, row);
           for (let k = 0; k < fields; k++) {
             const f = f0 + k * FIELD_WORDS;
             const id = i32[f];

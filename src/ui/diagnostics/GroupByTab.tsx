@@ -74,7 +74,12 @@ export function GroupByTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
         The values of {column} could not be read: {got.error}
       </p>
     );
-  else if (!cats || !stats) body = <p className="muted empty-chart">Reading {column}…</p>;
+  else if (!cats || !stats)
+    body = (
+      <p className="muted empty-chart" role="status" aria-busy="true">
+        Reading {column}…
+      </p>
+    );
   else if (cats.present === 0) body = <p className="muted empty-chart">No rollout has a value in {column}.</p>;
   else
     body = (
