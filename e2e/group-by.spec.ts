@@ -30,13 +30,13 @@ test('group by model: rows, mean and std per model as a table and a chart; anoth
 });
 
 /**
- * An uploaded file of 1,200 rollouts: `model` (3 values) is collected while the file is imported; `uid` (one value
- * per row, more than the 1,000 collected) is read from the rows when picked. Both give the same figures a person
+ * An uploaded file of 1,200 rollouts: `model` (3 values) is collected while the file is imported; `source` (one
+ * value per row, more than the 1,000 collected) is given up then and read from the rows when picked. Both give the same figures a person
  * counts in the file: the reward is 1 exactly for model m1 (every third row, 400 of them).
  */
 test('group by on an uploaded file: a column collected at import and one read from the rows', async ({ page }) => {
   await openStudio(page);
-  const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2}`, completion: `A${i}`, model: `m${i % 3}`, uid: `u${i}` }));
+  const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2}`, completion: `A${i}`, model: `m${i % 3}`, source: `s${i}` }));
   await upload(page, 'models.jsonl', Buffer.from(lines.join('\n') + '\n'));
   await expect(statusLine(page)).toContainText('1,200 trajectories');
   await typeReward(page, "export default function reward(t) {\n  return t.fields.model === 'm1' ? 1 : 0;\n}\n");
@@ -50,9 +50,9 @@ test('group by on an uploaded file: a column collected at import and one read fr
   await expect(table.getByRole('row').nth(2)).toHaveText(['m1', '400', '1', '0'].join(''));
   await expect(table.getByRole('row').nth(3)).toHaveText(['m2', '400', '0', '0'].join(''));
 
-  await column.selectOption('uid');
+  await column.selectOption('source');
   await expect(page.getByText('1,200 values over 1,200 rollouts')).toBeVisible();
   await expect(table.getByRole('row')).toHaveCount(41); // the 40 values with the most rollouts, and the header
-  await expect(table.getByRole('row').nth(1)).toHaveText(['u0', '1', '0', '0'].join(''));
-  await expect(table.getByRole('row').nth(2)).toHaveText(['u1', '1', '1', '0'].join(''));
+  await expect(table.getByRole('row').nth(1)).toHaveText(['s0', '1', '0', '0'].join(''));
+  await expect(table.getByRole('row').nth(2)).toHaveText(['s1', '1', '1', '0'].join(''));
 });

@@ -42,10 +42,10 @@ export function categories(rows: readonly Trajectory[], column: string): Categor
   return { codes, values, present };
 }
 
+/** Columns people group rollouts by (Group by's default is the first a dataset has): collected during the import. */
+export const GROUP_BY_COLUMNS: readonly string[] = ['model', 'policy', 'checkpoint', 'data_source', 'subset', 'source', 'category', 'task', 'dataset', 'split'];
 /** Distinct values a column may have and still be collected during the import (more: read from the file on request). */
 export const MAX_COLLECTED_VALUES = 1000;
-/** Columns collected during the import at most, in first-seen order (4 bytes per row each). */
-export const MAX_COLLECTED_COLUMNS = 16;
 
 /** A column collected during the import: its categories, as `categories()` gives them from the rows. */
 export interface CategoryColumn {
@@ -74,19 +74,19 @@ export interface CategoryPartial {
 const GIVEN_UP: CategorySeen = { ok: false, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1 };
 
 /**
- * The categories of the records' top-level columns, collected while a file is imported, so that Group by does not
- * read a million rows again: every column whose values are strings, numbers or booleans with at most
- * MAX_COLLECTED_VALUES distinct values (the first MAX_COLLECTED_COLUMNS columns). A column with a list or object
- * value, or more values, is given up; `categories()` over the rows answers for it.
+ * The categories of the GROUP_BY_COLUMNS, collected while a file is imported, so that Group by does not read a
+ * million rows again: each such column whose values are strings, numbers or booleans with at most
+ * MAX_COLLECTED_VALUES distinct values. A column with a list or object value or more values is given up, as is
+ * every other column (collecting them all cost a third of a 100k-row import): `categories()` over the rows answers.
  */
 export class CategoryCollector {
   private seen = new Map<string, CategorySeen>();
 
-  /** The column's state, a new one (in first-seen order) the first time; a given-up one past the column limit. */
+  /** The column's state, a new one (in first-seen order) the first time; a given-up one unless it is collected. */
   column(name: string): CategorySeen {
     let c = this.seen.get(name);
     if (c === undefined) {
-      c = this.seen.size < MAX_COLLECTED_COLUMNS ? { ok: true, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1 } : GIVEN_UP;
+      c = GROUP_BY_COLUMNS.includes(name) ? { ok: true, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1 } : GIVEN_UP;
       this.seen.set(name, c);
     }
     return c;

@@ -460,7 +460,9 @@ describe('scanJsonl gives what JSON.parse and the normalizer give', () => {
 describe('importPacked reads flat JSONL through the scanner', () => {
   it('gives the reference batches in one piece and in pieces', async () => {
     const lines = Array.from({ length: 500 }, (_, i) =>
-      i === 17 ? '{broken' : row({ uid: `q${i >> 2}`, step: i >> 7, ok: i % 3 === 0 }, `P${i >> 2}`, 'é😀x'.repeat(i % 90)),
+      i === 17
+        ? '{broken'
+        : row({ uid: `q${i >> 2}`, step: i >> 7, ok: i % 3 === 0, model: `m${i % 7}`, task: 'é😀x'.repeat(i % 90), subset: i % 5 === 0 }, `P${i >> 2}`),
     );
     const bytes = text(lines);
     const want = await reference(bytes, 'trl-standard');
@@ -482,13 +484,11 @@ describe('importPacked reads flat JSONL through the scanner', () => {
     const { runPieceHere } = await import('./importPacked');
     const wantLabels = want.labels.filter((c) => c.name !== 'step');
     // Pieces number their values on their own; joined, they are numbered as one read numbers them. Worked by hand:
-    // the completion 'é😀x' × k (4 units each) is whole for k ≤ 50 (200 units) and cut to one text above: 52 values.
+    // the task 'é😀x' × k (4 units each) is whole for k ≤ 50 (200 units) and cut to one text above: 52 values.
     expect(want.categories.map((c) => [c.name, c.categories.values.length])).toEqual([
-      ['prompt', 125],
-      ['completion', 52],
-      ['uid', 125],
-      ['step', 4],
-      ['ok', 2],
+      ['model', 7],
+      ['task', 52],
+      ['subset', 2],
     ]);
     expect(await collect()).toEqual({ ...want, labels: wantLabels });
     expect(await collect({ pieces: 3, minPieceBytes: 1000, run: runPieceHere })).toEqual({ ...want, labels: wantLabels });

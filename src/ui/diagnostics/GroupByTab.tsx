@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Categories } from '../../core/dataset/categories';
+import { GROUP_BY_COLUMNS, type Categories } from '../../core/dataset/categories';
 import type { Dataset } from '../../core/dataset/dataset';
 import { groupByStats } from '../../core/stats/groupBy';
 import { fetchCategories } from '../../runtime/importClient';
@@ -11,8 +11,6 @@ import { useRunningLong } from './useRuns';
 
 /** Values drawn and listed at most: a column of free text (a prompt) has as many values as rows. */
 const MAX_SHOWN = 40;
-/** Columns people group rollouts by, first match is the default; otherwise the user picks. */
-const USUAL = ['model', 'policy', 'checkpoint', 'data_source', 'subset', 'source', 'category', 'task', 'dataset', 'split'];
 
 // A dataset's columns never change once loaded: their categories are read from the data worker once.
 const cache = new Map<string, Promise<Categories>>();
@@ -46,7 +44,7 @@ export function GroupByTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   // Kept in the store (saved with the session): a column this data lacks falls back to the default.
   const picked = useStudio((s) => s.groupByColumn);
   const setPicked = useStudio((s) => s.setGroupByColumn);
-  const column = picked === '' ? null : picked !== null && columns.includes(picked) ? picked : (USUAL.find((c) => columns.includes(c)) ?? null);
+  const column = picked === '' ? null : picked !== null && columns.includes(picked) ? picked : (GROUP_BY_COLUMNS.find((c) => columns.includes(c)) ?? null);
   const running = useRunningLong();
   const got = useCategories(ds, column);
   const cats = got && 'c' in got ? got.c : null;
