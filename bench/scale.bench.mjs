@@ -137,6 +137,8 @@ try {
   const byPhase = {};
   for (const [, d, ph] of long) if (d > 100) byPhase[ph] = [...(byPhase[ph] ?? []), Math.round(d)];
   log(`main-thread tasks over 100 ms by phase: ${JSON.stringify(byPhase)}`);
+  const top = [...long].sort((a, b) => b[1] - a[1]).slice(0, 5);
+  log(`the five longest main-thread tasks: ${top.map(([, d, ph]) => `${Math.round(d)} ms (${ph})`).join(', ')}`);
   const steal = stealSince(cpu);
 
   // 4. The page's heap (main thread), as it is and after a full GC; the sandbox frame's too where it is reachable.

@@ -8,7 +8,7 @@ import { RewardSandbox } from './frameClient';
 
 /** A document whose iframe hands its port over as the real one does on load; the frame's messages land in `got`. */
 function fakeFrame() {
-  const got: { kind: string; pool?: string; load?: boolean }[] = [];
+  const got: { kind: string; pool?: string; load?: boolean; datasetId?: string }[] = [];
   const doc = {
     createElement: () => {
       let onLoad: (() => void) | null = null;
@@ -99,5 +99,32 @@ describe('RewardSandbox: a dataset not to be read yet', () => {
     await settle();
     expect(got2).toEqual([]);
     expect((sb2 as unknown as { frame: unknown }).frame).toBeNull();
+  });
+});
+
+describe('RewardSandbox: reading a dataset already sent', () => {
+  it('asks the frame to read it by its id instead of sending it (and its line spans) again', async () => {
+    const got = fakeFrame();
+    const sb = new RewardSandbox({ src: 'sandbox.html', size: 2, onProtocolError: () => undefined });
+    sb.pool('ts').setDataset(ds, false);
+    await settle();
+    // The studio warms the language in use with a fresh object for the same dataset.
+    sb.pool('ts').setDataset({ ...ds }, true);
+    await settle();
+    expect(got.map((m) => [m.kind, m.load ?? m.datasetId])).toEqual([
+      ['dataset', false],
+      ['load', 'd1'],
+    ]);
+    // Another dataset, or one still waiting to go, is sent whole.
+    const ds2 = { size: 5, file: { datasetId: 'd2' } } as unknown as EngineDataset;
+    sb.pool('ts').setDataset(ds2, true);
+    sb.pool('py').setDataset(ds, false);
+    sb.pool('py').setDataset(ds, true);
+    await settle();
+    expect(got.slice(2).map((m) => [m.kind, m.pool, m.load])).toEqual([
+      ['dataset', 'ts', true],
+      ['dataset', 'py', true],
+    ]);
+    sb.dispose();
   });
 });

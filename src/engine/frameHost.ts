@@ -3,7 +3,7 @@
  * code never runs where the studio's storage exists. It answers the page on a port received once, from its parent.
  */
 import { browserWorkerPort } from './browser';
-import { RewardEngine, type RunHandle, type RunProgress } from './engine';
+import { RewardEngine, type EngineDataset, type RunHandle, type RunProgress } from './engine';
 import { throttleProgress } from './progressThrottle';
 import { checkToFrame, type FromFrame, type PoolId } from './frameProtocol';
 
@@ -41,6 +41,8 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
   const protocolError = (message: string) => post({ kind: 'protocol-error', message });
   const engines: Partial<Record<PoolId, RewardEngine>> = {};
   const sizes: Partial<Record<PoolId, number>> = {};
+  /** Each pool's last dataset, for a later `load` of it. */
+  const datasets: Partial<Record<PoolId, EngineDataset>> = {};
   const runs = new Map<number, RunHandle>();
   const engine = (pool: PoolId): RewardEngine =>
     (engines[pool] ??= new RewardEngine({
@@ -59,7 +61,14 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
         return post({ kind: 'pong', id: m.id });
       case 'dataset':
         sizes[m.pool] = m.ds.size;
+        datasets[m.pool] = m.ds;
         return engine(m.pool).setDataset(m.ds, m.load);
+      case 'load': {
+        const ds = datasets[m.pool];
+        if (ds?.file.datasetId !== m.datasetId)
+          return protocolError(`the page asked the reward sandbox to read dataset ${m.datasetId}, which it was not sent; dropped`);
+        return engine(m.pool).setDataset(ds, true);
+      }
       case 'check':
         return void engine(m.pool)
           .check(m.code)

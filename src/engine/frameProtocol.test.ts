@@ -108,6 +108,13 @@ describe('requests from the page, checked in the sandbox', () => {
   const blob = new Blob(['{}\n']);
   const rows = () => 4;
 
+  it('a load of a dataset by its id passes', () => {
+    expect(checkToFrame({ kind: 'load', pool: 'py', datasetId: 'd', ds: 'dropped' }, rows)).toEqual({
+      ok: true,
+      value: { kind: 'load', pool: 'py', datasetId: 'd' },
+    });
+  });
+
   it('a run with a model column of the dataset’s size passes', () => {
     const m = { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { timeLimitMs: 1000, models: { rm: new Float64Array(4) }, tokenizer: 'gpt2' } };
     expect(checkToFrame(m, rows).ok).toBe(true);
@@ -130,6 +137,8 @@ describe('requests from the page, checked in the sandbox', () => {
       { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { probe: { name: 'cross', rows: Int32Array.from([0, 1]), donors: Int32Array.from([1]) } } },
     ],
     ['a dataset without its file', { kind: 'dataset', pool: 'ts', ds: { file: { datasetId: 'd', name: 'a.jsonl' } }, load: true }],
+    ['a load naming no dataset', { kind: 'load', pool: 'ts', datasetId: 7 }],
+    ['a load for an unknown pool', { kind: 'load', pool: 'wasm', datasetId: 'd' }],
     ['an unknown Python kind', { kind: 'run', pool: 'py', runId: 1, code: 'x', opts: { python: { name: 'f', kind: 'torch', batchSize: 8 } } }],
     [
       'a reward_funcs weight that is not a number',

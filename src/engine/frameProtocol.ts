@@ -18,6 +18,8 @@ export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
 /** Page → sandbox. The first message, on the window, carries the port every later message uses. */
 export type ToFrame =
   | { kind: 'dataset'; pool: PoolId; ds: EngineDataset; load: boolean }
+  /** Read now the dataset last sent to `pool` without load (its id): not sent again, with its line spans. */
+  | { kind: 'load'; pool: PoolId; datasetId: string }
   | { kind: 'check'; pool: PoolId; reqId: number; code: string }
   | { kind: 'run'; pool: PoolId; runId: number; code: string; opts: FrameRunOptions }
   | { kind: 'cancel'; runId: number }
@@ -104,6 +106,8 @@ export function checkToFrame(v: unknown, rows: (pool: PoolId) => number | undefi
     switch (m.kind) {
       case 'dataset':
         return { kind: 'dataset', pool: pool(m.pool), ds: checkDataset(m.ds), load: m.load === true };
+      case 'load':
+        return { kind: 'load', pool: pool(m.pool), datasetId: str(m.datasetId, 'datasetId') };
       case 'check':
         return { kind: 'check', pool: pool(m.pool), reqId: int(m.reqId, 'reqId', 0), code: str(m.code, 'code') };
       case 'run': {
