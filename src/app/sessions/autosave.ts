@@ -178,7 +178,9 @@ export function installAutosave(): void {
     }
     if (session.restoring || !s.sessionId) return;
     if (s.dataVersion !== prev.dataVersion && s.sessionId === prev.sessionId) void saveBlob(s);
-    if (s.runs !== prev.runs) void saveRuns(s);
+    // In a task of its own: writing a run (its scores copied into IndexedDB, ~20 ms at a million rows) would lengthen
+    // the task that takes the run in and draws it.
+    if (s.runs !== prev.runs) setTimeout(() => void saveRuns(s), 0);
     if (
       s.codes !== prev.codes ||
       s.language !== prev.language ||
