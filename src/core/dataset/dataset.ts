@@ -108,8 +108,10 @@ class Column<A extends Int32Array | Float64Array | Uint8Array> {
     this.arr.set(src, this.n);
     this.n += src.length;
   }
+  /** The values; the array itself (a view) when it is at least ¾ full: copying seven columns of a million rows was
+   * ~15 ms of the import's last task, on the page's thread. */
   done(): A {
-    return this.arr.slice(0, this.n) as A;
+    return (4 * this.n >= 3 * this.arr.length ? this.arr.subarray(0, this.n) : this.arr.slice(0, this.n)) as A;
   }
 }
 const ints = () => new Column(new Int32Array(1024), (n) => new Int32Array(n));
