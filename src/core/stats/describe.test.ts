@@ -50,6 +50,16 @@ suite('moments', () => {
     expect(moments([NaN, Infinity])).toEqual({ n: 0, mean: NaN, std: NaN });
   });
 
+  it('does not depend on the order: 67 ones among 100,000 zeros, spread or sorted, give the exact std', () => {
+    // √(p(1 − p)) with p = 67/100000, by Python's fractions and decimal: 0.025875685498166034094… → this double.
+    // Summed plainly in row order the std was 0.025875685498196823 (the CLI's bench file).
+    const spread = new Float64Array(100_000);
+    for (let k = 0; k < 67; k++) spread[(k * 1493 + 7) % 100_000] = 1;
+    const sorted = spread.slice().sort();
+    for (const v of [spread, sorted]) expect(moments(v)).toEqual({ n: 100_000, mean: 0.00067, std: 0.025875685498166035 });
+    expect(describe(spread).std).toBe(0.025875685498166035);
+  });
+
   it('agrees with describe()', () => {
     const v = [0.25, -3, 1e-9, 7.5, 7.5, NaN, 2];
     const d = describe(v);
