@@ -3,7 +3,7 @@
  * A row is scored when its reward is finite and its group index is in [0, groupCount); other rows are ignored.
  */
 import { advantages, type PresetId } from './advantage';
-import { rowsByStep, stepIndex } from './stepRows';
+import { stepRows, type StepRows } from './stepRows';
 
 export interface GroupStats {
   count: Int32Array;
@@ -200,16 +200,16 @@ export function collapseByStep(
   steps: ArrayLike<number>,
   preset: PresetId = 'trl',
   truncated: ArrayLike<number> | null = null,
+  byStep?: StepRows,
 ): StepCollapse[] {
   const n = rewards.length;
   if (groupOf.length !== n || steps.length !== n) {
     throw new RangeError(`collapseByStep: columns differ in length (${n}, ${groupOf.length}, ${steps.length})`);
   }
   // Distinct finite steps, ascending, and the rows of each (a hash of the few steps: a sort of a million steps was
-  // ~40 ms of Over steps).
-  const { values: uniq, of } = stepIndex(steps);
+  // ~40 ms of Over steps), unless the caller has them (`byStep`, from these steps).
+  const { values: uniq, start, order } = byStep ?? stepRows(steps);
   const d = uniq.length;
-  const { start, order } = rowsByStep(of, d);
 
   const localOf = new Int32Array(groupCount).fill(-1);
   const out: StepCollapse[] = [];

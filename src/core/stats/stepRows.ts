@@ -45,3 +45,15 @@ export function rowsByStep(of: Int32Array, stepCount: number): { start: Int32Arr
   for (let i = 0; i < of.length; i++) if (of[i] >= 0) order[fill[of[i]]++] = i;
   return { start, order };
 }
+
+/** The distinct finite steps, ascending, and the rows of each: `stepIndex` then `rowsByStep`. */
+export interface StepRows {
+  values: Float64Array;
+  start: Int32Array;
+  order: Int32Array;
+}
+
+export function stepRows(steps: ArrayLike<number>): StepRows {
+  const { values, of } = stepIndex(steps);
+  return { values, ...rowsByStep(of, values.length) };
+}

@@ -7,9 +7,9 @@ import type { PresetId } from '../stats/advantage';
 import { collapseByStep, type Collapse } from '../stats/collapse';
 import { describe, moments } from '../stats/describe';
 import { labelAgreement } from '../stats/label';
-import { rowsByStep, stepIndex } from '../stats/stepRows';
+import { stepRows } from '../stats/stepRows';
 
-export { rowsByStep, stepIndex };
+export { rowsByStep, stepIndex, stepRows } from '../stats/stepRows';
 
 export interface StepColumns {
   /** Reward per row, NaN where it does not count (status not ok: see stats/scored). */
@@ -99,9 +99,9 @@ export function overSteps(c: StepColumns): OverSteps {
   ] as [string, ArrayLike<number> | null | undefined][]) {
     if (col && col.length !== n) throw new RangeError(`overSteps: column ${what} has ${col.length} rows, scores ${n}`);
   }
-  const { values, of } = stepIndex(c.steps);
-  const { start, order } = rowsByStep(of, values.length);
-  const byStep = collapseByStep(c.scores, c.groupOf, c.groupCount, c.steps, c.preset ?? 'trl', c.truncated ?? null);
+  const rows = stepRows(c.steps);
+  const { values, start, order } = rows;
+  const byStep = collapseByStep(c.scores, c.groupOf, c.groupCount, c.steps, c.preset ?? 'trl', c.truncated ?? null, rows);
   const names = Object.keys(c.components ?? {});
   const seen = new Uint8Array(c.groupCount);
   const out: StepFigures[] = [];

@@ -5,7 +5,7 @@
  */
 import { compareRuns, type RunComparison } from '../stats/compare';
 import { describe, type Description } from '../stats/describe';
-import { rowsByStep, stepIndex } from './overSteps';
+import { stepRows } from './overSteps';
 
 export interface PromptIndex {
   /** Distinct prompt keys, first-seen order of their groups. */
@@ -41,11 +41,10 @@ export interface PromptSteps {
 
 /** Prompts that occur at two or more steps, most steps first (then more rows, then first seen). O(n). */
 export function promptsAcrossSteps(p: PromptIndex, steps: ArrayLike<number>): PromptSteps[] {
-  const { values, of } = stepIndex(steps);
+  const { values, start, order } = stepRows(steps);
   const last = new Int32Array(p.keys.length).fill(-1);
   const count = new Int32Array(p.keys.length);
   const rows = new Int32Array(p.keys.length);
-  const { start, order } = rowsByStep(of, values.length);
   for (let s = 0; s < values.length; s++) {
     for (let j = start[s]; j < start[s + 1]; j++) {
       const q = p.promptOf[order[j]];
@@ -71,8 +70,7 @@ export interface PromptOverSteps {
 
 /** One prompt's rewards per step (see PromptOverSteps). O(n). */
 export function promptOverSteps(p: PromptIndex, prompt: number, scores: ArrayLike<number>, steps: ArrayLike<number>): PromptOverSteps {
-  const { values, of } = stepIndex(steps);
-  const { start, order } = rowsByStep(of, values.length);
+  const { values, start, order } = stepRows(steps);
   const perStep: PromptOverSteps['perStep'] = [];
   const rows: number[] = [];
   for (let s = 0; s < values.length; s++) {

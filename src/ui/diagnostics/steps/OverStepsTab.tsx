@@ -3,7 +3,7 @@ import type { Dataset } from '../../../core/dataset/dataset';
 import { defaultLabelColumn } from '../../../core/dataset/labelChoice';
 import { MAX_STEPS_MAX_LENGTH } from '../../../core/session/schema';
 import { truncatedRows } from '../../../core/stats/truncation';
-import { rowsByStep, stepIndex, type StepColumns } from '../../../core/steps/overSteps';
+import { stepRows, type StepColumns } from '../../../core/steps/overSteps';
 import { TOKENIZERS } from '../../../core/tokenize/tokenizers';
 import { useStudio } from '../../../store';
 import type { RunRecord } from '../../../store/runsSlice';
@@ -23,8 +23,8 @@ const byDataset = new WeakMap<Dataset, { stepValues: Float64Array; order: Int32A
 function stepsOf(ds: Dataset) {
   let s = byDataset.get(ds);
   if (!s) {
-    const { values: stepValues, of } = stepIndex(ds.steps);
-    byDataset.set(ds, (s = { stepValues, ...rowsByStep(of, stepValues.length) }));
+    const { values: stepValues, start, order } = stepRows(ds.steps);
+    byDataset.set(ds, (s = { stepValues, start, order }));
   }
   return s;
 }
