@@ -173,28 +173,9 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     }
   };
 
-  /**
-   * The text of string field `f` as a group key. Rows of a GRPO group usually follow each other: when the raw bytes
-   * are those of the previous key, its string is used again (equal bytes without escapes, or with the same
-   * escapes, are equal strings), which spares the decoding and the hashing of a new string.
-   */
-  let lastKey = new Uint8Array(256);
-  let lastKeyLength = -1;
-  let lastGroup = '';
-  const keyAt = (s: ScannedLines, f: number): string => {
-    const { bytes } = s;
-    const a = s.base + s.i32[f + 2]; // its opening quote
-    const n = s.base + s.i32[f + 3] - a;
-    if (n === lastKeyLength) {
-      let k = 0;
-      while (k < n && bytes[a + k] === lastKey[k]) k++;
-      if (k === n) return lastGroup;
-    }
-    if (n > lastKey.length) lastKey = new Uint8Array(2 * n);
-    lastKey.set(bytes.subarray(a, a + n));
-    lastKeyLength = n;
-    return (lastGroup = shortTextAt(s, f));
-  };
+  /** The text of string field `f` as a group key; rows of a GRPO group usually follow each other (LastText). */
+  const groupKeys = new LastText();
+  const keyAt = (s: ScannedLines, f: number): string => groupKeys.of(s, f, shortTextAt);
 
   /**
    * A string field's text; a short ASCII one (no escape, one byte per unit) is made from its bytes: in Chromium a
@@ -211,14 +192,13 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   };
 
   /**
-   * Row `row`'s value of field `f` for the collected categories (categories.ts). Per key id, the last string's raw
-   * bytes or the last number: a row whose value repeats the previous row's (most do) costs a compare, no string.
+   * Row `row`'s value of field `f` for the collected categories (categories.ts). Per key id, the last string (LastText)
+   * or the last number: a row whose value repeats the previous row's (most do) costs a compare, no string.
    */
   const cats = labels.categories;
   const catSlots: (CategorySeen | undefined)[] = [];
-  const lastBytes: Uint8Array[] = [];
-  const lastLength: number[] = [];
-  const lastText: string[] = [];
+  const lastTexts: LastText[] = [];
+  const categoryText = (s: ScannedLines, f: number): string => cutCategory(shortTextAt(s, f));
   const lastNumber: number[] = [];
   const lastNumberText: string[] = [];
   const categoryAt = (s: ScannedLines, f: number, row: number): void => {
@@ -230,21 +210,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     if (c === undefined) c = catSlots[id] = cats.column(scanner.keys[id]);
     if (!c.ok) return;
     if (type === T_OBJECT || type === T_ARRAY) return cats.giveUp(c);
-    if (type === T_STRING) {
-      const { bytes } = s;
-      const a = s.base + i32[f + 2];
-      const n = s.base + i32[f + 3] - a;
-      let last = lastBytes[id];
-      if (lastLength[id] === n && last !== undefined) {
-        let k = 0;
-        while (k < n && bytes[a + k] === last[k]) k++;
-        if (k === n) return cats.put(c, row, lastText[id]);
-      }
-      if (last === undefined || last.length < n) last = lastBytes[id] = new Uint8Array(Math.max(64, 2 * n));
-      last.set(bytes.subarray(a, a + n));
-      lastLength[id] = n;
-      return cats.put(c, row, (lastText[id] = cutCategory(shortTextAt(s, f))));
-    }
+    if (type === T_STRING) return cats.put(c, row, (lastTexts[id] ??= new LastText()).of(s, f, categoryText));
     if (type === T_NUMBER) {
       const x = numberAt(s, f);
       if (x !== lastNumber[id]) {
@@ -371,6 +337,31 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   if (packer.rows > 0 || issues.length > 0) flush();
   yield* handOut(out, signal, name);
   return line;
+}
+
+/**
+ * The string last made from a string field's raw bytes, given again while the next field's bytes are the same (equal
+ * bytes without escapes, or with the same escapes, are equal strings): that spares decoding and hashing a new string.
+ */
+class LastText {
+  private bytes = new Uint8Array(64);
+  private length = -1;
+  private text = '';
+
+  of(s: ScannedLines, f: number, make: (s: ScannedLines, f: number) => string): string {
+    const { bytes } = s;
+    const a = s.base + s.i32[f + 2]; // its opening quote
+    const n = s.base + s.i32[f + 3] - a;
+    if (n === this.length) {
+      let k = 0;
+      while (k < n && bytes[a + k] === this.bytes[k]) k++;
+      if (k === n) return this.text;
+    }
+    if (n > this.bytes.length) this.bytes = new Uint8Array(2 * n);
+    this.bytes.set(bytes.subarray(a, a + n));
+    this.length = n;
+    return (this.text = make(s, f));
+  }
 }
 
 /**
