@@ -183,9 +183,13 @@ test('drag and drop a file onto the page', async ({ page }) => {
 });
 
 test('a long import shows progress and can be cancelled; the old data stays', async ({ page }) => {
+  // One row per batch sent to the page: 50,000 messages take seconds on any machine, so the click on Cancel lands
+  // before the import ends (with the usual batches this ~110 MB file took under a second, and the test raced it).
+  await page.goto('/?batchRows=1');
+  await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   const line = JSON.stringify({ prompt: 'p'.repeat(200), completion: 'c'.repeat(2000) }) + '\n';
   const path = test.info().outputPath('big.jsonl');
-  writeFileSync(path, line.repeat(50000)); // ~110 MB (about a second to import), handed to the page as a file on disk
+  writeFileSync(path, line.repeat(50000)); // ~110 MB, handed to the page as a file on disk
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
   await chooser.setFiles(path);
   const cancel = page.getByRole('button', { name: 'Cancel import' });
@@ -193,6 +197,11 @@ test('a long import shows progress and can be cancelled; the old data stays', as
   await expect(cancel).toBeHidden();
   await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
   await expect(page.getByRole('alert', { name: 'Import error' })).toHaveCount(0);
+  // The data worker still answers for the data shown (it had read the whole file when the click came).
+  await page.getByRole('row').nth(1).click();
+  const detail = page.getByRole('complementary', { name: 'Rollout detail' });
+  await expect(detail.getByRole('listitem', { name: 'assistant turn' }).first()).toBeVisible();
+  await expect(detail).not.toContainText('c'.repeat(100));
 });
 
 test('a large JSONL is read in pieces by several workers: the same rows, groups and bad lines; rows of a later piece open and are found', async ({ page }) => {

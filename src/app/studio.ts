@@ -5,7 +5,7 @@ import { exportReward, type ExportTarget } from '../core/python/exportReward';
 import { summarizeRun } from '../core/reward/summary';
 import { useStudio } from '../store';
 import { forgetDataset, getDataset, registerDataset } from '../runtime/datasetRegistry';
-import { startImport, type ImportJob, type ImportPart } from '../runtime/importClient';
+import { adoptImport, startImport, type ImportJob, type ImportPart } from '../runtime/importClient';
 import { defaultPoolSize } from '../engine/browser';
 import type { RunHandle, RunOptions, RunProgress } from '../engine/engine';
 import { RewardSandbox, type SandboxPool } from '../engine/frameClient';
@@ -303,10 +303,11 @@ export class Studio {
   };
 
   private adoptDataset = (ds: Dataset): void => {
-    // The data worker keeps only the newest dataset's trajectories: the previous one goes from the registry too.
+    // The data worker keeps only the shown dataset's trajectories: the previous one goes from the registry too.
     const previous = this.store.getState().datasetId;
     if (previous) forgetDataset(previous);
     registerDataset(ds);
+    adoptImport(ds.key);
     // Every pool takes the new dataset now (a run needs it). Only the workers of the language in use start reading it
     // at once, and in a task of their own, after the page has taken in the import: their messages carry the rows' line
     // spans, a copy per worker. The others read it when they next run. (When every worker parsed the whole file, both

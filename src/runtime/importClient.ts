@@ -127,7 +127,19 @@ export function startImport(
     pieces: numberAsked('pieces'),
     ...(parts ? { parts: parts.map((p) => ({ blob: p.blob, name: p.name, step: p.step })) } : {}),
   });
-  return { done, cancel: () => send({ kind: 'cancel', jobId }) };
+  // Settled here, not when the worker replies: the import may have ended meanwhile, its `done` already on its way.
+  const cancel = () => {
+    const settle = jobs.get(jobId);
+    if (!settle) return;
+    send({ kind: 'cancel', jobId });
+    settle({ kind: 'failed', jobId, error: { code: 'cancelled', message: `Import of ${name} was cancelled.` } });
+  };
+  return { done, cancel };
+}
+
+/** The page now shows the import with this key: the data worker keeps its rows and drops those of any other. */
+export function adoptImport(key: number): void {
+  send({ kind: 'adopt', key });
 }
 
 /**

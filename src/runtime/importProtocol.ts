@@ -24,8 +24,8 @@ export function importFailure(e: unknown): ImportFailure {
 }
 
 /**
- * Main thread → data worker. The worker imports files and keeps the trajectories of the last successful import
- * (its `jobId` is the dataset's key) to answer queries for whole rollouts and text search.
+ * Main thread → data worker. The worker imports files and keeps the trajectories of the import the page shows (its
+ * `jobId` is the dataset's key) to answer queries for whole rollouts and text search.
  */
 export type DataRequest =
   /**
@@ -43,7 +43,10 @@ export type DataRequest =
       /** A dataset of several files, in reading order (core/dataset/parts.ts): `blob` is then unused. */
       parts?: { blob: Blob; name: string; step: number | null }[];
     }
+  /** Stop import `jobId`, or drop it if it has ended: the page will not show it (unless it already does). */
   | { kind: 'cancel'; jobId: number }
+  /** The page now shows the import with this key (its job id): the worker drops the rows of any other. */
+  | { kind: 'adopt'; key: number }
   | { kind: 'get'; reqId: number; key: number; indices: number[] }
   | { kind: 'search'; reqId: number; key: number; needle: string }
   /** Columns of the source records usable as a trusted label. */

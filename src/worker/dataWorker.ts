@@ -16,20 +16,44 @@ import { importFailure, type DataReply, type DataRequest } from '../runtime/impo
 import { pieceWorkers } from './pieceWorkers';
 import { loadTokenCounter } from './tokenizerLoader';
 
+/** A finished import's rows and what was collected while reading them. */
+interface Held {
+  key: number;
+  store: RowStore;
+  labels: LabelColumn[];
+  categories: CategoryColumn[];
+}
+
 /** The import worker's message loop (workers/import.worker.ts only wires it to its scope). */
 export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
   const running = new Map<number, AbortController>();
-  /** The last successful import: what queries are answered from. */
-  let committed: { key: number; store: RowStore; labels: LabelColumn[]; categories: CategoryColumn[] } | null = null;
+  /**
+   * Finished imports by key: the one the page shows (`adopt`) and any finished since, until the page adopts one or
+   * cancels it. A click on Cancel can cross the import's end: the page then keeps its data, and so must this worker.
+   */
+  const held = new Map<number, Held>();
+  let adopted: number | null = null;
+  /** A job cancelled meanwhile is not held: the page dropped it. */
+  const commit = (c: Held, abort: AbortController) => void (abort.signal.aborted || held.set(c.key, c));
   const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
-  const storeOf = (key: number) => (committed?.key === key ? committed.store : null);
+  const storeOf = (key: number) => held.get(key)?.store ?? null;
   /** Every row of a dataset (read again from the file the first time, for a JSONL import), or null when it is gone. */
   const rowsOf = async (key: number) => (await storeOf(key)?.all()) ?? null;
   const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
   self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     const m = ev.data;
-    if (m.kind === 'cancel') return void running.get(m.jobId)?.abort();
+    if (m.kind === 'cancel') {
+      running.get(m.jobId)?.abort();
+      // Rows of a dataset of several files that the page already shows stay: it keeps them after a cancel.
+      if (m.jobId !== adopted) held.delete(m.jobId);
+      return;
+    }
+    if (m.kind === 'adopt') {
+      adopted = m.key;
+      for (const key of held.keys()) if (key !== m.key) held.delete(key);
+      return;
+    }
     if (m.kind === 'get') {
       const store = storeOf(m.key);
       try {
@@ -49,13 +73,13 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     }
     if (m.kind === 'labels') {
       // Collected during the import (copied to the page, not transferred: they stay here for the next request).
-      return post({ kind: 'labels', reqId: m.reqId, columns: committed?.key === m.key ? committed.labels : null });
+      return post({ kind: 'labels', reqId: m.reqId, columns: held.get(m.key)?.labels ?? null });
     }
     if (m.kind === 'categories') {
       try {
         // Collected during the import when the column has few values (a copy: ours stay for the next request);
         // otherwise read from the rows.
-        const kept = committed?.key === m.key ? committed.categories.find((c) => c.name === m.column) : undefined;
+        const kept = held.get(m.key)?.categories.find((c) => c.name === m.column);
         const rows = kept ? null : await rowsOf(m.key);
         const c = kept ? { ...kept.categories, codes: kept.categories.codes.slice() } : rows ? categories(rows, m.column) : null;
         return post({ kind: 'categories', reqId: m.reqId, categories: c }, c ? [c.codes.buffer] : []);
@@ -154,7 +178,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       }
       if (!detection) throw new Error('the import ended without deciding a format');
       const { store, index } = kept.finish(source, { format: detection.format, mapping: m.opts.mapping });
-      committed = { key: m.jobId, store, labels, categories: cats };
+      commit({ key: m.jobId, store, labels, categories: cats }, abort);
       // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them.
       const spans = index?.spans.slice();
       post({ kind: 'done', jobId: m.jobId, spans }, spans ? [spans.buffer] : []);
@@ -194,7 +218,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
             stores.push({ store, first, name: p.name, step: p.step });
             spans = index?.spans.slice();
             // The first part's rows are answered for at once: the page shows them while the others load.
-            if (stores.length === 1) committed = { key: m.jobId, store: rowsOfParts(stores.slice()), labels: [], categories: [] };
+            if (stores.length === 1) commit({ key: m.jobId, store: rowsOfParts(stores.slice()), labels: [], categories: [] }, abort);
           }
           first += e.rows;
           const reply = {
@@ -212,7 +236,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         }
       }
       if (!detection) throw new Error('the import ended without deciding a format');
-      committed = { key: m.jobId, store: rowsOfParts(stores), labels, categories: cats };
+      commit({ key: m.jobId, store: rowsOfParts(stores), labels, categories: cats }, abort);
       post({ kind: 'done', jobId: m.jobId });
     } catch (e) {
       post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { DataReply, DataRequest } from '../runtime/importProtocol';
+import { serveDataWorker } from './dataWorker';
+
+/** The worker's loop on a fake scope: what it posts, and a way to wait for a reply. */
+function serve() {
+  const posted: DataReply[] = [];
+  const waiting: { test: (m: DataReply) => boolean; resolve: (m: DataReply) => void }[] = [];
+  const scope = {
+    onmessage: null as ((ev: MessageEvent<DataRequest>) => Promise<void>) | null,
+    postMessage: (m: DataReply) => {
+      posted.push(m);
+      for (const w of waiting.splice(0))
+        if (w.test(m)) w.resolve(m);
+        else waiting.push(w);
+    },
+  };
+  serveDataWorker(scope as unknown as Parameters<typeof serveDataWorker>[0]);
+  const send = (req: DataRequest) => scope.onmessage!({ data: req } as MessageEvent<DataRequest>);
+  const reply = (test: (m: DataReply) => boolean) => new Promise<DataReply>((resolve) => waiting.push({ test, resolve }));
+  return { posted, send, reply };
+}
+
+const file = (completions: string[]) => new Blob([completions.map((c) => JSON.stringify({ prompt: 'p', completion: c })).join('\n') + '\n']);
+
+async function imported(w: ReturnType<typeof serve>, jobId: number, completions: string[]): Promise<void> {
+  const ended = w.reply((m) => 'jobId' in m && m.jobId === jobId && (m.kind === 'done' || m.kind === 'failed'));
+  void w.send({ kind: 'import', jobId, blob: file(completions), name: `f${jobId}.jsonl`, opts: {} });
+  expect((await ended).kind).toBe('done');
+}
+
+async function completionsOf(w: ReturnType<typeof serve>, key: number, reqId: number): Promise<string[] | null> {
+  const got = w.reply((m) => m.kind === 'rows' && m.reqId === reqId);
+  void w.send({ kind: 'get', reqId, key, indices: [0, 1] });
+  const m = await got;
+  return m.kind === 'rows' && m.rows ? m.rows.map((t) => t.completion) : null;
+}
+
+describe('the data worker', () => {
+  it('keeps the shown import when the page cancels one that had already ended (the click crossed its `done`)', async () => {
+    const w = serve();
+    await imported(w, 1, ['a', 'b']);
+    void w.send({ kind: 'adopt', key: 1 });
+    await imported(w, 2, ['c', 'd']);
+    void w.send({ kind: 'cancel', jobId: 2 });
+    expect(await completionsOf(w, 1, 10)).toEqual(['a', 'b']);
+    expect(await completionsOf(w, 2, 11)).toBeNull();
+  });
+
+  it('drops every other import once the page adopts one', async () => {
+    const w = serve();
+    await imported(w, 1, ['a', 'b']);
+    void w.send({ kind: 'adopt', key: 1 });
+    await imported(w, 2, ['c', 'd']);
+    // Until the page adopts it, both are answered for (the page still shows the first).
+    expect(await completionsOf(w, 1, 10)).toEqual(['a', 'b']);
+    void w.send({ kind: 'adopt', key: 2 });
+    expect(await completionsOf(w, 2, 11)).toEqual(['c', 'd']);
+    expect(await completionsOf(w, 1, 12)).toBeNull();
+  });
+
+  it('keeps the import the page shows when the page cancels it (a dataset of several files, its first file shown)', async () => {
+    const w = serve();
+    await imported(w, 3, ['e', 'f']);
+    void w.send({ kind: 'adopt', key: 3 });
+    void w.send({ kind: 'cancel', jobId: 3 });
+    expect(await completionsOf(w, 3, 10)).toEqual(['e', 'f']);
+  });
+});
