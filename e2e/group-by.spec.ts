@@ -31,10 +31,10 @@ test('group by model: rows, mean and std per model as a table and a chart; anoth
 
 /**
  * An uploaded file of 1,200 rollouts: `model` (3 values) is collected while the file is imported; `source` (one
- * value per row, more than the 1,000 collected) is given up then and read from the rows when picked. Both give the same figures a person
+ * value per row, more than the 1,000 collected) is given up then and read from the file when picked. Both give the same figures a person
  * counts in the file: the reward is 1 exactly for model m1 (every third row, 400 of them).
  */
-test('group by on an uploaded file: a column collected at import and one read from the rows', async ({ page }) => {
+test('group by on an uploaded file: a column collected at import and one read from the file when picked', async ({ page }) => {
   await openStudio(page);
   const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2}`, completion: `A${i}`, model: `m${i % 3}`, source: `s${i}` }));
   await upload(page, 'models.jsonl', Buffer.from(lines.join('\n') + '\n'));

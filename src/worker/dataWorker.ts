@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import type { LabelColumn } from '../core/dataset/labelColumns';
-import { categories, type CategoryColumn } from '../core/dataset/categories';
+import type { CategoryColumn } from '../core/dataset/categories';
 import { importPacked } from '../core/dataset/importPacked';
 import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
@@ -78,10 +78,10 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     if (m.kind === 'categories') {
       try {
         // Collected during the import when the column has few values (a copy: ours stay for the next request);
-        // otherwise read from the rows.
+        // otherwise read from the file (rowStore.ts).
         const kept = held.get(m.key)?.categories.find((c) => c.name === m.column);
-        const rows = kept ? null : await rowsOf(m.key);
-        const c = kept ? { ...kept.categories, codes: kept.categories.codes.slice() } : rows ? categories(rows, m.column) : null;
+        const store = kept ? null : storeOf(m.key);
+        const c = kept ? { ...kept.categories, codes: kept.categories.codes.slice() } : store ? await store.categories(m.column) : null;
         return post({ kind: 'categories', reqId: m.reqId, categories: c }, c ? [c.codes.buffer] : []);
       } catch (e) {
         return post({ kind: 'categories', reqId: m.reqId, categories: null, error: messageOf(e) });

@@ -62,6 +62,8 @@ export interface CategorySeen {
   /** The last value put and its code: rows of one model or source follow each other. */
   last: string | null;
   lastCode: number;
+  /** More distinct values than this and the column is given up. */
+  max: number;
 }
 
 /** The collected columns of one stretch of rows, in a form that travels between workers (`merge`). */
@@ -71,7 +73,7 @@ export interface CategoryPartial {
   columns: { name: string; codes: Int32Array | null; values: string[] }[];
 }
 
-const GIVEN_UP: CategorySeen = { ok: false, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1 };
+const GIVEN_UP: CategorySeen = { ok: false, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1, max: 0 };
 
 /**
  * The categories of the GROUP_BY_COLUMNS, collected while a file is imported, so that Group by does not read a
@@ -82,11 +84,15 @@ const GIVEN_UP: CategorySeen = { ok: false, codes: new Int32Array(0), values: []
 export class CategoryCollector {
   private seen = new Map<string, CategorySeen>();
 
+  /** `limit(name)`: how many distinct values column `name` may have and still be collected (0: not collected). */
+  constructor(private readonly limit: (name: string) => number = (name) => (GROUP_BY_COLUMNS.includes(name) ? MAX_COLLECTED_VALUES : 0)) {}
+
   /** The column's state, a new one (in first-seen order) the first time; a given-up one unless it is collected. */
   column(name: string): CategorySeen {
     let c = this.seen.get(name);
     if (c === undefined) {
-      c = GROUP_BY_COLUMNS.includes(name) ? { ok: true, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1 } : GIVEN_UP;
+      const max = this.limit(name);
+      c = max > 0 ? { ok: true, codes: new Int32Array(0), values: [], index: new Map(), last: null, lastCode: -1, max } : GIVEN_UP;
       this.seen.set(name, c);
     }
     return c;
@@ -105,7 +111,7 @@ export class CategoryCollector {
     if (!c.ok) return -1;
     let k = c.index.get(value);
     if (k === undefined) {
-      if (c.values.length >= MAX_COLLECTED_VALUES) {
+      if (c.values.length >= c.max) {
         this.giveUp(c);
         return -1;
       }

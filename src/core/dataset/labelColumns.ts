@@ -56,8 +56,8 @@ export interface LabelPartial {
 export class LabelCollector {
   private seen = new Map<string, FieldSeen>();
   private rows = 0;
-  /** The columns' categories (Group by), collected in the same pass. */
-  readonly categories = new CategoryCollector();
+  /** `categories`: the columns' categories (Group by), collected in the same pass. */
+  constructor(readonly categories = new CategoryCollector()) {}
   /** Rows were merged without their categories: no category column can be trusted. */
   private categoriesMissing = false;
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ByteSource } from '../formats/types';
 import { importPacked, runPieceHere } from './importPacked';
 import { loadAll } from './loadAll';
-import { RowStoreBuilder, rowsInMemory } from './rowStore';
+import { categories } from './categories';
+import { RowStoreBuilder, rowsInMemory, rowsOfParts } from './rowStore';
 
 const source = (text: string | Uint8Array, name = 'data.jsonl'): ByteSource => ({ name, blob: new Blob([text as BlobPart]) });
 
@@ -83,6 +84,44 @@ describe('RowStore', () => {
       /^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/,
     );
     expect((await store.get([9]))[0].completion).toBe('c9');
+  });
+
+  it('gives a column’s categories from the file before any row is read, from the rows after, the same', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => ({ prompt: 'p', completion: `c${i}`, model: `m${i % 3}`, tags: i === 5 ? ['x'] : 'plain' }));
+    const src = source(lines(rows));
+    const store = await storeOf(src);
+    const whole = (await loadAll(src)).rows;
+    expect(await store.categories('model')).toEqual(categories(whole, 'model'));
+    // A list among the values: the scan cannot tell, the rows answer (the list written as JSON).
+    expect((await store.categories('tags')).values).toEqual(['plain', '["x"]']);
+    expect(await store.categories('model')).toEqual(categories(whole, 'model'));
+    const csv = await storeOf(source('prompt,completion,model\nhello,world,a\nhi,there,b\n', 'data.csv'));
+    expect((await csv.categories('model')).values).toEqual(['a', 'b']);
+  });
+
+  it('numbers the values of a dataset of several files again over the whole dataset, in first-seen order', async () => {
+    const one = await storeOf(
+      source(
+        lines([
+          { prompt: 'p', completion: 'c', model: 'b' },
+          { prompt: 'p', completion: 'c' },
+        ]),
+      ),
+    );
+    const two = await storeOf(
+      source(
+        lines([
+          { prompt: 'p', completion: 'c', model: 'a' },
+          { prompt: 'p', completion: 'c', model: 'b' },
+        ]),
+      ),
+    );
+    const store = rowsOfParts([
+      { store: one, first: 0, name: 'step-1.jsonl', step: 1 },
+      { store: two, first: 2, name: 'step-2.jsonl', step: 2 },
+    ]);
+    // Worked by hand: b is met first (row 0), then a (row 2).
+    expect(await store.categories('model')).toEqual({ codes: Int32Array.from([0, -1, 1, 0]), values: ['b', 'a'], present: 3 });
   });
 
   it('rowsInMemory answers from the array', async () => {

@@ -14,6 +14,8 @@ import { LineRows, unreadable, type LineIndex } from './lineRows';
 import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
+import { categories, type Categories } from './categories';
+import { scanCategories } from './columnScan';
 
 export type { LineIndex } from './lineRows';
 
@@ -23,6 +25,8 @@ export interface RowStore {
   get(indices: readonly number[]): Promise<Trajectory[]>;
   /** Every trajectory, in order. */
   all(): Promise<Trajectory[]>;
+  /** The categories of top-level column `column` of every row (Group by). */
+  categories(column: string): Promise<Categories>;
 }
 
 /** The trajectories at these indices, those out of range left out. */
@@ -34,6 +38,7 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
     size: rows.length,
     get: async (indices) => pick(rows, indices),
     all: async () => rows,
+    categories: async (column) => categories(rows, column),
   };
 }
 
@@ -42,6 +47,8 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   const rows = new LineRows(index, read);
   const { size } = rows;
   let everything: Promise<Trajectory[]> | null = null;
+  /** The columns the last scan of the file gave (columnScan.ts). */
+  let scanned: Map<string, Categories> | null = null;
 
   const readRow = async (i: number): Promise<Trajectory> => {
     let record: Record<string, unknown>;
@@ -75,6 +82,22 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
           throw e;
         });
       return everything;
+    },
+    async categories(column) {
+      // From the rows when they were read already; else from the file's bytes, unless the scan cannot tell. A copy
+      // of what a scan gave: the caller may transfer it, and the next request for that column takes it from here.
+      if (!everything) {
+        if (!scanned?.has(column)) {
+          try {
+            scanned = await scanCategories(source.blob, source.name, read.format, column, size);
+          } catch (e) {
+            throw unreadable(source.name, e);
+          }
+        }
+        const c = scanned?.get(column);
+        if (c) return { ...c, codes: c.codes.slice() };
+      }
+      return categories(await this.all(), column);
     },
   };
 }
@@ -172,6 +195,24 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
         throw e;
       });
       return everything;
+    },
+    async categories(column) {
+      // Each file's, its values numbered again in first-seen order over the whole dataset.
+      const codes = new Int32Array(size).fill(-1);
+      const values: string[] = [];
+      const index = new Map<string, number>();
+      let present = 0;
+      for (const p of parts) {
+        const c = await p.store.categories(column);
+        const to = c.values.map((v) => {
+          let k = index.get(v);
+          if (k === undefined) index.set(v, (k = values.push(v) - 1));
+          return k;
+        });
+        for (let i = 0; i < c.codes.length; i++) if (c.codes[i] >= 0) codes[p.first + i] = to[c.codes[i]];
+        present += c.present;
+      }
+      return { codes, values, present };
     },
   };
 }

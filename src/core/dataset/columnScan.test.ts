@@ -1,0 +1,138 @@
+// scanCategories (the scanner over the file's bytes) against categories() over the rows JSON.parse and the normalizer
+// give (importStream): every column of every input must come out the same, or null where the scan cannot tell.
+import { describe, expect, it } from 'vitest';
+import { importStream } from '../formats/import-stream';
+import type { FormatId } from '../formats/types';
+import type { Trajectory } from '../trajectory';
+import { categories } from './categories';
+import { scanCategories } from './columnScan';
+
+/** The scan's categories of `column` (null when it cannot tell). */
+async function scanned(blob: Blob, format: FormatId, column: string, rows: number) {
+  const m = await scanCategories(blob, 't.jsonl', format, column, rows);
+  return m?.get(column) ?? null;
+}
+
+const blobOf = (lines: string[]) => new Blob([lines.join('\n') + '\n']);
+
+async function rowsOf(blob: Blob, format: FormatId): Promise<Trajectory[]> {
+  const rows: Trajectory[] = [];
+  for await (const e of importStream({ name: 't.jsonl', blob }, { format, allowEmpty: true })) if (e.type === 'rows') rows.push(...e.rows);
+  return rows;
+}
+
+/** Every column of the rows, scanned and read from the rows: the same. */
+async function expectSame(lines: string[], format: FormatId = 'trl-standard'): Promise<Trajectory[]> {
+  const blob = blobOf(lines);
+  const rows = await rowsOf(blob, format);
+  const columns = new Set(rows.flatMap((t) => Object.keys(t.fields)));
+  columns.add('absent');
+  for (const column of columns) {
+    const got = await scanned(blob, format, column, rows.length);
+    // Null only for a column holding a list or an object somewhere.
+    const nested = rows.some((t) => Object.hasOwn(t.fields, column) && typeof t.fields[column] === 'object' && t.fields[column] !== null);
+    if (nested) expect(got, column).toBeNull();
+    else expect(got, column).toEqual(categories(rows, column));
+  }
+  return rows;
+}
+
+const row = (extra: Record<string, unknown>) => JSON.stringify({ prompt: 'p', completion: 'c', ...extra });
+
+describe('scanCategories gives what categories() gives from the rows', () => {
+  it('strings, numbers, booleans, nulls and missing values, numbered in first-seen order (worked by hand)', async () => {
+    const lines = [
+      row({ model: 'a', step: 2, ok: true }),
+      row({ model: 'b', step: 2.5, ok: false }),
+      row({ model: null, step: 2 }),
+      row({ model: 'a', ok: true }),
+    ];
+    await expectSame(lines);
+    const blob = blobOf(lines);
+    expect(await scanned(blob, 'trl-standard', 'model', 4)).toEqual({
+      codes: Int32Array.from([0, 1, -1, 0]),
+      values: ['a', 'b'],
+      present: 3,
+    });
+    expect(await scanned(blob, 'trl-standard', 'step', 4)).toEqual({
+      codes: Int32Array.from([0, 1, 0, -1]),
+      values: ['2', '2.5'],
+      present: 3,
+    });
+    expect(await scanned(blob, 'trl-standard', 'ok', 4)).toEqual({
+      codes: Int32Array.from([0, 1, -1, 0]),
+      values: ['true', 'false'],
+      present: 3,
+    });
+    expect(await scanned(blob, 'trl-standard', 'absent', 4)).toEqual({ codes: Int32Array.from([-1, -1, -1, -1]), values: [], present: 0 });
+  });
+
+  it('escapes, non-ASCII text, long text cut at 200 characters, numbers as JSON writes them, repeated keys', async () => {
+    await expectSame([
+      row({ source: 'a"b\\u00e9' }),
+      row({ source: 'a"b\u00e9' }),
+      row({ source: 'é'.repeat(300) }),
+      row({ source: 'x'.repeat(300) }),
+      row({ source: 'x'.repeat(300) + 'y' }),
+      row({ n: 1e21, m: -0, k: 1.5e-7 }),
+      '{"prompt": "p", "completion": "c", "source": "first", "source": "last"}',
+      '{"prompt": "p", "completion": "c", "n": 1e999}',
+      '{"prompt": "p", "completion": "c", "n": 12345678901234567890}',
+      row({ source: '' }),
+    ]);
+  });
+
+  it('more than a thousand values (the import gives such a column up; one column asked for keeps them all)', async () => {
+    const lines = Array.from({ length: 1500 }, (_, i) => row({ uid: `q${i}` }));
+    const blob = blobOf(lines);
+    const got = await scanned(blob, 'trl-standard', 'uid', 1500);
+    expect(got?.values.length).toBe(1500);
+    expect(got?.values[1499]).toBe('q1499');
+    await expectSame(lines.slice(0, 50));
+  });
+
+  it('brings the other columns of at most a thousand values along; one of more is left out', async () => {
+    const lines = Array.from({ length: 1200 }, (_, i) => row({ uid: `q${i}`, split: i % 2 ? 'train' : 'test', n: i % 1000 }));
+    const rows = await rowsOf(blobOf(lines), 'trl-standard');
+    const all = await scanCategories(blobOf(lines), 't.jsonl', 'trl-standard', 'split', 1200);
+    expect([...all!.keys()].sort()).toEqual(['completion', 'n', 'prompt', 'split']); // uid has 1,200 values
+    expect(all!.get('n')).toEqual(categories(rows, 'n'));
+    expect(all!.get('split')?.values).toEqual(['test', 'train']);
+  });
+
+  it('bad lines are not rows; lines the scanner hands to JSON.parse (a list completion) count', async () => {
+    await expectSame([
+      row({ model: 'a' }),
+      '{"prompt": "cut off", "model": ',
+      'not json',
+      '',
+      JSON.stringify({ prompt: 'p', completion: [{ role: 'assistant', content: 'c' }], model: 'b' }),
+      row({ model: 'b' }),
+    ]);
+  });
+
+  it('a byte-order mark and CRLF line ends', async () => {
+    const blob = new Blob(['\ufeff' + [row({ model: 'a' }), row({ model: 'b' })].join('\r\n') + '\r\n']);
+    expect(await scanned(blob, 'trl-standard', 'model', 2)).toEqual({ codes: Int32Array.from([0, 1]), values: ['a', 'b'], present: 2 });
+  });
+
+  it('verl dumps', async () => {
+    await expectSame(
+      [JSON.stringify({ input: 'i', output: 'o', data_source: 'gsm8k', score: 1 }), JSON.stringify({ input: 'i', output: 'o', data_source: 'math', score: 0 })],
+      'verl-dump',
+    );
+  });
+
+  it('null where the rows hold a list or an object (categories() writes them as JSON), and for formats read otherwise', async () => {
+    const blob = blobOf([row({ tags: ['a'] }), row({ meta: { a: 1 } })]);
+    expect(await scanned(blob, 'trl-standard', 'tags', 2)).toBeNull();
+    expect(await scanned(blob, 'trl-standard', 'meta', 2)).toBeNull();
+    expect(await scanned(blob, 'openai-messages', 'model', 2)).toBeNull();
+  });
+
+  it('throws when the file no longer gives the rows it was imported with', async () => {
+    await expect(scanCategories(blobOf([row({ model: 'a' })]), 't.jsonl', 'trl-standard', 'model', 2)).rejects.toThrow(
+      /gives 1 rows now, 2 when it was imported/,
+    );
+  });
+});
