@@ -26,8 +26,10 @@ export async function startPreview({ port = PORT, outDir } = {}) {
   throw new Error('vite preview did not start (run `npx vite build` first)');
 }
 
+/** `BENCH_JS_FLAGS`: V8 flags for Chromium (experiments on the engine's heap; a page cannot set them). */
 export async function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const flags = process.env.BENCH_JS_FLAGS ? [`--js-flags=${process.env.BENCH_JS_FLAGS}`] : [];
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...flags] });
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
