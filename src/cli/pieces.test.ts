@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayReadInPieces } from './pieces';
+import { mayReadInPieces, piecesFor } from './pieces';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -154,6 +154,28 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
 });
 
 describe('mayReadInPieces', () => {
+  it('a TypeScript reward has one worker per piece: more workers than pieces would read their rows a second time', () => {
+    const reward = file('r.js', REWARD);
+    const text = rollouts(600, '\n');
+    const data = file('two.jsonl', text);
+    // Pieces of at least half the file: two, whatever --workers asks for.
+    const env = { ...process.env, REWARD_STUDIO_MIN_PIECE_BYTES: String(Math.floor(Buffer.byteLength(text) / 2)) };
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env });
+    const split = run(['score', data, '--reward', reward, '--workers', '4']);
+    expect(split.status).toBe(0);
+    expect(workersOf(split.stdout)).toBe(2);
+    const whole = cli(['score', data, '--reward', reward, '--workers', '4'], false);
+    expect(untimed(split.stdout)).toBe(untimed(whole.stdout));
+  }, 60_000);
+
+  it('counts the pieces a file gives for a number of workers as planPieces cuts them', () => {
+    const big = file('sized.jsonl', '{"prompt": "p", "completion": "c"}\n');
+    truncateSync(big, 5 * (8 << 20) + 1);
+    expect(piecesFor(big, 16)).toBe(5);
+    expect(piecesFor(big, 3)).toBe(3);
+    expect(piecesFor(join(dir, 'missing.jsonl'), 4)).toBe(1);
+  });
+
   it('a Python reward reads a large JSONL file in pieces on any machine; TypeScript only on 3 cores or more', () => {
     // Sparse: only the head is read. Two pieces of the 8 MB minimum, and a byte less.
     const big = file('big.jsonl', '{"prompt": "p", "completion": "c"}\n');

@@ -50,6 +50,15 @@ export function mayReadInPieces(path: string, python = false): boolean {
   }
 }
 
+/** How many pieces `planPieces` cuts `path` into for `workers` workers, at most (as `mayReadInPieces`, after it). */
+export function piecesFor(path: string, workers: number): number {
+  try {
+    return Math.max(1, Math.min(workers, Math.floor(statSync(path).size / MIN_PIECE_BYTES)));
+  } catch {
+    return 1;
+  }
+}
+
 /** What the workers are asked to read, and the file's format, as a whole-file read detects it. */
 export interface PiecePlan {
   detection: Detection;

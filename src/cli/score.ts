@@ -17,7 +17,7 @@ import { isPythonReward, type ScoreOptions } from './args';
 import { checkOut, fail, reason, type Io } from './io';
 import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import type { LineIndex } from '../core/dataset/lineRows';
-import { joinPieces, mayReadInPieces, planFilePieces } from './pieces';
+import { joinPieces, mayReadInPieces, piecesFor, planFilePieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
 import { ensureSnapshot, handedSnapshotRef, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
@@ -285,8 +285,14 @@ export async function openReward(
   // (by the key it handed over, else hashed again).
   const snapshot = python ? (sandboxed() ? (handedSnapshotRef() ?? snapshotRef()) : await ensureSnapshot()) : null;
   const language = python ? 'py' : 'ts';
+  // A large plain JSONL file is read in pieces by every worker at once (pieces.ts). A TypeScript pool then has one
+  // worker per piece: worker k scores the block of rows of its own piece (engine/taskQueue.ts), where more workers
+  // than pieces read most of their blocks a second time by lines (bench/README.md, session 21).
+  const data = dataOf(o);
+  const piecesOf = size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single, python) ? data.single : null;
+  const poolSize = piecesOf !== null && !python ? piecesFor(piecesOf, size) : size;
   const engine = new RewardEngine({
-    size,
+    size: poolSize,
     spawn: () => (early?.language === language ? early.take() : null) ?? nodeWorkerPort(workerUrl, language, o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     staged: true,
@@ -302,12 +308,11 @@ export async function openReward(
     // A large plain JSONL file is read in pieces by every worker at once (pieces.ts); otherwise, or when that fails,
     // the first worker reads the whole file (and the others too, if the staged start adds them).
     const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
-    const data = dataOf(o);
     let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
-    if (size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single, python)) {
-      const path = data.single;
-      engine.fill(size); // the workers start while this process plans the pieces
-      pieces = planFilePieces(path, basename(path), size, o)
+    if (piecesOf !== null) {
+      const path = piecesOf;
+      engine.fill(poolSize); // the workers start while this process plans the pieces
+      pieces = planFilePieces(path, basename(path), poolSize, o)
         .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
         .catch(() => null);
     } else whole();
