@@ -7,7 +7,6 @@ import { batchTransfer } from '../core/dataset/packed';
 import { importParts, type PartSource } from '../core/dataset/importParts';
 import { RowStoreBuilder, rowsOfParts, type PartStore, type RowStore } from '../core/dataset/rowStore';
 import { searchTrajectories } from '../core/dataset/search';
-import { fieldColumn } from '../core/table/columns';
 import { exportBytes } from '../core/table/rowExport';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
@@ -110,11 +109,11 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       }
     }
     if (m.kind === 'field') {
-      // Every row is needed: a plain JSONL import reads the file again once (rowStore.ts), then answers from memory.
+      // A plain JSONL import reads that field from the file (rowStore.ts); others answer from their rows.
       try {
-        const rows = await rowsOf(m.key);
-        if (!rows) return post({ kind: 'field', reqId: m.reqId, column: null });
-        const column = fieldColumn(rows, m.name);
+        const store = storeOf(m.key);
+        if (!store) return post({ kind: 'field', reqId: m.reqId, column: null });
+        const column = await store.field(m.name);
         return post({ kind: 'field', reqId: m.reqId, column }, column.kind === 'number' ? [column.values.buffer] : [column.ranks.buffer]);
       } catch (e) {
         return post({ kind: 'field', reqId: m.reqId, column: null, error: messageOf(e) });

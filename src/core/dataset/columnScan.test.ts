@@ -5,7 +5,10 @@ import { importStream } from '../formats/import-stream';
 import type { FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { categories } from './categories';
-import { scanCategories } from './columnScan';
+import { scanCategories, scanField } from './columnScan';
+import { fieldColumn } from '../table/columns';
+import { importPacked } from './importPacked';
+import { RowStoreBuilder } from './rowStore';
 
 /** The scan's categories of `column` (null when it cannot tell). */
 async function scanned(blob: Blob, format: FormatId, column: string, rows: number) {
@@ -134,5 +137,71 @@ describe('scanCategories gives what categories() gives from the rows', () => {
     await expect(scanCategories(blobOf([row({ model: 'a' })]), 't.jsonl', 'trl-standard', 'model', 2)).rejects.toThrow(
       /gives 1 rows now, 2 when it was imported/,
     );
+  });
+});
+
+/** The import's line index of `blob` (as the data worker keeps it) and its rows. */
+async function indexed(blob: Blob, format: FormatId) {
+  const kept = new RowStoreBuilder();
+  for await (const e of importPacked({ name: 't.jsonl', blob }, { format })) if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
+  const { index } = kept.finish({ name: 't.jsonl', blob }, { format });
+  if (!index) throw new Error('imported without line spans: the data worker keeps such rows and never scans');
+  return { index, rows: await rowsOf(blob, format) };
+}
+
+/** Every field of the rows, scanned and read from the rows: the same column. */
+async function expectSameFields(text: string | Uint8Array, format: FormatId = 'trl-standard'): Promise<void> {
+  const blob = new Blob([text as BlobPart]);
+  const { index, rows } = await indexed(blob, format);
+  const names = new Set(rows.flatMap((t) => Object.keys(t.fields)));
+  names.add('absent');
+  for (const name of names) expect(await scanField(blob, 't.jsonl', format, index, name), name).toEqual(fieldColumn(rows, name));
+}
+
+describe('scanField gives what fieldColumn gives from the rows', () => {
+  it('numbers, booleans, text, nulls, missing values, nested values, long text (worked by hand for two columns)', async () => {
+    const lines = [
+      row({ score: 0.5, ok: true, tag: 'b', meta: { k: [1, 'x'] }, long: 'y'.repeat(1500) }),
+      row({ score: 2, ok: false, tag: 'a', meta: null }),
+      row({ tag: 7, long: 'z' }),
+      row({ score: null, ok: true, tag: 'item 10' }),
+      row({ score: -3, tag: 'item 9' }),
+    ];
+    await expectSameFields(lines.join('\n') + '\n');
+    const blob = blobOf(lines);
+    const { index } = await indexed(blob, 'trl-standard');
+    expect(await scanField(blob, 't.jsonl', 'trl-standard', index, 'score')).toEqual({ kind: 'number', values: Float64Array.from([0.5, 2, NaN, NaN, -3]) });
+    // Text ranks by collation, digits as numbers: "7" < "a" < "b" < "item 9" < "item 10"; the number 7 as text.
+    const tag = await scanField(blob, 't.jsonl', 'trl-standard', index, 'tag');
+    expect(tag).toEqual({ kind: 'text', values: ['b', 'a', '7', 'item 10', 'item 9'], ranks: Float64Array.from([2, 1, 0, 4, 3]) });
+  });
+
+  it('escapes, non-ASCII text, numbers JSON.parse reads inexactly, repeated keys, and lines handed to JSON.parse', async () => {
+    await expectSameFields(
+      [
+        row({ t: 'a"b\\u00e9', n: 1e21 }),
+        row({ t: 'é日本😀', n: 1.5e-7 }),
+        '{"prompt": "p", "completion": "c", "t": "first", "t": "last", "n": 12345678901234567890}',
+        '{"prompt": "p", "completion": "c", "n": 1e999}',
+        '{"prompt": "p", "completion": "c", "n": -0}',
+        JSON.stringify({ prompt: 'p', completion: [{ role: 'assistant', content: 'c' }], t: 'list completion' }),
+        '{"pro\\u006dpt": "p", "completion": "c", "t": "escaped key"}',
+      ].join('\n') + '\n',
+    );
+  });
+
+  it('blank and broken lines are not rows; a byte-order mark and CRLF line ends; verl dumps', async () => {
+    // Broken lines past the head the format is detected from (a broken head is imported another way, and kept).
+    const good = Array.from({ length: 60 }, (_, i) => row({ n: i }));
+    await expectSameFields([...good, '', row({ n: 1 }), '{"prompt": "cut', 'not json', '   ', row({ n: 2 })].join('\n') + '\n');
+    await expectSameFields('\ufeff' + [row({ n: 1, t: 'a' }), row({ n: 2, t: 'b' })].join('\r\n') + '\r\n');
+    await expectSameFields(JSON.stringify({ input: 'i', output: 'o', data_source: 'gsm8k', score: 1 }) + '\n', 'verl-dump');
+  });
+
+  it('null for formats read otherwise; throws when the file no longer has the rows where they were imported', async () => {
+    const blob = blobOf([row({ n: 1 }), row({ n: 2 })]);
+    const { index } = await indexed(blob, 'trl-standard');
+    expect(await scanField(blob, 't.jsonl', 'openai-messages', index, 'n')).toBeNull();
+    await expect(scanField(blobOf([row({ n: 1 })]), 't.jsonl', 'trl-standard', index, 'n')).rejects.toThrow(/gives 1 of its 2 rows/);
   });
 });

@@ -3,6 +3,7 @@ import type { ByteSource } from '../formats/types';
 import { importPacked, runPieceHere } from './importPacked';
 import { loadAll } from './loadAll';
 import { categories } from './categories';
+import { fieldColumn } from '../table/columns';
 import { RowStoreBuilder, rowsInMemory, rowsOfParts } from './rowStore';
 
 const source = (text: string | Uint8Array, name = 'data.jsonl'): ByteSource => ({ name, blob: new Blob([text as BlobPart]) });
@@ -97,6 +98,22 @@ describe('RowStore', () => {
     expect(await store.categories('model')).toEqual(categories(whole, 'model'));
     const csv = await storeOf(source('prompt,completion,model\nhello,world,a\nhi,there,b\n', 'data.csv'));
     expect((await csv.categories('model')).values).toEqual(['a', 'b']);
+  });
+
+  it('gives a field as a table column from the file before any row is read, from the rows after, the same', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => ({ prompt: 'p', completion: `c${i}`, score: i / 4, tag: i % 5 === 0 ? null : `t${i}` }));
+    const src = source(lines(rows));
+    const store = await storeOf(src);
+    const whole = (await loadAll(src)).rows;
+    for (const name of ['score', 'tag', 'completion', 'absent']) expect(await store.field(name), name).toEqual(fieldColumn(whole, name));
+    await store.all();
+    expect(await store.field('score')).toEqual(fieldColumn(whole, 'score'));
+    const parts = rowsOfParts([
+      { store, first: 0, name: 'a.jsonl', step: 1 },
+      { store: await storeOf(source(lines([{ prompt: 'p', completion: 'c', score: 'high' }]))), first: 12, name: 'b.jsonl', step: 2 },
+    ]);
+    // A text value in the second file makes the whole column text.
+    expect((await parts.field('score')).kind).toBe('text');
   });
 
   it('numbers the values of a dataset of several files again over the whole dataset, in first-seen order', async () => {

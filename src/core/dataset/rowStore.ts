@@ -15,7 +15,8 @@ import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
 import { categories, type Categories } from './categories';
-import { scanCategories } from './columnScan';
+import { scanCategories, scanField } from './columnScan';
+import { fieldColumn, type ColumnValues } from '../table/columns';
 
 export type { LineIndex } from './lineRows';
 
@@ -27,6 +28,8 @@ export interface RowStore {
   all(): Promise<Trajectory[]>;
   /** The categories of top-level column `column` of every row (Group by). */
   categories(column: string): Promise<Categories>;
+  /** Top-level field `name` of every row's source record, as a table column. */
+  field(name: string): Promise<ColumnValues>;
 }
 
 /** The trajectories at these indices, those out of range left out. */
@@ -39,6 +42,7 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
     get: async (indices) => pick(rows, indices),
     all: async () => rows,
     categories: async (column) => categories(rows, column),
+    field: async (name) => fieldColumn(rows, name),
   };
 }
 
@@ -98,6 +102,18 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
         if (c) return { ...c, codes: c.codes.slice() };
       }
       return categories(await this.all(), column);
+    },
+    async field(name) {
+      if (!everything) {
+        let scanned: ColumnValues | null;
+        try {
+          scanned = await scanField(source.blob, source.name, read.format, index, name);
+        } catch (e) {
+          throw unreadable(source.name, e);
+        }
+        if (scanned) return scanned;
+      }
+      return fieldColumn(await this.all(), name);
     },
   };
 }
@@ -213,6 +229,10 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
         present += c.present;
       }
       return { codes, values, present };
+    },
+    // Whether the column is numbers depends on every file's values: read from the rows.
+    async field(name) {
+      return fieldColumn(await this.all(), name);
     },
   };
 }

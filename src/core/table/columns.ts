@@ -61,12 +61,16 @@ function asText(v: unknown): string | null {
  * digits). A row without the field is NaN / null.
  */
 export function fieldColumn(rows: readonly Pick<Trajectory, 'fields'>[], name: string): ColumnValues {
-  const n = rows.length;
+  return valuesColumn(rows.map((t) => (Object.hasOwn(t.fields, name) ? t.fields[name] : undefined)));
+}
+
+/** fieldColumn of the rows' values of the field (undefined where a row has none). */
+export function valuesColumn(cells: readonly unknown[]): ColumnValues {
+  const n = cells.length;
   const nums = new Float64Array(n);
   let numeric = true;
   for (let i = 0; i < n && numeric; i++) {
-    const f = rows[i].fields;
-    const v = Object.hasOwn(f, name) ? f[name] : undefined;
+    const v = cells[i];
     if (v === null || v === undefined) nums[i] = Number.NaN;
     else if (typeof v === 'number' && Number.isFinite(v)) nums[i] = v;
     else if (typeof v === 'boolean') nums[i] = v ? 1 : 0;
@@ -74,7 +78,7 @@ export function fieldColumn(rows: readonly Pick<Trajectory, 'fields'>[], name: s
     else numeric = false;
   }
   if (numeric) return { kind: 'number', values: nums };
-  return textColumn(rows.map((t) => asText(Object.hasOwn(t.fields, name) ? t.fields[name] : undefined)));
+  return textColumn(cells.map(asText));
 }
 
 /** The value used for sorting: numbers themselves, text by rank; NaN where the row has none. */
