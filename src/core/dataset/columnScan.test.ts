@@ -155,7 +155,14 @@ async function expectSameFields(text: string | Uint8Array, format: FormatId = 't
   const { index, rows } = await indexed(blob, format);
   const names = new Set(rows.flatMap((t) => Object.keys(t.fields)));
   names.add('absent');
-  for (const name of names) expect(await scanField(blob, 't.jsonl', format, index, name), name).toEqual(fieldColumn(rows, name));
+  for (const name of names) {
+    const want = fieldColumn(rows, name);
+    const got = await scanField(blob, 't.jsonl', format, index, name);
+    expect(got?.column, name).toEqual(want);
+    // The fields of numbers that came along are what fieldColumn makes of them.
+    for (const [other, values] of got!.numbers) expect({ kind: 'number', values }, `${other}, with ${name}`).toEqual(fieldColumn(rows, other));
+    if (want.kind === 'number' && name !== 'absent' && got!.numbers.size < 8) expect(got!.numbers.has(name), name).toBe(true);
+  }
 }
 
 describe('scanField gives what fieldColumn gives from the rows', () => {
@@ -170,9 +177,13 @@ describe('scanField gives what fieldColumn gives from the rows', () => {
     await expectSameFields(lines.join('\n') + '\n');
     const blob = blobOf(lines);
     const { index } = await indexed(blob, 'trl-standard');
-    expect(await scanField(blob, 't.jsonl', 'trl-standard', index, 'score')).toEqual({ kind: 'number', values: Float64Array.from([0.5, 2, NaN, NaN, -3]) });
+    const score = await scanField(blob, 't.jsonl', 'trl-standard', index, 'score');
+    expect(score?.column).toEqual({ kind: 'number', values: Float64Array.from([0.5, 2, NaN, NaN, -3]) });
+    // ok came along as 1 / 0 (true / false); tag (a number among text), meta and long did not.
+    expect([...score!.numbers.keys()]).toEqual(['score', 'ok']);
+    expect(score!.numbers.get('ok')).toEqual(Float64Array.from([1, 0, NaN, 1, NaN]));
     // Text ranks by collation, digits as numbers: "7" < "a" < "b" < "item 9" < "item 10"; the number 7 as text.
-    const tag = await scanField(blob, 't.jsonl', 'trl-standard', index, 'tag');
+    const tag = (await scanField(blob, 't.jsonl', 'trl-standard', index, 'tag'))?.column;
     expect(tag).toEqual({ kind: 'text', values: ['b', 'a', '7', 'item 10', 'item 9'], ranks: Float64Array.from([2, 1, 0, 4, 3]) });
   });
 

@@ -49,19 +49,33 @@ export async function scanCategories(blob: Blob, name: string, format: FormatId,
   return new Map(cats.finish(rows).map((c) => [c.name, c.categories]));
 }
 
+/** Columns of numbers collected on the way by a scan for one field, at most this many (8 MB each at 1M rows). */
+const MAX_NUMBER_COLUMNS = 8;
+
+/** What a scan for one field gives: its column, and the other fields whose values were all numbers (or none). */
+export interface ScannedField {
+  column: ColumnValues;
+  /** Fields of the first MAX_NUMBER_COLUMNS met whose every value is a finite number or a boolean (NaN where none). */
+  numbers: Map<string, Float64Array>;
+}
+
 /**
  * The values of top-level field `field` of every row (the lines `index` lists, as the import found them) of `blob`, a
  * whole plain JSONL file in `format`, as `fieldColumn` gives them from the rows' records: each line's value of that
- * field read where the scanner found it, no record built. Null for a format read otherwise. Throws when a row's line
- * is no longer where the import found it.
+ * field read where the scanner found it, no record built. Fields of numbers come along (`numbers`, as `fieldColumn`
+ * would give them), for the next one asked for. Null for a format read otherwise. Throws when a row's line is no
+ * longer where the import found it.
  */
-export async function scanField(blob: Blob, name: string, format: FormatId, index: LineIndex, field: string): Promise<ColumnValues | null> {
+export async function scanField(blob: Blob, name: string, format: FormatId, index: LineIndex, field: string): Promise<ScannedField | null> {
   if (!scansFlat(format)) return null;
   const n = index.lines.length;
   // Each row's value of the field (undefined where the row has none).
   const cells: unknown[] = [];
+  const numbers = new NumberColumns(n);
   const scanner = await LineScanner.create(0);
   let id = -1;
+  /** Per key id: its number column (null once it is not one). */
+  const slots: (Float64Array | null)[] = [];
   const take = (s: ScannedLines) => {
     const { i32 } = s;
     if (id < 0) id = scanner.keys.indexOf(field);
@@ -73,15 +87,30 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
       const f0 = r + HEADER_WORDS;
       r = f0 + (status === PARSE || status === BLANK ? 0 : fields * FIELD_WORDS);
       // Lines that gave no row (blank, broken) are not in the index.
-      if (cells.length >= n || s.streamBase + start !== index.spans[2 * cells.length]) continue;
+      const row = cells.length;
+      if (row >= n || s.streamBase + start !== index.spans[2 * row]) continue;
       if (status === PARSE) {
         const record = JSON.parse(scanner.decode(s.bytes, s.base + start, s.base + end)) as Record<string, unknown>;
         cells.push(Object.hasOwn(record, field) ? record[field] : undefined);
+        for (const key of Object.keys(record)) numbers.put(key, row, record[key]);
         continue;
       }
       // The last of repeated keys, as JSON.parse keeps it.
       let f = -1;
-      for (let k = 0; k < fields; k++) if (i32[f0 + k * FIELD_WORDS] === id) f = f0 + k * FIELD_WORDS;
+      for (let k = 0; k < fields; k++) {
+        const g = f0 + k * FIELD_WORDS;
+        const key = i32[g];
+        if (key === id) f = g;
+        let slot = slots[key];
+        if (slot === undefined) slot = slots[key] = numbers.column(scanner.keys[key]);
+        if (slot === null) continue;
+        const type = i32[g + 1];
+        if (type === T_NUMBER || type === T_TRUE || type === T_FALSE) {
+          const v = type === T_NUMBER ? numberAt(scanner, s, g) : type === T_TRUE ? 1 : 0;
+          if (Number.isFinite(v)) slot[row] = v;
+          else slots[key] = numbers.drop(scanner.keys[key]);
+        } else if (type !== T_NULL) slots[key] = numbers.drop(scanner.keys[key]);
+      }
       cells.push(f < 0 ? undefined : valueAt(scanner, s, f));
     }
   };
@@ -94,7 +123,50 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
     offset = end;
   }
   if (cells.length !== n) throw new Error(`${name} gives ${cells.length} of its ${n} rows where they were imported: has the file changed?`);
-  return valuesColumn(cells);
+  return { column: valuesColumn(cells), numbers: numbers.finish() };
+}
+
+/** Number columns by field name, as `valuesColumn` makes a column whose values are all numbers or booleans. */
+class NumberColumns {
+  /** null: a field that is not one (a value of another kind), or met when there were enough. */
+  private byName = new Map<string, Float64Array | null>();
+
+  constructor(private readonly rows: number) {}
+
+  column(name: string): Float64Array | null {
+    let c = this.byName.get(name);
+    if (c === undefined) {
+      c = this.byName.size < MAX_NUMBER_COLUMNS ? new Float64Array(this.rows).fill(Number.NaN) : null;
+      this.byName.set(name, c);
+    }
+    return c;
+  }
+
+  drop(name: string): null {
+    this.byName.set(name, null);
+    return null;
+  }
+
+  /** A value JSON.parse gave (a line the scanner left to it). */
+  put(name: string, row: number, v: unknown): void {
+    const c = this.column(name);
+    if (c === null || v === null) return;
+    if (typeof v === 'number' && Number.isFinite(v)) c[row] = v;
+    else if (typeof v === 'boolean') c[row] = v ? 1 : 0;
+    else this.drop(name);
+  }
+
+  finish(): Map<string, Float64Array> {
+    const out = new Map<string, Float64Array>();
+    for (const [name, c] of this.byName) if (c !== null) out.set(name, c);
+    return out;
+  }
+}
+
+/** A number field's value (word offset `f` of a scanned line), as JSON.parse reads it. */
+function numberAt(scanner: LineScanner, s: ScannedLines, f: number): number {
+  const { i32 } = s;
+  return (i32[f + 5] & F_INEXACT) === 0 ? s.f64[(f + 6) >> 1] : Number(scanner.decode(s.bytes, s.base + i32[f + 2], s.base + i32[f + 3]));
 }
 
 /** A field's value as JSON.parse gives it (word offset `f` of a scanned line). */
@@ -112,7 +184,7 @@ function valueAt(scanner: LineScanner, s: ScannedLines, f: number): unknown {
       return scanner.text(s.bytes, a, b, i32[f + 5]);
     }
     case T_NUMBER:
-      return (i32[f + 5] & F_INEXACT) === 0 ? s.f64[(f + 6) >> 1] : Number(scanner.decode(s.bytes, a, b));
+      return numberAt(scanner, s, f);
     case T_TRUE:
       return true;
     case T_FALSE:

@@ -116,6 +116,29 @@ describe('RowStore', () => {
     expect((await parts.field('score')).kind).toBe('text');
   });
 
+  it('answers a field of numbers that came along with an earlier field without reading the file again', async () => {
+    class Counted extends Blob {
+      reads = 0;
+      override stream() {
+        this.reads++;
+        return super.stream();
+      }
+    }
+    const rows = Array.from({ length: 6 }, (_, i) => ({ prompt: 'p', completion: `c${i}`, score: i, ok: i % 2 === 0, tag: `t${i}` }));
+    const blob = new Counted([lines(rows)]);
+    const store = await storeOf({ name: 'data.jsonl', blob });
+    const whole = (await loadAll(source(lines(rows)))).rows;
+    const before = blob.reads;
+    expect(await store.field('tag')).toEqual(fieldColumn(whole, 'tag'));
+    expect(blob.reads).toBe(before + 1);
+    expect(await store.field('score')).toEqual(fieldColumn(whole, 'score'));
+    expect(await store.field('ok')).toEqual(fieldColumn(whole, 'ok'));
+    expect(blob.reads).toBe(before + 1);
+    // A copy each time: the worker transfers what it is given.
+    const [a, b] = [await store.field('score'), await store.field('score')];
+    expect(a.kind === 'number' && b.kind === 'number' && a.values.buffer !== b.values.buffer).toBe(true);
+  });
+
   it('numbers the values of a dataset of several files again over the whole dataset, in first-seen order', async () => {
     const one = await storeOf(
       source(

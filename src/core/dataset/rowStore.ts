@@ -15,7 +15,7 @@ import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
 import { categories, type Categories } from './categories';
-import { scanCategories, scanField } from './columnScan';
+import { scanCategories, scanField, type ScannedField } from './columnScan';
 import { fieldColumn, type ColumnValues } from '../table/columns';
 
 export type { LineIndex } from './lineRows';
@@ -51,8 +51,9 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   const rows = new LineRows(index, read);
   const { size } = rows;
   let everything: Promise<Trajectory[]> | null = null;
-  /** The columns the last scan of the file gave (columnScan.ts). */
+  /** The columns the last scan of the file gave (columnScan.ts): categories, and fields of numbers. */
   let scanned: Map<string, Categories> | null = null;
+  let numbers = new Map<string, Float64Array>();
 
   const readRow = async (i: number): Promise<Trajectory> => {
     let record: Record<string, unknown>;
@@ -104,14 +105,21 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
       return categories(await this.all(), column);
     },
     async field(name) {
+      // From the rows when they were read already; else from the file's bytes (a copy of a column of numbers that
+      // came along with an earlier field: the caller may transfer it).
       if (!everything) {
-        let scanned: ColumnValues | null;
+        const kept = numbers.get(name);
+        if (kept) return { kind: 'number', values: kept.slice() };
+        let scanned: ScannedField | null;
         try {
           scanned = await scanField(source.blob, source.name, read.format, index, name);
         } catch (e) {
           throw unreadable(source.name, e);
         }
-        if (scanned) return scanned;
+        if (scanned) {
+          numbers = scanned.numbers;
+          return scanned.column;
+        }
       }
       return fieldColumn(await this.all(), name);
     },
