@@ -3,21 +3,7 @@
  * column the import did not collect, and a table column of a source field, without parsing a million rows into
  * objects and keeping them (the data worker's row store asks, rowStore.ts).
  */
-import {
-  BLANK,
-  F_ESCAPE,
-  F_INEXACT,
-  FIELD_WORDS,
-  HEADER_WORDS,
-  LineScanner,
-  PARSE,
-  T_FALSE,
-  T_NULL,
-  T_NUMBER,
-  T_STRING,
-  T_TRUE,
-  type ScannedLines,
-} from '../formats/jsonl-scan/scanner';
+import { FIELD_WORDS, HEADER_WORDS, LineScanner, nextLine, PARSE, T_FALSE, T_NULL, T_NUMBER, T_TRUE, type ScannedLines } from '../formats/jsonl-scan/scanner';
 import type { FormatId } from '../formats/types';
 import { valuesColumn, type ColumnValues } from '../table/columns';
 import { CategoryCollector, MAX_COLLECTED_VALUES, type Categories } from './categories';
@@ -28,8 +14,6 @@ import { readChunks, scanJsonl, scansFlat } from './scanJsonl';
 
 /** Bytes fed to the scanner at once, as the import feeds it. */
 const FEED_BYTES = 1 << 20;
-/** ASCII strings up to this long are made from their bytes (as scanJsonl's group keys). */
-const SHORT_TEXT = 32;
 
 /**
  * The categories of the top-level columns of `blob` (a whole plain JSONL file in `format`), as `categories()` gives
@@ -79,18 +63,16 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
   const take = (s: ScannedLines) => {
     const { i32 } = s;
     if (id < 0) id = scanner.keys.indexOf(field);
-    for (let r = s.first; r < s.end;) {
+    for (let r = s.first; r < s.end; r = nextLine(i32, r)) {
       const status = i32[r + 2];
       const start = i32[r];
-      const end = i32[r + 1];
       const fields = i32[r + 3];
       const f0 = r + HEADER_WORDS;
-      r = f0 + (status === PARSE || status === BLANK ? 0 : fields * FIELD_WORDS);
       // Lines that gave no row (blank, broken) are not in the index.
       const row = cells.length;
       if (row >= n || s.streamBase + start !== index.spans[2 * row]) continue;
       if (status === PARSE) {
-        const record = JSON.parse(scanner.decode(s.bytes, s.base + start, s.base + end)) as Record<string, unknown>;
+        const record = JSON.parse(scanner.decode(s.bytes, s.base + start, s.base + i32[r + 1])) as Record<string, unknown>;
         cells.push(Object.hasOwn(record, field) ? record[field] : undefined);
         for (const key of Object.keys(record)) numbers.put(key, row, record[key]);
         continue;
@@ -106,12 +88,12 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
         if (slot === null) continue;
         const type = i32[g + 1];
         if (type === T_NUMBER || type === T_TRUE || type === T_FALSE) {
-          const v = type === T_NUMBER ? numberAt(scanner, s, g) : type === T_TRUE ? 1 : 0;
+          const v = type === T_NUMBER ? scanner.numberAt(s, g) : type === T_TRUE ? 1 : 0;
           if (Number.isFinite(v)) slot[row] = v;
           else slots[key] = numbers.drop(scanner.keys[key]);
         } else if (type !== T_NULL) slots[key] = numbers.drop(scanner.keys[key]);
       }
-      cells.push(f < 0 ? undefined : valueAt(scanner, s, f));
+      cells.push(f < 0 ? undefined : scanner.valueAt(s, f));
     }
   };
   let offset = 0;
@@ -160,38 +142,5 @@ class NumberColumns {
     const out = new Map<string, Float64Array>();
     for (const [name, c] of this.byName) if (c !== null) out.set(name, c);
     return out;
-  }
-}
-
-/** A number field's value (word offset `f` of a scanned line), as JSON.parse reads it. */
-function numberAt(scanner: LineScanner, s: ScannedLines, f: number): number {
-  const { i32 } = s;
-  return (i32[f + 5] & F_INEXACT) === 0 ? s.f64[(f + 6) >> 1] : Number(scanner.decode(s.bytes, s.base + i32[f + 2], s.base + i32[f + 3]));
-}
-
-/** A field's value as JSON.parse gives it (word offset `f` of a scanned line). */
-function valueAt(scanner: LineScanner, s: ScannedLines, f: number): unknown {
-  const { i32 } = s;
-  const a = s.base + i32[f + 2];
-  const b = s.base + i32[f + 3];
-  switch (i32[f + 1]) {
-    case T_STRING: {
-      // A short ASCII string without escapes from its bytes: a TextDecoder call costs ~1.8 µs in Chromium.
-      const units = i32[f + 4];
-      if ((i32[f + 5] & F_ESCAPE) === 0 && units === b - a - 2 && units <= SHORT_TEXT) {
-        return String.fromCharCode.apply(null, s.bytes.subarray(a + 1, b - 1) as unknown as number[]);
-      }
-      return scanner.text(s.bytes, a, b, i32[f + 5]);
-    }
-    case T_NUMBER:
-      return numberAt(scanner, s, f);
-    case T_TRUE:
-      return true;
-    case T_FALSE:
-      return false;
-    case T_NULL:
-      return null;
-    default:
-      return JSON.parse(scanner.decode(s.bytes, a, b));
   }
 }

@@ -7,11 +7,10 @@ import { GROUP_COLUMNS, keyOfValue } from '../formats/group-key';
 import {
   BLANK,
   FIELD_WORDS,
-  F_ESCAPE,
-  F_INEXACT,
   F_WIDE,
   HEADER_WORDS,
   LineScanner,
+  nextLine,
   PARSE,
   T_FALSE,
   T_NULL,
@@ -54,8 +53,6 @@ const SLICE_BYTES = 16 << 20;
  * took with importStream's 2,000 (bench/README.md).
  */
 const SCAN_BATCH_ROWS = 8192;
-/** Group keys up to this many ASCII characters are made from their bytes without a TextDecoder. */
-const SHORT_KEY = 32;
 
 export interface ScanOptions {
   name: string;
@@ -150,46 +147,10 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     }
   };
 
-  /** A number field's value (word offset `f`). */
-  const numberAt = (s: ScannedLines, f: number): number =>
-    (s.i32[f + 5] & F_INEXACT) === 0 ? s.f64[(f + 6) >> 1] : Number(scanner.decode(s.bytes, s.base + s.i32[f + 2], s.base + s.i32[f + 3]));
-
-  /** A string field's text. */
-  const textAt = (s: ScannedLines, f: number): string => scanner.text(s.bytes, s.base + s.i32[f + 2], s.base + s.i32[f + 3], s.i32[f + 5]);
-
-  /** A field's value as JSON.parse gives it, for numbers and literals (undefined for strings and containers). */
-  const literalAt = (s: ScannedLines, f: number): unknown => {
-    switch (s.i32[f + 1]) {
-      case T_NUMBER:
-        return numberAt(s, f);
-      case T_TRUE:
-        return true;
-      case T_FALSE:
-        return false;
-      case T_NULL:
-        return null;
-      default:
-        return undefined;
-    }
-  };
-
   /** The text of string field `f` as a group key; rows of a GRPO group usually follow each other (LastText). */
   const groupKeys = new LastText();
+  const shortTextAt = (s: ScannedLines, f: number): string => scanner.shortTextAt(s, f);
   const keyAt = (s: ScannedLines, f: number): string => groupKeys.of(s, f, shortTextAt);
-
-  /**
-   * A string field's text; a short ASCII one (no escape, one byte per unit) is made from its bytes: in Chromium a
-   * TextDecoder call costs ~1.8 µs, four times this, and a GRPO dump has one new key per group.
-   */
-  const shortTextAt = (s: ScannedLines, f: number): string => {
-    const a = s.base + s.i32[f + 2];
-    const n = s.base + s.i32[f + 3] - a;
-    const units = s.i32[f + 4];
-    if ((s.i32[f + 5] & F_ESCAPE) === 0 && units === n - 2 && units <= SHORT_KEY) {
-      return String.fromCharCode.apply(null, s.bytes.subarray(a + 1, a + n - 1) as unknown as number[]);
-    }
-    return textAt(s, f);
-  };
 
   /**
    * Row `row`'s value of field `f` for the collected categories (categories.ts). Per key id, the last string (LastText)
@@ -212,7 +173,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
     if (type === T_OBJECT || type === T_ARRAY) return cats.giveUp(c);
     if (type === T_STRING) return cats.put(c, row, (lastTexts[id] ??= new LastText()).of(s, f, categoryText));
     if (type === T_NUMBER) {
-      const x = numberAt(s, f);
+      const x = scanner.numberAt(s, f);
       if (x !== lastNumber[id]) {
         lastNumber[id] = x;
         lastNumberText[id] = Number.isFinite(x) ? String(x) : 'null'; // as JSON.stringify writes it
@@ -225,20 +186,19 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
   /** A group column's value as a group key (field `f`, −1 when the row has none): undefined when it does not count. */
   const groupOf = (s: ScannedLines, f: number): string | undefined => {
     if (f < 0) return undefined;
-    if (s.i32[f + 1] !== T_STRING) return keyOfValue(literalAt(s, f));
+    if (s.i32[f + 1] !== T_STRING) return keyOfValue(scanner.literalAt(s, f));
     return s.i32[f + 4] > 0 ? keyAt(s, f) : undefined;
   };
 
   const take = (s: ScannedLines) => {
     learnKeys();
     const { i32 } = s;
-    for (let r = s.first; r < s.end;) {
+    for (let r = s.first; r < s.end; r = nextLine(i32, r)) {
       const status = i32[r + 2];
       const start = i32[r];
       const end = i32[r + 1];
       const fields = i32[r + 3];
       const f0 = r + HEADER_WORDS;
-      r = f0 + (status === PARSE || status === BLANK ? 0 : fields * FIELD_WORDS);
       line++;
       if (status === BLANK) continue;
       if (status === PARSE) parseLine(s, start, end);
@@ -258,7 +218,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
             if (role >= CUT) {
               // Only rows that carry a finish reason or a truncated flag pay for reading it.
               cut ??= {};
-              cut[CUT_FIELDS[role - CUT]] = i32[f + 1] === T_STRING ? textAt(s, f) : literalAt(s, f);
+              cut[CUT_FIELDS[role - CUT]] = i32[f + 1] === T_STRING ? scanner.textAt(s, f) : scanner.literalAt(s, f);
               continue;
             }
             switch (role) {
@@ -291,7 +251,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
           }
           // The group key: the first group column whose value counts (group-key.ts, GROUP_COLUMNS order), else the prompt.
           const group = groupOf(s, g0) ?? groupOf(s, g1) ?? groupOf(s, g2) ?? groupOf(s, g3) ?? keyAt(s, p);
-          const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? textAt(s, st) : literalAt(s, st)) : undefined;
+          const step = st >= 0 ? stepValue(i32[st + 1] === T_STRING ? scanner.textAt(s, st) : scanner.literalAt(s, st)) : undefined;
           const length = i32[c + 4];
           // The preview's UTF-16 units, written by the scanner.
           const truncated = cut ? truncatedFromFields(cut) : Number.NaN;
@@ -308,7 +268,7 @@ export async function* scanJsonl(blob: Blob, opts: ScanOptions): AsyncGenerator<
             const type = i32[f + 1];
             if (type === T_NULL) continue;
             if (slot === undefined) slot = slots[id] = labels.field(scanner.keys[id]);
-            if (type === T_NUMBER) labels.put(slot, row, numberAt(s, f));
+            if (type === T_NUMBER) labels.put(slot, row, scanner.numberAt(s, f));
             else if (type === T_TRUE) labels.put(slot, row, 1);
             else if (type === T_FALSE) labels.put(slot, row, 0);
             else labels.reject(slot);
