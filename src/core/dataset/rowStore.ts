@@ -14,7 +14,7 @@ import { LineRows, unreadable, type LineIndex } from './lineRows';
 import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
-import { categories, type Categories } from './categories';
+import { categories, CategoryCollector, type Categories } from './categories';
 import { scanCategories, scanField, type ScannedField } from './columnScan';
 import { fieldColumn, type ColumnValues } from '../table/columns';
 
@@ -110,15 +110,15 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
       if (!everything) {
         const kept = numbers.get(name);
         if (kept) return { kind: 'number', values: kept.slice() };
-        let scanned: ScannedField | null;
+        let got: ScannedField | null;
         try {
-          scanned = await scanField(source.blob, source.name, read.format, index, name);
+          got = await scanField(source.blob, source.name, read.format, index, name);
         } catch (e) {
           throw unreadable(source.name, e);
         }
-        if (scanned) {
-          numbers = scanned.numbers;
-          return scanned.column;
+        if (got) {
+          numbers = got.numbers;
+          return got.column;
         }
       }
       return fieldColumn(await this.all(), name);
@@ -221,22 +221,16 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
       return everything;
     },
     async categories(column) {
-      // Each file's, its values numbered again in first-seen order over the whole dataset.
-      const codes = new Int32Array(size).fill(-1);
-      const values: string[] = [];
-      const index = new Map<string, number>();
-      let present = 0;
+      // Each file's, joined as an import joins its pieces' (values numbered again in first-seen order).
+      const joined = new CategoryCollector(() => Infinity);
+      joined.column(column);
       for (const p of parts) {
-        const c = await p.store.categories(column);
-        const to = c.values.map((v) => {
-          let k = index.get(v);
-          if (k === undefined) index.set(v, (k = values.push(v) - 1));
-          return k;
-        });
-        for (let i = 0; i < c.codes.length; i++) if (c.codes[i] >= 0) codes[p.first + i] = to[c.codes[i]];
-        present += c.present;
+        const { codes, values } = await p.store.categories(column);
+        joined.merge({ rows: p.store.size, columns: [{ name: column, codes, values }] }, p.first);
       }
-      return { codes, values, present };
+      const [c] = joined.finish(size);
+      if (!c) throw new Error(`the files' values of ${column} did not join`);
+      return c.categories;
     },
     // Whether the column is numbers depends on every file's values: read from the rows.
     async field(name) {
