@@ -3,9 +3,9 @@
  * column the import did not collect, and a table column of a source field, without parsing a million rows into
  * objects and keeping them (the data worker's row store asks, rowStore.ts).
  */
-import { FIELD_WORDS, HEADER_WORDS, LineScanner, nextLine, PARSE, T_FALSE, T_NULL, T_NUMBER, T_TRUE, type ScannedLines } from '../formats/jsonl-scan/scanner';
+import { FIELD_WORDS, HEADER_WORDS, LineScanner, nextLine, PARSE, type ScannedLines } from '../formats/jsonl-scan/scanner';
 import type { FormatId } from '../formats/types';
-import { valuesColumn, type ColumnValues } from '../table/columns';
+import { cellNumber, valuesColumn, type ColumnValues } from '../table/columns';
 import { CategoryCollector, MAX_COLLECTED_VALUES, type Categories } from './categories';
 import { LabelCollector } from './labelColumns';
 import type { LineIndex } from './lineRows';
@@ -74,7 +74,7 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
       if (status === PARSE) {
         const record = JSON.parse(scanner.decode(s.bytes, s.base + start, s.base + i32[r + 1])) as Record<string, unknown>;
         cells.push(Object.hasOwn(record, field) ? record[field] : undefined);
-        for (const key of Object.keys(record)) numbers.put(key, row, record[key]);
+        for (const key of Object.keys(record)) numbers.put(numbers.column(key), key, row, record[key]);
         continue;
       }
       // The last of repeated keys, as JSON.parse keeps it.
@@ -85,13 +85,8 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
         if (key === id) f = g;
         let slot = slots[key];
         if (slot === undefined) slot = slots[key] = numbers.column(scanner.keys[key]);
-        if (slot === null) continue;
-        const type = i32[g + 1];
-        if (type === T_NUMBER || type === T_TRUE || type === T_FALSE) {
-          const v = type === T_NUMBER ? scanner.numberAt(s, g) : type === T_TRUE ? 1 : 0;
-          if (Number.isFinite(v)) slot[row] = v;
-          else slots[key] = numbers.drop(scanner.keys[key]);
-        } else if (type !== T_NULL) slots[key] = numbers.drop(scanner.keys[key]);
+        // A text value is made once per field: the field is no longer one of numbers after it.
+        if (slot !== null) slots[key] = numbers.put(slot, scanner.keys[key], row, scanner.valueAt(s, g));
       }
       cells.push(f < 0 ? undefined : scanner.valueAt(s, f));
     }
@@ -108,7 +103,7 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
   return { column: valuesColumn(cells), numbers: numbers.finish() };
 }
 
-/** Number columns by field name, as `valuesColumn` makes a column whose values are all numbers or booleans. */
+/** Number columns by field name, as `valuesColumn` makes a column whose cells are all numbers (`cellNumber`). */
 class NumberColumns {
   /** null: a field that is not one (a value of another kind), or met when there were enough. */
   private byName = new Map<string, Float64Array | null>();
@@ -124,18 +119,13 @@ class NumberColumns {
     return c;
   }
 
-  drop(name: string): null {
-    this.byName.set(name, null);
-    return null;
-  }
-
-  /** A value JSON.parse gave (a line the scanner left to it). */
-  put(name: string, row: number, v: unknown): void {
-    const c = this.column(name);
-    if (c === null || v === null) return;
-    if (typeof v === 'number' && Number.isFinite(v)) c[row] = v;
-    else if (typeof v === 'boolean') c[row] = v ? 1 : 0;
-    else this.drop(name);
+  /** Row `row`'s value of field `name` (its column `c`, null when it is none): the column, or null once it is not one. */
+  put(c: Float64Array | null, name: string, row: number, v: unknown): Float64Array | null {
+    if (c === null) return null;
+    const x = cellNumber(v);
+    if (x !== undefined) c[row] = x;
+    else this.byName.set(name, (c = null));
+    return c;
   }
 
   finish(): Map<string, Float64Array> {

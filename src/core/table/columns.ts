@@ -70,15 +70,21 @@ export function valuesColumn(cells: readonly unknown[]): ColumnValues {
   const nums = new Float64Array(n);
   let numeric = true;
   for (let i = 0; i < n && numeric; i++) {
-    const v = cells[i];
-    if (v === null || v === undefined) nums[i] = Number.NaN;
-    else if (typeof v === 'number' && Number.isFinite(v)) nums[i] = v;
-    else if (typeof v === 'boolean') nums[i] = v ? 1 : 0;
-    else if (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) nums[i] = Number(v);
-    else numeric = false;
+    const x = cellNumber(cells[i]);
+    if (x === undefined) numeric = false;
+    else nums[i] = x;
   }
   if (numeric) return { kind: 'number', values: nums };
   return textColumn(cells.map(asText));
+}
+
+/** A value as a cell of a number column (NaN where the row has none); undefined when it makes the column text. */
+export function cellNumber(v: unknown): number | undefined {
+  if (v === null || v === undefined) return Number.NaN;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);
+  return undefined;
 }
 
 /** The value used for sorting: numbers themselves, text by rank; NaN where the row has none. */
