@@ -16,6 +16,8 @@ export default tseslint.config(
       'public/',
       'src/core/formats/jsonl-scan/scan.wasm.ts',
       'src/core/formats/jsonl-scan/scan.as.ts',
+      'src/core/dataset/find.wasm.ts',
+      'src/core/dataset/find.as.ts',
     ],
   },
   js.configs.recommended,

@@ -67,6 +67,36 @@ test('sort and filter the table: reward, one group, text search, errors only', a
   await expect(shown).toHaveText('0 shown');
 });
 
+test('text search reads the file: escaped text, any case, numbers as they read, typed key by key', async ({ page }) => {
+  await openStudio(page);
+  // A file as Python's json.dumps writes it (\u escapes) and as other writers do (\/, exponents).
+  const lines = [
+    String.raw`{"prompt": "O\u00f9 est le caf\u00e9 ?", "completion": "Au coin."}`,
+    '{"prompt": "café au lait", "completion": "Merci."}',
+    String.raw`{"prompt": "Which path?", "completion": "a\/b"}`,
+    '{"prompt": "Tokens?", "completion": "Many.", "budget": 1e3}',
+  ];
+  await upload(page, 'escaped.jsonl', Buffer.from(lines.join('\n') + '\n'));
+  await expect(statusLine(page)).toContainText('4 trajectories');
+  const shown = page.getByTestId('shown-count');
+  const search = page.getByRole('searchbox', { name: 'Search text' });
+  await search.click();
+  await page.keyboard.type('CAFÉ', { delay: 120 });
+  await expect(shown).toHaveText('2 shown');
+  await expect(page.getByRole('row').filter({ hasText: 'Au coin.' })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Search status' })).toHaveText('');
+  await search.fill('a/b');
+  await expect(shown).toHaveText('1 shown');
+  await search.fill('1000');
+  await expect(shown).toHaveText('1 shown');
+  await expect(page.getByRole('row').filter({ hasText: 'Many.' })).toBeVisible();
+  await search.fill('zebra');
+  await expect(shown).toHaveText('0 shown');
+  await search.press('Control+a');
+  await search.press('Backspace');
+  await expect(shown).toHaveText('4 shown');
+});
+
 test('clicking a histogram bar shows the rollouts behind it', async ({ page }) => {
   await openStudio(page);
   await page.getByRole('figure', { name: 'Reward histogram' }).getByRole('button', { name: 'reward 1, 295 rollouts' }).click();

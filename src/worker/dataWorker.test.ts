@@ -66,4 +66,25 @@ describe('the data worker', () => {
     void w.send({ kind: 'cancel', jobId: 3 });
     expect(await completionsOf(w, 3, 10)).toEqual(['e', 'f']);
   });
+
+  it('answers a text search from the file, and stops an older search when a newer one comes', async () => {
+    const w = serve();
+    await imported(
+      w,
+      4,
+      Array.from({ length: 5000 }, (_, i) => `answer ${i}`),
+    );
+    const hits = (reqId: number) => w.reply((m) => m.kind === 'hits' && m.reqId === reqId);
+    const first = hits(20);
+    const second = hits(21);
+    void w.send({ kind: 'search', reqId: 20, key: 4, needle: 'answer 1' });
+    void w.send({ kind: 'search', reqId: 21, key: 4, needle: 'answer 4999' });
+    expect(await first).toMatchObject({ hits: null, error: 'a newer search replaced this one' });
+    const m = await second;
+    expect(m.kind === 'hits' && m.hits ? Array.from(m.hits) : null).toEqual([4999]);
+    // A dataset that is gone has no hits, and no error.
+    const gone = hits(22);
+    void w.send({ kind: 'search', reqId: 22, key: 99, needle: 'x' });
+    expect(await gone).toMatchObject({ hits: null });
+  });
 });

@@ -6,7 +6,6 @@ import { pairColumns } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
 import { importParts, type PartSource } from '../core/dataset/importParts';
 import { RowStoreBuilder, rowsOfParts, type PartStore, type RowStore } from '../core/dataset/rowStore';
-import { searchTrajectories } from '../core/dataset/search';
 import { exportBytes } from '../core/table/rowExport';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
@@ -32,6 +31,8 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
    */
   const held = new Map<number, Held>();
   let adopted: number | null = null;
+  /** The text search under way, if any. */
+  let searching: AbortController | null = null;
   /** A job cancelled meanwhile is not held: the page dropped it. */
   const commit = (c: Held, abort: AbortController) => void (abort.signal.aborted || held.set(c.key, c));
   const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
@@ -62,12 +63,19 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       }
     }
     if (m.kind === 'search') {
+      // The page asks again as the user types: the newest search is the one that matters, and one can read the
+      // whole file, so an older one still reading stops.
+      searching?.abort();
+      const abort = (searching = new AbortController());
       try {
-        const rows = await rowsOf(m.key);
-        const hits = rows ? searchTrajectories(rows, m.needle) : null;
+        const store = storeOf(m.key);
+        const hits = store ? await store.search(m.needle, abort.signal) : null;
+        if (abort.signal.aborted) return post({ kind: 'hits', reqId: m.reqId, hits: null, error: 'a newer search replaced this one' });
         return post({ kind: 'hits', reqId: m.reqId, hits }, hits ? [hits.buffer] : []);
       } catch (e) {
         return post({ kind: 'hits', reqId: m.reqId, hits: null, error: messageOf(e) });
+      } finally {
+        if (searching === abort) searching = null;
       }
     }
     if (m.kind === 'labels') {

@@ -1,14 +1,12 @@
 // scanCategories (the scanner over the file's bytes) against categories() over the rows JSON.parse and the normalizer
 // give (importStream): every column of every input must come out the same, or null where the scan cannot tell.
 import { describe, expect, it } from 'vitest';
-import { importStream } from '../formats/import-stream';
 import type { FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { categories } from './categories';
 import { scanCategories, scanField } from './columnScan';
 import { fieldColumn } from '../table/columns';
-import { importPacked } from './importPacked';
-import { RowStoreBuilder } from './rowStore';
+import { indexed, rowsOf } from './fixtures/indexed';
 
 /** The scan's categories of `column` (null when it cannot tell). */
 async function scanned(blob: Blob, format: FormatId, column: string, rows: number) {
@@ -17,12 +15,6 @@ async function scanned(blob: Blob, format: FormatId, column: string, rows: numbe
 }
 
 const blobOf = (lines: string[]) => new Blob([lines.join('\n') + '\n']);
-
-async function rowsOf(blob: Blob, format: FormatId): Promise<Trajectory[]> {
-  const rows: Trajectory[] = [];
-  for await (const e of importStream({ name: 't.jsonl', blob }, { format, allowEmpty: true })) if (e.type === 'rows') rows.push(...e.rows);
-  return rows;
-}
 
 /** Every column of the rows, scanned and read from the rows: the same. */
 async function expectSame(lines: string[], format: FormatId = 'trl-standard'): Promise<Trajectory[]> {
@@ -139,15 +131,6 @@ describe('scanCategories gives what categories() gives from the rows', () => {
     );
   });
 });
-
-/** The import's line index of `blob` (as the data worker keeps it) and its rows. */
-async function indexed(blob: Blob, format: FormatId) {
-  const kept = new RowStoreBuilder();
-  for await (const e of importPacked({ name: 't.jsonl', blob }, { format })) if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
-  const { index } = kept.finish({ name: 't.jsonl', blob }, { format });
-  if (!index) throw new Error('imported without line spans: the data worker keeps such rows and never scans');
-  return { index, rows: await rowsOf(blob, format) };
-}
 
 /** Every field of the rows, scanned and read from the rows: the same column. */
 async function expectSameFields(text: string | Uint8Array, format: FormatId = 'trl-standard'): Promise<void> {

@@ -5,8 +5,9 @@
  * For a plain JSONL file the worker keeps no trajectories during the import: only where each row's line is in the
  * file (its byte span) and which of the record's rows it is. Keeping a hundred thousand parsed objects alive while
  * parsing made the import pay for them in garbage collection over and over (about as much as the parse itself).
- * A row is read again from its line when it is asked for (`get`: a detail view reads a few); the first request for
- * every row (`all`: search, label columns, token counts) reads the file again once and keeps what it read.
+ * A row is read again from its line when it is asked for (`get`: a detail view reads a few); a text search reads the
+ * file and parses only the lines that may match; the first request for every row (`all`: preference columns, token
+ * counts) reads the file again once and keeps what it read.
  * Other files (gzip, CSV, Parquet, JSON documents) keep their trajectories from the import.
  */
 import { loadAll } from './loadAll';
@@ -17,6 +18,8 @@ import { withPartStep } from './parts';
 import { categories, CategoryCollector, type Categories } from './categories';
 import { scanCategories, scanField, type ScannedField } from './columnScan';
 import { fieldColumn, type ColumnValues } from '../table/columns';
+import { searchTrajectories } from './search';
+import { searchLines } from './searchLines';
 
 export type { LineIndex } from './lineRows';
 
@@ -30,6 +33,8 @@ export interface RowStore {
   categories(column: string): Promise<Categories>;
   /** Top-level field `name` of every row's source record, as a table column. */
   field(name: string): Promise<ColumnValues>;
+  /** Indices of the rows whose prompt, completion or any field holds `needle` (search.ts); null once `signal` aborts. */
+  search(needle: string, signal?: AbortSignal): Promise<Int32Array | null>;
 }
 
 /** The trajectories at these indices, those out of range left out. */
@@ -43,6 +48,7 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
     all: async () => rows,
     categories: async (column) => categories(rows, column),
     field: async (name) => fieldColumn(rows, name),
+    search: async (needle) => searchTrajectories(rows, needle),
   };
 }
 
@@ -122,6 +128,11 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
         }
       }
       return fieldColumn(await this.all(), name);
+    },
+    // From the rows when they were read already; else from the file, keeping nothing (searchLines.ts).
+    async search(needle, signal) {
+      if (everything) return searchTrajectories(await everything, needle);
+      return searchLines(source, rows, needle, signal);
     },
   };
 }
@@ -235,6 +246,16 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
     // Whether the column is numbers depends on every file's values: read from the rows.
     async field(name) {
       return fieldColumn(await this.all(), name);
+    },
+    async search(needle, signal) {
+      if (everything) return searchTrajectories(await everything, needle);
+      const hits: number[] = [];
+      for (const p of parts) {
+        const got = await p.store.search(needle, signal);
+        if (got === null) return null;
+        for (const i of got) hits.push(p.first + i);
+      }
+      return Int32Array.from(hits);
     },
   };
 }

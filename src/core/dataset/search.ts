@@ -20,13 +20,16 @@ export function textMatcher(needle: string): (value: unknown) => boolean {
   return (value) => visit(value, 0);
 }
 
+/** Does a trajectory's prompt, completion or any original field contain the needle? */
+export function rowMatcher(needle: string): (t: Trajectory) => boolean {
+  const match = textMatcher(needle);
+  return (t) => match(t.prompt) || match(t.completion) || match(t.fields);
+}
+
 /** Indices of the trajectories whose prompt, completion or any original field contains the needle. */
 export function searchTrajectories(rows: readonly Trajectory[], needle: string): Int32Array {
-  const match = textMatcher(needle);
+  const matches = rowMatcher(needle);
   const hits: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const t = rows[i];
-    if (match(t.prompt) || match(t.completion) || match(t.fields)) hits.push(i);
-  }
+  for (let i = 0; i < rows.length; i++) if (matches(rows[i])) hits.push(i);
   return Int32Array.from(hits);
 }

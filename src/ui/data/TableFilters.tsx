@@ -18,6 +18,7 @@ export function TableFilters({ view, columns }: { view: Int32Array; columns: Map
   const setSubset = useStudio((s) => s.setSubset);
   const [text, setText] = useState('');
   const [searchError, setSearchError] = useState<string | null>(null);
+  const [searching, setSearching] = useState(false);
   // Debounced text search, answered by the data worker (which holds the trajectories); the latest query wins.
   useEffect(() => {
     let live = true;
@@ -26,18 +27,26 @@ export function TableFilters({ view, columns }: { view: Int32Array; columns: Map
     const t = setTimeout(async () => {
       setSearchError(null);
       if (!needle || !ds) return setSearch('', null);
+      // A large file is read again for each search (a second or two at a million rows): say so meanwhile.
+      setSearching(true);
+      const start = performance.now();
       try {
         const hits = await searchRows(ds, needle);
-        if (live) setSearch(needle, hits ?? new Int32Array(0));
+        if (!live) return;
+        setSearch(needle, hits ?? new Int32Array(0));
+        performance.measure('search', { start }); // for bench/search.bench.mjs
       } catch (e) {
         if (!live) return;
         setSearch(needle, new Int32Array(0));
         setSearchError(`Search failed: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        if (live) setSearching(false);
       }
     }, 150);
     return () => {
       live = false;
       clearTimeout(t);
+      setSearching(false);
     };
   }, [text, datasetId, setSearch]);
   return (
@@ -47,6 +56,9 @@ export function TableFilters({ view, columns }: { view: Int32Array; columns: Map
         {shown.toLocaleString('en-US')} shown
       </span>
       <input type="search" aria-label="Search text" placeholder="Search text in any field" value={text} onChange={(e) => setText(e.target.value)} />
+      <span role="status" aria-label="Search status" className="muted">
+        {searching ? 'Searching…' : ''}
+      </span>
       {searchError ? (
         <span role="alert" className="error-text">
           {searchError}

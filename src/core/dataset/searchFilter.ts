@@ -1,0 +1,96 @@
+/**
+ * What a raw JSONL line must contain for a row it gives to match a text search (search.ts: the needle, case-insensitive,
+ * in the prompt, the completion or any value of the record), so that a search of a large file parses only the lines
+ * that may match. The test is exact by construction, never a guess: the reasoning is in docs/import.md, "Text search".
+ */
+
+import { byteNeedle, type ByteNeedle } from './searchBytes';
+
+/** Characters the normalizer's text views add around the record's strings (flattened turns, tool calls as JSON). */
+const ADDED = '"\\:(){}[],→';
+
+/** Units of the text `String(x)` of a finite number. */
+const NUMBER_UNITS = new Set(Array.from('0123456789.e+-', (c) => c.charCodeAt(0)));
+
+/** A `\u` escape of a control character, which JSON.stringify writes back as a short escape (`\n`), in any case. */
+export const CONTROL_ESCAPE = /\\u00[01][0-9a-f]/i;
+
+export interface LineFilter {
+  /** The needle itself: any line whose values hold it unescaped holds it as it is (global, case-insensitive). */
+  plain: RegExp;
+  /** The needle with every character in each way a JSON string may spell it (for lines with `\u` or `\/`). */
+  spelled: RegExp;
+  /** The needle as bytes, when it is ASCII and its regex matches exactly its ASCII letters in either case. */
+  ascii: ByteNeedle | null;
+}
+
+/** An ASCII unit with its letters in lower case. */
+const fold = (u: number) => (u >= 0x41 && u <= 0x5a ? u | 0x20 : u);
+
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every UTF-16 unit, in order, for finding which units a case-insensitive regex of one character matches. */
+let allUnits: string | null = null;
+
+/** The units `new RegExp(c, 'i')` matches: c and its case variants, as the search's own regex decides them. */
+function caseVariants(c: string): number[] {
+  if (allUnits === null) {
+    const parts: string[] = [];
+    for (let i = 0; i < 65536; i += 4096) parts.push(String.fromCharCode(...Array.from({ length: 4096 }, (_, k) => i + k)));
+    allUnits = parts.join('');
+  }
+  const re = new RegExp(literal(c), 'gi');
+  const out: number[] = [];
+  for (let m = re.exec(allUnits); m !== null; m = re.exec(allUnits)) out.push(m.index);
+  return out;
+}
+
+/** Regex sources of the short escapes a JSON string may use (`\/` for `/` is optional; the others are required). */
+const SHORT_ESCAPES: Record<number, string> = {
+  0x22: String.raw`\\"`,
+  0x5c: String.raw`\\\\`,
+  0x2f: String.raw`\\/`,
+  0x08: String.raw`\\b`,
+  0x0c: String.raw`\\f`,
+  0x0a: String.raw`\\n`,
+  0x0d: String.raw`\\r`,
+  0x09: String.raw`\\t`,
+};
+
+/** Regex sources of every way a JSON string may spell unit u: itself where JSON lets it stand, a short escape, `\uXXXX`. */
+function spellings(u: number): string[] {
+  const out: string[] = [];
+  if (u >= 0x20 && u !== 0x22 && u !== 0x5c) out.push(literal(String.fromCharCode(u)));
+  if (SHORT_ESCAPES[u]) out.push(SHORT_ESCAPES[u]);
+  out.push(String.raw`\\u` + u.toString(16).padStart(4, '0')); // the regex's i flag takes the hex digits in either case
+  return out;
+}
+
+/**
+ * The filter for a search of `needle`, or null when no test of the raw line is exact: the needle could match text that
+ * no value of the record holds as it is (the separators and JSON the normalizer adds, a number written otherwise).
+ * Then every line must be parsed.
+ */
+export function lineFilter(needle: string): LineFilter | null {
+  if (needle === '' || needle.startsWith(' ') || needle.endsWith(' ')) return null;
+  const plain = new RegExp(literal(needle), 'gi');
+  if (plain.test('-Infinity')) return null;
+  plain.lastIndex = 0;
+  const parts: string[] = [];
+  let numberLike = true;
+  let ascii = true;
+  for (let i = 0; i < needle.length; i++) {
+    const c = needle.charCodeAt(i);
+    if (c < 0x20 || ADDED.includes(needle[i])) return null;
+    const variants = caseVariants(needle[i]);
+    numberLike &&= variants.some((u) => NUMBER_UNITS.has(u));
+    // Bytes can stand for the regex where it matches just the character's ASCII cases (no other unit folds to them).
+    const letter = fold(c) >= 0x61 && fold(c) <= 0x7a;
+    ascii &&= c < 0x80 && variants.length === (letter ? 2 : 1) && variants.every((u) => fold(u) === fold(c));
+    const alts = new Set<string>();
+    for (const u of variants) for (const s of spellings(u)) alts.add(s);
+    parts.push(`(?:${[...alts].join('|')})`);
+  }
+  if (numberLike) return null;
+  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii ? byteNeedle(needle) : null };
+}
