@@ -1,5 +1,5 @@
 // A generated GRPO dump for benchmarks: groups of 4 completions per prompt, ~900 bytes of text per rollout.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 
 export function writeRollouts(path, rows) {
   const words =
@@ -31,4 +31,19 @@ export function writeRollouts(path, rows) {
     }
   }
   closeSync(fd);
+}
+
+/**
+ * The scale benches' file of `rows` rollouts, bench/out/scale-<rows>.jsonl: written when missing or older than this
+ * generator, else reused (the generator is deterministic; a million rows take ~20 s to write).
+ */
+export function scaleFile(rows, log = console.error) {
+  mkdirSync('bench/out', { recursive: true });
+  const path = `bench/out/scale-${rows}.jsonl`;
+  if (!existsSync(path) || statSync(path).mtimeMs < statSync('bench/rollouts.mjs').mtimeMs) {
+    log(`writing ${path} …`);
+    writeRollouts(path, rows);
+  }
+  log(`${path}: ${(statSync(path).size / 1e6).toFixed(0)} MB`);
+  return path;
 }

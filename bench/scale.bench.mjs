@@ -16,9 +16,9 @@
 //   no forced GC (stderr also gives it after HeapProfiler.collectGarbage, the ArrayBuffer contents outside the JS heap
 //   (backingStorageSize), and the reward sandbox frame's heap; the reward workers' heaps are not reachable from here).
 // Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--dist DIR] [--json]
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { benchFileInput, cpuSample, launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
-import { writeRollouts } from './rollouts.mjs';
+import { scaleFile } from './rollouts.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,15 +38,8 @@ const reward = (edit) => `export default function reward(t) {
 }
 `;
 
-mkdirSync('bench/out', { recursive: true });
-const path = `bench/out/scale-${ROWS}.jsonl`;
-// The generator is deterministic: a file already written for this row count is reused (a million rows take ~20 s).
-if (!existsSync(path) || statSync(path).mtimeMs < statSync('bench/rollouts.mjs').mtimeMs) {
-  log(`writing ${path} …`);
-  writeRollouts(path, ROWS);
-}
+const path = scaleFile(ROWS, log);
 const mb = statSync(path).size / 1e6;
-log(`${path}: ${mb.toFixed(0)} MB`);
 
 // `--dist DIR` serves another build (an A/B against an earlier commit built there).
 const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;

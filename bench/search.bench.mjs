@@ -5,9 +5,8 @@
 // page: the file read in 64 MB slices, every line parsed with JSON.parse and its values tested with the search's
 // regex (a search that keeps no rows, without the raw-line test). Prints one JSON line
 // {rows, searches: {needle: ms}, bareParseSearchMs, ratio} (ratio: the bare loop / the median search).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { benchFileInput, launch, median, openStudioPage, PORT, shutDown, startPreview } from './browser.mjs';
-import { writeRollouts } from './rollouts.mjs';
+import { scaleFile } from './rollouts.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,13 +20,7 @@ const log = (...a) => console.error(...a);
 // number's text, which the raw line cannot tell (every line is parsed); "zebra" again: a repeat costs the same.
 const NEEDLES = ['zebra', 'must now', 'q12345', '983', 'zebra'];
 
-mkdirSync('bench/out', { recursive: true });
-const path = `bench/out/scale-${ROWS}.jsonl`;
-if (!existsSync(path) || statSync(path).mtimeMs < statSync('bench/rollouts.mjs').mtimeMs) {
-  log(`writing ${path} …`);
-  writeRollouts(path, ROWS);
-}
-log(`${path}: ${(statSync(path).size / 1e6).toFixed(0)} MB`);
+const path = scaleFile(ROWS, log);
 
 const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
 const server = await startPreview({ outDir: dist });
