@@ -147,9 +147,14 @@ async function peek(reader: ByteReader, n: number): Promise<[Uint8Array, boolean
 async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
   const { bytes } = await reader.peek(FIRST_LINE_BYTES);
   const head = new TextDecoder().decode(bytes.subarray(0, FIRST_LINE_BYTES));
-  const nl = head.indexOf('\n');
-  const firstLine = nl < 0 ? '' : head.slice(0, nl).trim();
-  if (nl < 0 || firstLine.endsWith('}') || parses(firstLine)) return jsonlStream(reader, ctx, gzip);
+  // JSONL unless the first line (blank lines aside) starts a document: it neither ends a record nor parses, and
+  // neither does the next one (a broken first record is followed by whole ones; a pretty document's second line is
+  // a piece). A document is read whole, and a large JSONL file read so would lose its byte spans, or not fit a string.
+  const lines = head.split('\n');
+  const complete = lines.slice(0, -1).map((l) => l.trim()).filter((l) => l !== '');
+  const [first, second] = complete;
+  if (first === undefined || first.endsWith('}') || parses(first) || (second !== undefined && second.endsWith('}') && isObject(second)))
+    return jsonlStream(reader, ctx, gzip);
   const text = await readText(reader);
   try {
     const document: unknown = JSON.parse(text);
@@ -204,6 +209,15 @@ async function readText(reader: ByteReader): Promise<string> {
 
 async function* once(text: string): AsyncGenerator<string> {
   yield text;
+}
+
+function isObject(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
 }
 
 function parses(text: string): boolean {

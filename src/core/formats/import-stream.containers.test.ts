@@ -62,6 +62,23 @@ describe('importStream: containers', () => {
     expect(issues).toEqual([{ line: 3, reason: 'expected a JSON object, got number' }]);
   });
 
+  it('JSONL that starts with blank lines or a broken record is read as a stream of lines, with byte spans', async () => {
+    // Before, such a file was read whole as one string (a JSON document, then JSONL without spans): no fast path for
+    // a large file, and past ~512 MB no string to hold it.
+    const record = (c: string) => JSON.stringify({ prompt: 'p', completion: c });
+    for (const [text, lines, issueLines] of [
+      [`\n\n${record('a')}\n${record('b')}\n`, [3, 4], []],
+      [`{"prompt": "p", "comp\n${record('a')}\n${record('b')}\n`, [2, 3], [1]],
+      [`  \r\n{"prompt": 1,\n\n${record('a')}\n`, [4], [2]],
+    ] as const) {
+      const { detection, rows, issues, events } = await importAll(textSource('t.jsonl', text));
+      expect(detection.container).toBe('jsonl');
+      expect(events[0]).toMatchObject({ type: 'meta', spans: true });
+      expect(rows.map((r) => r.line)).toEqual(lines);
+      expect(issues.map((i) => i.line)).toEqual(issueLines);
+    }
+  });
+
   it('a pretty-printed single JSON object is one record', async () => {
     const { detection, rows } = await importAll(fixture('pretty.json'));
     expect(detection).toMatchObject({ container: 'json', format: 'openai-messages' });
