@@ -151,7 +151,10 @@ async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boo
   // neither does the next one (a broken first record is followed by whole ones; a pretty document's second line is
   // a piece). A document is read whole, and a large JSONL file read so would lose its byte spans, or not fit a string.
   const lines = head.split('\n');
-  const complete = lines.slice(0, -1).map((l) => l.trim()).filter((l) => l !== '');
+  const complete = lines
+    .slice(0, -1)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const [first, second] = complete;
   if (first === undefined || first.endsWith('}') || parses(first) || (second !== undefined && second.endsWith('}') && isObject(second)))
     return jsonlStream(reader, ctx, gzip);
