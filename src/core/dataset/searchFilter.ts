@@ -22,7 +22,18 @@ export interface LineFilter {
   spelled: RegExp;
   /** The needle as bytes, when it is ASCII and its regex matches exactly its ASCII letters in either case. */
   ascii: ByteNeedle | null;
+  /**
+   * The needle could be in a number's text `String(x)`: a line is also a candidate when it holds a number that may
+   * not be written as `String(x)` writes it (NUMBER_RUN, `simpleNumber`).
+   */
+  numbers: boolean;
 }
+
+/** A run of characters that may be a JSON number (in a string too: a line is only parsed more often for it). */
+export const NUMBER_RUN = /-?\d[\d.eE+-]*/g;
+
+/** Integers that `String(Number(text))` writes back as they are: up to 15 digits, no sign of zero. */
+export const simpleNumber = (text: string) => /^(?:-?[1-9]\d{0,14}|0)$/.test(text);
 
 /** An ASCII unit with its letters in lower case. */
 const fold = (u: number) => (u >= 0x41 && u <= 0x5a ? u | 0x20 : u);
@@ -68,13 +79,13 @@ function spellings(u: number): string[] {
 
 /**
  * The filter for a search of `needle`, or null when no test of the raw line is exact: the needle could match text that
- * no value of the record holds as it is (the separators and JSON the normalizer adds, a number written otherwise).
- * Then every line must be parsed.
+ * no value of the record holds as it is (the separators and JSON the normalizer adds). Then every line must be parsed.
  */
 export function lineFilter(needle: string): LineFilter | null {
   if (needle === '' || needle.startsWith(' ') || needle.endsWith(' ')) return null;
   const plain = new RegExp(literal(needle), 'gi');
-  if (plain.test('-Infinity')) return null;
+  // -Infinity is the text of a number too large for a double, written with an exponent (1e400).
+  const infinity = plain.test('-Infinity');
   plain.lastIndex = 0;
   const parts: string[] = [];
   let numberLike = true;
@@ -91,6 +102,6 @@ export function lineFilter(needle: string): LineFilter | null {
     for (const u of variants) for (const s of spellings(u)) alts.add(s);
     parts.push(`(?:${[...alts].join('|')})`);
   }
-  if (numberLike) return null;
-  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii ? byteNeedle(needle) : null };
+  const numbers = numberLike || infinity;
+  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii && !numbers ? byteNeedle(needle) : null, numbers };
 }

@@ -195,7 +195,7 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
     expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'AB')) ?? [])).toEqual([1]);
   });
 
-  it('parses no line when no line can hold the needle, and every line when the raw text cannot tell', async () => {
+  it('parses no line when no line can hold the needle, only those that may, and every line when the raw text cannot tell', async () => {
     const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ prompt: `question ${i}`, completion: `answer ${i % 7}` }));
     const blob = new Blob([lines.join('\n')]);
     const { index } = await indexed(blob, 'trl-standard');
@@ -207,12 +207,33 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
       expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'answer 3')) ?? [])).toEqual([3, 10, 17, 24, 31, 38, 45]);
       expect(parse).toHaveBeenCalledTimes(7);
       parse.mockClear();
-      // A number's text (String(1e3) is "1000") is not what the line holds: every line is parsed.
-      await searchLines({ name: 't.jsonl', blob }, lr, '12');
+      // Digits could be in a number's text (String(1.2e1) is "12"): lines that hold the digits, or a number that may
+      // be written otherwise than String() writes it, are parsed; here the integers are written as String() does.
+      expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, '12')) ?? [])).toEqual([12]);
+      expect(parse).toHaveBeenCalledTimes(1);
+      parse.mockClear();
+      // A colon could be the one of a flattened turn ("user: …"): every line.
+      expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'r: 3')) ?? [])).toEqual([]);
       expect(parse).toHaveBeenCalledTimes(50);
     } finally {
       parse.mockRestore();
     }
+  });
+
+  it('finds digits in numbers written otherwise than String() writes them (worked by hand)', async () => {
+    const lines = ['1.2e1', '1.50', '-0', '12345678901234567890', '1e400', '7', '-0.5'].map((n, i) => `{"prompt": "p${i}", "completion": "c", "n": ${n}}`);
+    const blob = new Blob([lines.join('\n')]);
+    const { index, rows } = await indexed(blob, 'trl-standard');
+    const lr = new LineRows(index, { format: 'trl-standard' });
+    // String(): "12", "1.5", "0", "12345678901234567000", "Infinity", "7", "-0.5".
+    expect(rows.map((t) => String(t.fields.n))).toEqual(['12', '1.5', '0', '12345678901234567000', 'Infinity', '7', '-0.5']);
+    const hits = async (needle: string) => Array.from((await searchLines({ name: 't.jsonl', blob }, lr, needle)) ?? []);
+    expect(await hits('12')).toEqual([0, 3]);
+    expect(await hits('1.5')).toEqual([1]);
+    expect(await hits('567000')).toEqual([3]);
+    expect(await hits('INF')).toEqual([4]);
+    expect(await hits('-')).toEqual([6]);
+    expect(await hits('0')).toEqual([0, 2, 3, 6]); // p0; 0; …67000; -0.5
   });
 
   it('stops when aborted, and says the file changed when a line is no longer there', async () => {
@@ -232,8 +253,11 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
 
 describe('lineFilter', () => {
   it('is null where the raw line cannot tell: text the normalizer adds, a number written otherwise, edge spaces', () => {
-    for (const needle of ['user: hi', 'f(x', 'a\nb', '"q"', 'a\\b', '{', ' x', 'x ', '1000', '1e', 'E+2', '-', 'inf', 'NITY', '→', 'a,b', ''])
+    for (const needle of ['user: hi', 'f(x', 'a\nb', '"q"', 'a\\b', '{', ' x', 'x ', '→', 'a,b', ''])
       expect(lineFilter(needle), JSON.stringify(needle)).toBeNull();
+    // Text a number's String() could hold (-Infinity is a number too large for a double) also tests the numbers.
+    for (const needle of ['1000', '1e', 'E+2', '-', 'inf', 'NITY']) expect(lineFilter(needle)).toMatchObject({ numbers: true, ascii: null });
+    expect(lineFilter('x1')).toMatchObject({ numbers: false });
     for (const needle of ['paris', 'a b', 'é', 'x1', 'e-mail', '😀', 'a/b']) expect(lineFilter(needle), needle).not.toBeNull();
     // ASCII needles are looked for in the bytes (their letters in lower case; the rarest byte first).
     expect(lineFilter('Zebra X')!.ascii).toEqual({ bytes: new TextEncoder().encode('zebra x'), anchor: 0 });

@@ -8,7 +8,7 @@ import type { Trajectory } from '../trajectory';
 import { unreadable, type LineRows } from './lineRows';
 import { rowMatcher } from './search';
 import { BACKSLASH, ByteFinder, MATCH, SLASH, U } from './searchBytes';
-import { CONTROL_ESCAPE, lineFilter } from './searchFilter';
+import { CONTROL_ESCAPE, lineFilter, NUMBER_RUN, simpleNumber } from './searchFilter';
 
 /** Bytes of one read, and reads asked for ahead of the one being searched (the browser reads while this thread works). */
 const READ_BYTES = 8 << 20;
@@ -171,6 +171,16 @@ function candidates(text: string, starts: Int32Array, ends: Int32Array, filter: 
     }
     maybe[k] = 1;
     plain.lastIndex = ends[k];
+  }
+  // A number's text may not be in the line as String(x) writes it (1e3 is "1000").
+  if (filter.numbers) {
+    NUMBER_RUN.lastIndex = 0;
+    k = 0;
+    for (let m = NUMBER_RUN.exec(text); m !== null; m = NUMBER_RUN.exec(text)) {
+      while (k < n && ends[k] <= m.index) k++;
+      if (k === n) break;
+      if (m.index >= starts[k] && !maybe[k] && !simpleNumber(m[0])) maybe[k] = 1;
+    }
   }
   // A line with escapes may spell the needle otherwise, or hold JSON in a string (a tool call's arguments, which the
   // prompt shows parsed and written again): docs/import.md, "Text search". Most lines' escapes (\n, \") cannot.
