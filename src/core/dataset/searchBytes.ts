@@ -11,11 +11,12 @@ export const MATCH = 1;
 export const U = 2;
 export const SLASH = 4;
 export const BACKSLASH = 8;
+export const NUMBER = 16;
 
 interface FindExports {
   memory: WebAssembly.Memory;
   heapStart(): number;
-  find(input: number, rows: number, n: number, needle: number, m: number, anchor: number, out: number): void;
+  find(input: number, rows: number, n: number, needle: number, m: number, anchor: number, numbers: number, out: number): void;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -67,8 +68,11 @@ export class ByteFinder {
     return new ByteFinder(await WebAssembly.instantiate(await compiled, { env: { abort: () => undefined } }));
   }
 
-  /** Flags (MATCH, U, SLASH, BACKSLASH) of each row: row k is bytes [starts[k], ends[k]) of `bytes`. */
-  flags(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, needle: ByteNeedle): Uint8Array {
+  /**
+   * Flags (MATCH, U, SLASH, BACKSLASH, and with `numbers` NUMBER) of each row: row k is bytes [starts[k], ends[k]) of
+   * `bytes`. NUMBER: the line holds a number-like run other than an integer String() writes back as it is.
+   */
+  flags(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, needle: ByteNeedle, numbers = false): Uint8Array {
     const n = starts.length;
     const m = needle.bytes.length;
     const needleAt = this.base;
@@ -86,7 +90,7 @@ export class ByteFinder {
       rows[2 * k] = starts[k];
       rows[2 * k + 1] = ends[k];
     }
-    this.w.find(inputAt, rowsAt, n, needleAt, m, needle.anchor, outAt);
+    this.w.find(inputAt, rowsAt, n, needleAt, m, needle.anchor, numbers ? 1 : 0, outAt);
     return new Uint8Array(memory.buffer, outAt, n).slice();
   }
 }

@@ -24,16 +24,11 @@ export interface LineFilter {
   ascii: ByteNeedle | null;
   /**
    * The needle could be in a number's text `String(x)`: a line is also a candidate when it holds a number that may
-   * not be written as `String(x)` writes it (NUMBER_RUN, `simpleNumber`).
+   * not be written as `String(x)` writes it (searchBytes.ts, NUMBER).
    */
   numbers: boolean;
 }
 
-/** A run of characters that may be a JSON number (in a string too: a line is only parsed more often for it). */
-export const NUMBER_RUN = /-?\d[\d.eE+-]*/g;
-
-/** Integers that `String(Number(text))` writes back as they are: up to 15 digits, no sign of zero. */
-export const simpleNumber = (text: string) => /^(?:-?[1-9]\d{0,14}|0)$/.test(text);
 
 /** An ASCII unit with its letters in lower case. */
 const fold = (u: number) => (u >= 0x41 && u <= 0x5a ? u | 0x20 : u);
@@ -103,5 +98,7 @@ export function lineFilter(needle: string): LineFilter | null {
     parts.push(`(?:${[...alts].join('|')})`);
   }
   const numbers = numberLike || infinity;
-  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii && !numbers ? byteNeedle(needle) : null, numbers };
+  // Numbers are looked for in the bytes only (such a needle is ASCII: digits, . e + -, letters of Infinity).
+  if (numbers && !ascii) return null;
+  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii ? byteNeedle(needle) : null, numbers };
 }

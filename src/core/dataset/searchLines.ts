@@ -7,8 +7,8 @@ import type { ByteSource } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { unreadable, type LineRows } from './lineRows';
 import { rowMatcher } from './search';
-import { BACKSLASH, ByteFinder, MATCH, SLASH, U } from './searchBytes';
-import { CONTROL_ESCAPE, lineFilter, NUMBER_RUN, simpleNumber } from './searchFilter';
+import { BACKSLASH, ByteFinder, MATCH, NUMBER, SLASH, U } from './searchBytes';
+import { CONTROL_ESCAPE, lineFilter } from './searchFilter';
 
 /** Bytes of one read, and reads asked for ahead of the one being searched (the browser reads while this thread works). */
 const READ_BYTES = 8 << 20;
@@ -75,13 +75,13 @@ export async function searchLines(
         starts[k] = rows.start(i + k) - base;
         ends[k] = rows.end(i + k) - base;
       }
-      const flags = finder.flags(bytes, starts, ends, filter.ascii);
+      const flags = finder.flags(bytes, starts, ends, filter.ascii, filter.numbers);
       let texts = 0;
       for (let k = 0; k < n; k++) if (flags[k] !== 0) texts++;
       if (texts <= n / 4) lineOf = (k) => decoder.decode(bytes.subarray(starts[k], ends[k]));
       maybe = new Uint8Array(n);
       for (let k = 0; k < n; k++) {
-        if (flags[k] & MATCH) maybe[k] = 1;
+        if (flags[k] & (MATCH | NUMBER)) maybe[k] = 1;
         else if (flags[k] !== 0 && (k === 0 || starts[k] !== starts[k - 1])) maybe[k] = escapesMayHide(lineOf(k), flags[k], filter.spelled) ? 1 : 0;
       }
     } else if (filter) {
@@ -171,16 +171,6 @@ function candidates(text: string, starts: Int32Array, ends: Int32Array, filter: 
     }
     maybe[k] = 1;
     plain.lastIndex = ends[k];
-  }
-  // A number's text may not be in the line as String(x) writes it (1e3 is "1000").
-  if (filter.numbers) {
-    NUMBER_RUN.lastIndex = 0;
-    k = 0;
-    for (let m = NUMBER_RUN.exec(text); m !== null; m = NUMBER_RUN.exec(text)) {
-      while (k < n && ends[k] <= m.index) k++;
-      if (k === n) break;
-      if (m.index >= starts[k] && !maybe[k] && !simpleNumber(m[0])) maybe[k] = 1;
-    }
   }
   // A line with escapes may spell the needle otherwise, or hold JSON in a string (a tool call's arguments, which the
   // prompt shows parsed and written again): docs/import.md, "Text search". Most lines' escapes (\n, \") cannot.
