@@ -87,4 +87,16 @@ describe('the data worker', () => {
     void w.send({ kind: 'search', reqId: 22, key: 99, needle: 'x' });
     expect(await gone).toMatchObject({ hits: null });
   });
+
+  it('answers the preference check from the rows of the file, read again without keeping them', async () => {
+    const w = serve();
+    const rows = Array.from({ length: 6 }, (_, i) => JSON.stringify({ prompt: `q${i}`, chosen: 'a', rejected: 'b', subset: i < 3 ? 'math' : 'chat' }));
+    const ended = w.reply((m) => 'jobId' in m && m.jobId === 5 && (m.kind === 'done' || m.kind === 'failed'));
+    void w.send({ kind: 'import', jobId: 5, blob: new Blob([rows.join('\n') + '\n']), name: 'pairs.jsonl', opts: {} });
+    expect((await ended).kind).toBe('done');
+    const got = w.reply((m) => m.kind === 'pair-columns' && m.reqId === 30);
+    // Rows 2i and 2i + 1 (chosen, rejected) are pair i.
+    void w.send({ kind: 'pair-columns', reqId: 30, key: 5, pairOf: Int32Array.from({ length: 12 }, (_, r) => r >> 1), pairCount: 6 });
+    expect(await got).toMatchObject({ columns: [{ name: 'subset', keys: ['math', 'chat'], keyOf: Int32Array.from([0, 0, 0, 1, 1, 1]) }] });
+  });
 });

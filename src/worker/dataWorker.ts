@@ -2,7 +2,7 @@
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { CategoryColumn } from '../core/dataset/categories';
 import { importPacked } from '../core/dataset/importPacked';
-import { pairColumns } from '../core/dataset/pairColumns';
+import { PairColumnCollector } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
 import { importParts, type PartSource } from '../core/dataset/importParts';
 import { RowStoreBuilder, rowsOfParts, type PartStore, type RowStore } from '../core/dataset/rowStore';
@@ -37,8 +37,6 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
   const commit = (c: Held, abort: AbortController) => void (abort.signal.aborted || held.set(c.key, c));
   const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
   const storeOf = (key: number) => held.get(key)?.store ?? null;
-  /** Every row of a dataset (read again from the file the first time, for a JSONL import), or null when it is gone. */
-  const rowsOf = async (key: number) => (await storeOf(key)?.all()) ?? null;
   const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
   self.onmessage = async (ev: MessageEvent<DataRequest>) => {
@@ -110,8 +108,12 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     }
     if (m.kind === 'pair-columns') {
       try {
-        const rows = await rowsOf(m.key);
-        return post({ kind: 'pair-columns', reqId: m.reqId, columns: rows ? pairColumns(rows, m.pairOf, m.pairCount) : null });
+        const store = storeOf(m.key);
+        if (!store) return post({ kind: 'pair-columns', reqId: m.reqId, columns: null });
+        if (m.pairOf.length !== store.size) throw new RangeError(`pairColumns: ${m.pairOf.length} pair indexes for ${store.size} rows`);
+        const columns = new PairColumnCollector(m.pairOf, m.pairCount);
+        await store.each((t, i) => columns.add(i, t.fields));
+        return post({ kind: 'pair-columns', reqId: m.reqId, columns: columns.finish() });
       } catch (e) {
         return post({ kind: 'pair-columns', reqId: m.reqId, columns: null, error: messageOf(e) });
       }
@@ -143,19 +145,20 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     }
     if (m.kind === 'tokens') {
       try {
-        const rows = await rowsOf(m.key);
-        if (!rows) return post({ kind: 'tokens', reqId: m.reqId, counts: null });
+        const store = storeOf(m.key);
+        if (!store) return post({ kind: 'tokens', reqId: m.reqId, counts: null });
         const count = await loadTokenCounter(m.tokenizer);
-        const counts = new Int32Array(rows.length);
+        const counts = new Int32Array(store.size);
         let last = performance.now();
-        for (let i = 0; i < rows.length; i++) {
-          counts[i] = count(rows[i].completion);
+        // Row by row from the file for a plain JSONL import, none kept (and between reads the worker answers others).
+        await store.each((t, i) => {
+          counts[i] = count(t.completion);
           // Tokenizing runs at roughly 2,000–5,000 completions a second: tell the page how far it is.
           if ((i & 255) === 255 && performance.now() - last > 200) {
             last = performance.now();
-            post({ kind: 'tokens-progress', reqId: m.reqId, done: i + 1, total: rows.length });
+            post({ kind: 'tokens-progress', reqId: m.reqId, done: i + 1, total: store.size });
           }
-        }
+        });
         return post({ kind: 'tokens', reqId: m.reqId, counts }, [counts.buffer]);
       } catch (e) {
         return post({ kind: 'tokens', reqId: m.reqId, counts: null, error: messageOf(e) });

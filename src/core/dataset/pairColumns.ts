@@ -25,13 +25,31 @@ const MAX_VALUE_CHARS = 200;
  */
 export function pairColumns(rows: ArrayLike<{ fields: Record<string, unknown> }>, pairOf: Int32Array, pairCount: number, maxKeys = 50): PairColumn[] {
   if (pairOf.length !== rows.length) throw new RangeError(`pairColumns: ${pairOf.length} pair indexes for ${rows.length} rows`);
-  const seen = new Uint8Array(pairCount);
-  const columns = new Map<string, { index: Map<string, number>; keyOf: Int32Array } | null>(); // null: too many values
-  for (let i = 0; i < rows.length; i++) {
-    const p = pairOf[i];
-    if (p < 0 || p >= pairCount || seen[p]) continue;
+  const columns = new PairColumnCollector(pairOf, pairCount, maxKeys);
+  for (let i = 0; i < rows.length; i++) columns.add(i, rows[i].fields);
+  return columns.finish();
+}
+
+/** `pairColumns` fed one row at a time, in order (the data worker reads a large file's rows without keeping them). */
+export class PairColumnCollector {
+  private readonly seen: Uint8Array;
+  private readonly columns = new Map<string, { index: Map<string, number>; keyOf: Int32Array } | null>(); // null: too many values
+
+  constructor(
+    private readonly pairOf: Int32Array,
+    private readonly pairCount: number,
+    private readonly maxKeys = 50,
+  ) {
+    this.seen = new Uint8Array(pairCount);
+  }
+
+  /** Row i's record fields. */
+  add(i: number, fields: Record<string, unknown>): void {
+    const { pairCount, columns, seen } = this;
+    const p = i < this.pairOf.length ? this.pairOf[i] : -1;
+    if (p < 0 || p >= pairCount || seen[p]) return;
     seen[p] = 1;
-    for (const [name, v] of Object.entries(rows[i].fields)) {
+    for (const [name, v] of Object.entries(fields)) {
       if (TEXTS.has(name)) continue;
       const key =
         typeof v === 'string'
@@ -51,7 +69,7 @@ export function pairColumns(rows: ArrayLike<{ fields: Record<string, unknown> }>
       if (!col) columns.set(name, (col = { index: new Map(), keyOf: new Int32Array(pairCount).fill(-1) }));
       let k = col.index.get(key);
       if (k === undefined) {
-        if (col.index.size >= maxKeys) {
+        if (col.index.size >= this.maxKeys) {
           columns.set(name, null);
           continue;
         }
@@ -60,17 +78,21 @@ export function pairColumns(rows: ArrayLike<{ fields: Record<string, unknown> }>
       col.keyOf[p] = k;
     }
   }
-  const out: PairColumn[] = [];
-  for (const [name, col] of columns) {
-    // One value says nothing; a value per pair (an id) is the pair list itself.
-    if (!col || col.index.size < 2 || col.index.size === pairCount) continue;
-    const keys = [...col.index.keys()];
-    const { keyOf } = col;
-    if (keyOf.includes(-1)) {
-      for (let p = 0; p < pairCount; p++) if (keyOf[p] === -1) keyOf[p] = keys.length;
-      keys.push(NO_VALUE);
+
+  finish(): PairColumn[] {
+    const { pairCount } = this;
+    const out: PairColumn[] = [];
+    for (const [name, col] of this.columns) {
+      // One value says nothing; a value per pair (an id) is the pair list itself.
+      if (!col || col.index.size < 2 || col.index.size === pairCount) continue;
+      const keys = [...col.index.keys()];
+      const { keyOf } = col;
+      if (keyOf.includes(-1)) {
+        for (let p = 0; p < pairCount; p++) if (keyOf[p] === -1) keyOf[p] = keys.length;
+        keys.push(NO_VALUE);
+      }
+      out.push({ name, keys, keyOf });
     }
-    out.push({ name, keys, keyOf });
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

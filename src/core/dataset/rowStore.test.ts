@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ByteSource } from '../formats/types';
+import type { Trajectory } from '../trajectory';
 import { importPacked, runPieceHere } from './importPacked';
 import { loadAll } from './loadAll';
 import { categories } from './categories';
@@ -44,6 +45,10 @@ describe('RowStore', () => {
         const picks = [0, 1, 57, 199, 200, 398, 399];
         expect(await store.get(picks)).toEqual(picks.map((i) => whole[i]));
         expect(await store.get([400, -1])).toEqual([]);
+        // Every row in order from the file, none kept: `get` still reads from the file after it (below, `all` keeps).
+        const seen: Trajectory[] = [];
+        expect(await store.each((t, i) => (seen[i] = t))).toBe(true);
+        expect(seen).toEqual(whole);
         expect(await store.all()).toEqual(whole);
         expect(await store.get([5])).toEqual([whole[5]]); // after all(): from memory
       }
@@ -60,6 +65,35 @@ describe('RowStore', () => {
     const got = await store.get(picks);
     expect(got).toEqual(picks.map((i) => whole[i]));
     expect(got.map((t) => t.id)).toEqual(picks.map((i) => whole[i].id)); // e.g. "1:chosen:0", "2:rejected:0"
+    const seen: Trajectory[] = [];
+    await store.each((t) => seen.push(t));
+    expect(seen).toEqual(whole);
+  });
+
+  it('visits every row of a dataset of several files with its dataset index and step, and stops when aborted', async () => {
+    const a = await storeOf(
+      source(
+        lines([
+          { prompt: 'p', completion: 'a0' },
+          { prompt: 'p', completion: 'a1' },
+        ]),
+      ),
+    );
+    const b = await storeOf(source('prompt,completion\nq,b0\n', 'b.csv'));
+    const parts = rowsOfParts([
+      { store: a, first: 0, name: 'a.jsonl', step: 3 },
+      { store: b, first: 2, name: 'b.csv', step: 4 },
+    ]);
+    const seen: [number, string, number | undefined, number][] = [];
+    expect(await parts.each((t, i) => seen.push([i, t.completion, t.step, t.index]))).toBe(true);
+    expect(seen).toEqual([
+      [0, 'a0', 3, 0],
+      [1, 'a1', 3, 1],
+      [2, 'b0', 4, 2],
+    ]);
+    const abort = new AbortController();
+    abort.abort();
+    expect(await a.each(() => undefined, abort.signal)).toBe(false);
   });
 
   it('keeps the rows of imports without line spans (gzip, CSV, JSON)', async () => {

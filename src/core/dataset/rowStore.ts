@@ -5,9 +5,9 @@
  * For a plain JSONL file the worker keeps no trajectories during the import: only where each row's line is in the
  * file (its byte span) and which of the record's rows it is. Keeping a hundred thousand parsed objects alive while
  * parsing made the import pay for them in garbage collection over and over (about as much as the parse itself).
- * A row is read again from its line when it is asked for (`get`: a detail view reads a few); a text search reads the
- * file and parses only the lines that may match; the first request for every row (`all`: preference columns, token
- * counts) reads the file again once and keeps what it read.
+ * A row is read again from its line when it is asked for (`get`: a detail view reads a few); a text search, token
+ * counts and the preference check read the file again, keeping nothing (`search`, `each`); `all` reads it once and
+ * keeps every row.
  * Other files (gzip, CSV, Parquet, JSON documents) keep their trajectories from the import.
  */
 import { loadAll } from './loadAll';
@@ -20,6 +20,7 @@ import { scanCategories, scanField, type ScannedField } from './columnScan';
 import { fieldColumn, type ColumnValues } from '../table/columns';
 import { searchTrajectories } from './search';
 import { searchLines } from './searchLines';
+import { eachLineRow } from './lineBlocks';
 
 export type { LineIndex } from './lineRows';
 
@@ -35,6 +36,14 @@ export interface RowStore {
   field(name: string): Promise<ColumnValues>;
   /** Indices of the rows whose prompt, completion or any field holds `needle` (search.ts); null once `signal` aborts. */
   search(needle: string, signal?: AbortSignal): Promise<Int32Array | null>;
+  /** Call `visit` with every row in order, none kept (a plain JSONL file is read again); false once `signal` aborts. */
+  each(visit: (t: Trajectory, i: number) => void, signal?: AbortSignal): Promise<boolean>;
+}
+
+/** Every row of `rows` to `visit`. */
+function visitAll(rows: readonly Trajectory[], visit: (t: Trajectory, i: number) => void): boolean {
+  for (let i = 0; i < rows.length; i++) visit(rows[i], i);
+  return true;
 }
 
 /** The trajectories at these indices, those out of range left out. */
@@ -49,6 +58,7 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
     categories: async (column) => categories(rows, column),
     field: async (name) => fieldColumn(rows, name),
     search: async (needle) => searchTrajectories(rows, needle),
+    each: async (visit) => visitAll(rows, visit),
   };
 }
 
@@ -133,6 +143,10 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
     async search(needle, signal) {
       if (everything) return searchTrajectories(await everything, needle);
       return searchLines(source, rows, needle, signal);
+    },
+    async each(visit, signal) {
+      if (everything) return visitAll(await everything, visit);
+      return eachLineRow(source, rows, visit, signal);
     },
   };
 }
@@ -256,6 +270,11 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
         for (const i of got) hits.push(p.first + i);
       }
       return Int32Array.from(hits);
+    },
+    async each(visit, signal) {
+      if (everything) return visitAll(await everything, visit);
+      for (const p of parts) if (!(await p.store.each((t, i) => visit(fix(p, t, p.first + i), p.first + i), signal))) return false;
+      return true;
     },
   };
 }
