@@ -29,7 +29,6 @@ export interface LineFilter {
   numbers: boolean;
 }
 
-
 /** An ASCII unit with its letters in lower case. */
 const fold = (u: number) => (u >= 0x41 && u <= 0x5a ? u | 0x20 : u);
 
