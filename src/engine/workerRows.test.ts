@@ -3,6 +3,7 @@ import { importPacked, planPieces, runPieceHere } from '../core/dataset/importPa
 import type { LineIndex } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
 import { RowStoreBuilder } from '../core/dataset/rowStore';
+import { storeRows } from '../core/dataset/fixtures/indexed';
 import type { FormatId } from '../core/formats/types';
 import { WorkerRows } from './workerRows';
 
@@ -234,7 +235,7 @@ describe('WorkerRows over a dataset of several files', () => {
         first += e.rows;
       } else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
     }
-    const expected = await rowsOfParts(stores).all();
+    const expected = await storeRows(rowsOfParts(stores));
     expect(expected.map((t) => [t.index, t.completion, t.step])).toEqual([
       [0, 'x', 1],
       [1, 'y', 1],

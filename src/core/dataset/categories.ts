@@ -22,13 +22,17 @@ export const cutCategory = (s: string): string => (s.length > CATEGORY_TEXT_LIMI
 
 /** The categories of top-level column `column` of the rows' source records (`Trajectory.fields`). */
 export function categories(rows: readonly Trajectory[], column: string): Categories {
-  const codes = new Int32Array(rows.length).fill(-1);
+  return categoriesOfCells(rows.map((t) => (Object.hasOwn(t.fields, column) ? t.fields[column] : undefined)));
+}
+
+/** The categories of a column given by its value per row (undefined where a row has none). */
+export function categoriesOfCells(cells: readonly unknown[]): Categories {
+  const codes = new Int32Array(cells.length).fill(-1);
   const index = new Map<string, number>();
   const values: string[] = [];
   let present = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const f = rows[i].fields;
-    const c = categoryOf(Object.hasOwn(f, column) ? f[column] : undefined);
+  for (let i = 0; i < cells.length; i++) {
+    const c = categoryOf(cells[i]);
     if (c === null) continue;
     present++;
     let k = index.get(c);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DatasetBuilder } from './dataset';
 import { importParts, type PartSource } from './importParts';
 import { RowStoreBuilder, rowsOfParts, type PartStore } from './rowStore';
+import { storeRows } from './fixtures/indexed';
 import { runPieceHere } from './importPacked';
 import type { Detection } from '../formats/types';
 import type { LabelColumn } from './labelColumns';
@@ -39,7 +40,7 @@ async function imported(parts: PartSource[], pieces = 1) {
   }
   if (!detection) throw new Error('no format');
   const ds = builder.finish({ id: 'd', key: 1, name: 'run', blob: parts[0].blob, detection });
-  return { ds, ends, labels, rows: await rowsOfParts(stores).all() };
+  return { ds, ends, labels, rows: await storeRows(rowsOfParts(stores)) };
 }
 
 describe('importParts', () => {

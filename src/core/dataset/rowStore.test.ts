@@ -6,6 +6,7 @@ import { loadAll } from './loadAll';
 import { categories } from './categories';
 import { fieldColumn } from '../table/columns';
 import { RowStoreBuilder, rowsInMemory, rowsOfParts } from './rowStore';
+import { storeRows } from './fixtures/indexed';
 
 const source = (text: string | Uint8Array, name = 'data.jsonl'): ByteSource => ({ name, blob: new Blob([text as BlobPart]) });
 
@@ -45,12 +46,10 @@ describe('RowStore', () => {
         const picks = [0, 1, 57, 199, 200, 398, 399];
         expect(await store.get(picks)).toEqual(picks.map((i) => whole[i]));
         expect(await store.get([400, -1])).toEqual([]);
-        // Every row in order from the file, none kept: `get` still reads from the file after it (below, `all` keeps).
+        // Every row in order from the file, none kept.
         const seen: Trajectory[] = [];
         expect(await store.each((t, i) => (seen[i] = t))).toBe(true);
         expect(seen).toEqual(whole);
-        expect(await store.all()).toEqual(whole);
-        expect(await store.get([5])).toEqual([whole[5]]); // after all(): from memory
       }
     }
   });
@@ -101,7 +100,7 @@ describe('RowStore', () => {
     const store = await storeOf(src);
     const whole = (await loadAll(src)).rows;
     expect(await store.get([1])).toEqual([whole[1]]);
-    expect(await store.all()).toEqual(whole);
+    expect(await storeRows(store)).toEqual(whole);
   });
 
   it('says so when the file changed since the import', async () => {
@@ -113,7 +112,8 @@ describe('RowStore', () => {
       for await (const e of importPacked(source(lines(rows)), {})) if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
       return kept.finish(changed, { format: 'trl-standard' }).store;
     })();
-    await expect(other.all()).rejects.toThrow('data.jsonl gives 4 rows now, 10 when it was imported: has the file changed?');
+    await expect(storeRows(other)).rejects.toThrow(/^data\.jsonl could not be read again \(it is shorter than it was\)\./);
+    await expect(other.search('c1')).rejects.toThrow(/could not be read again/);
     // Its line is past the end of the shorter file: nothing to parse there.
     await expect(other.get([8])).rejects.toThrow(
       /^data\.jsonl could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/,
@@ -121,7 +121,7 @@ describe('RowStore', () => {
     expect((await store.get([9]))[0].completion).toBe('c9');
   });
 
-  it('gives a column’s categories from the file before any row is read, from the rows after, the same', async () => {
+  it('gives a column’s categories from the file’s bytes, or from every row where the scan cannot tell: the same', async () => {
     const rows = Array.from({ length: 12 }, (_, i) => ({ prompt: 'p', completion: `c${i}`, model: `m${i % 3}`, tags: i === 5 ? ['x'] : 'plain' }));
     const src = source(lines(rows));
     const store = await storeOf(src);
@@ -134,13 +134,12 @@ describe('RowStore', () => {
     expect((await csv.categories('model')).values).toEqual(['a', 'b']);
   });
 
-  it('gives a field as a table column from the file before any row is read, from the rows after, the same', async () => {
+  it('gives a field as a table column from the file’s bytes, or from every row of several files: the same', async () => {
     const rows = Array.from({ length: 12 }, (_, i) => ({ prompt: 'p', completion: `c${i}`, score: i / 4, tag: i % 5 === 0 ? null : `t${i}` }));
     const src = source(lines(rows));
     const store = await storeOf(src);
     const whole = (await loadAll(src)).rows;
     for (const name of ['score', 'tag', 'completion', 'absent']) expect(await store.field(name), name).toEqual(fieldColumn(whole, name));
-    await store.all();
     expect(await store.field('score')).toEqual(fieldColumn(whole, 'score'));
     const parts = rowsOfParts([
       { store, first: 0, name: 'a.jsonl', step: 1 },

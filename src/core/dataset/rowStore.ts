@@ -5,19 +5,18 @@
  * For a plain JSONL file the worker keeps no trajectories during the import: only where each row's line is in the
  * file (its byte span) and which of the record's rows it is. Keeping a hundred thousand parsed objects alive while
  * parsing made the import pay for them in garbage collection over and over (about as much as the parse itself).
- * A row is read again from its line when it is asked for (`get`: a detail view reads a few); a text search, token
- * counts and the preference check read the file again, keeping nothing (`search`, `each`); `all` reads it once and
- * keeps every row.
+ * A row is read again from its line when it is asked for (`get`: a detail view reads a few). What needs every row (a
+ * text search, token counts, the preference check, a column the scanner cannot read) reads the file again and keeps
+ * none (`search`, `each`): at a million rows, keeping them held ~1.2 GB.
  * Other files (gzip, CSV, Parquet, JSON documents) keep their trajectories from the import.
  */
-import { loadAll } from './loadAll';
 import { LineRows, unreadable, type LineIndex } from './lineRows';
 import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
-import { categories, CategoryCollector, type Categories } from './categories';
+import { categories, categoriesOfCells, CategoryCollector, type Categories } from './categories';
 import { scanCategories, scanField, type ScannedField } from './columnScan';
-import { fieldColumn, type ColumnValues } from '../table/columns';
+import { fieldColumn, valuesColumn, type ColumnValues } from '../table/columns';
 import { searchTrajectories } from './search';
 import { searchLines } from './searchLines';
 import { eachLineRow } from './lineBlocks';
@@ -28,8 +27,6 @@ export interface RowStore {
   readonly size: number;
   /** The trajectories at these indices, in that order. */
   get(indices: readonly number[]): Promise<Trajectory[]>;
-  /** Every trajectory, in order. */
-  all(): Promise<Trajectory[]>;
   /** The categories of top-level column `column` of every row (Group by). */
   categories(column: string): Promise<Categories>;
   /** Top-level field `name` of every row's source record, as a table column. */
@@ -46,6 +43,13 @@ function visitAll(rows: readonly Trajectory[], visit: (t: Trajectory, i: number)
   return true;
 }
 
+/** Each row's value of top-level field `name` of its record (undefined where it has none), from every row. */
+async function cellsOf(store: Pick<RowStore, 'each'>, name: string): Promise<unknown[]> {
+  const cells: unknown[] = [];
+  await store.each((t) => cells.push(Object.hasOwn(t.fields, name) ? t.fields[name] : undefined));
+  return cells;
+}
+
 /** The trajectories at these indices, those out of range left out. */
 const pick = (rows: Trajectory[], indices: readonly number[]) => indices.map((i) => rows[i]).filter((t) => t !== undefined);
 
@@ -54,7 +58,6 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
   return {
     size: rows.length,
     get: async (indices) => pick(rows, indices),
-    all: async () => rows,
     categories: async (column) => categories(rows, column),
     field: async (name) => fieldColumn(rows, name),
     search: async (needle) => searchTrajectories(rows, needle),
@@ -66,7 +69,6 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
 export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }, index: LineIndex): RowStore {
   const rows = new LineRows(index, read);
   const { size } = rows;
-  let everything: Promise<Trajectory[]> | null = null;
   /** The columns the last scan of the file gave (columnScan.ts): categories, and fields of numbers. */
   let scanned: Map<string, Categories> | null = null;
   let numbers = new Map<string, Float64Array>();
@@ -84,70 +86,42 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   return {
     size,
     async get(indices) {
-      if (everything) return pick(await everything, indices);
       return Promise.all(indices.filter((i) => i >= 0 && i < size).map(readRow));
     },
-    all() {
-      everything ??= loadAll(source, { format: read.format, mapping: read.mapping })
-        .then(
-          ({ rows }) => {
-            if (rows.length !== size) throw new Error(`${source.name} gives ${rows.length} rows now, ${size} when it was imported: has the file changed?`);
-            return rows;
-          },
-          (e: unknown) => {
-            throw unreadable(source.name, e);
-          },
-        )
-        .catch((e: unknown) => {
-          everything = null; // a failed read is not kept: the next request tries again
-          throw e;
-        });
-      return everything;
-    },
     async categories(column) {
-      // From the rows when they were read already; else from the file's bytes, unless the scan cannot tell. A copy
-      // of what a scan gave: the caller may transfer it, and the next request for that column takes it from here.
-      if (!everything) {
-        if (!scanned?.has(column)) {
-          try {
-            scanned = await scanCategories(source.blob, source.name, read.format, column, size);
-          } catch (e) {
-            throw unreadable(source.name, e);
-          }
-        }
-        const c = scanned?.get(column);
-        if (c) return { ...c, codes: c.codes.slice() };
-      }
-      return categories(await this.all(), column);
-    },
-    async field(name) {
-      // From the rows when they were read already; else from the file's bytes (a copy of a column of numbers that
-      // came along with an earlier field: the caller may transfer it).
-      if (!everything) {
-        const kept = numbers.get(name);
-        if (kept) return { kind: 'number', values: kept.slice() };
-        let got: ScannedField | null;
+      // From the file's bytes, unless the scan cannot tell (then from every row, none kept). A copy of what a scan
+      // gave: the caller may transfer it, and the next request for that column takes it from here.
+      if (!scanned?.has(column)) {
         try {
-          got = await scanField(source.blob, source.name, read.format, index, name);
+          scanned = await scanCategories(source.blob, source.name, read.format, column, size);
         } catch (e) {
           throw unreadable(source.name, e);
         }
-        if (got) {
-          numbers = got.numbers;
-          return got.column;
-        }
       }
-      return fieldColumn(await this.all(), name);
+      const c = scanned?.get(column);
+      if (c) return { ...c, codes: c.codes.slice() };
+      return categoriesOfCells(await cellsOf(this, column));
     },
-    // From the rows when they were read already; else from the file, keeping nothing (searchLines.ts).
-    async search(needle, signal) {
-      if (everything) return searchTrajectories(await everything, needle);
-      return searchLines(source, rows, needle, signal);
+    async field(name) {
+      // From the file's bytes (a copy of a column of numbers that came along with an earlier field: the caller may
+      // transfer it); for a format the scan does not read, from every row.
+      const kept = numbers.get(name);
+      if (kept) return { kind: 'number', values: kept.slice() };
+      let got: ScannedField | null;
+      try {
+        got = await scanField(source.blob, source.name, read.format, index, name);
+      } catch (e) {
+        throw unreadable(source.name, e);
+      }
+      if (got) {
+        numbers = got.numbers;
+        return got.column;
+      }
+      return valuesColumn(await cellsOf(this, name));
     },
-    async each(visit, signal) {
-      if (everything) return visitAll(await everything, visit);
-      return eachLineRow(source, rows, visit, signal);
-    },
+    // From the file, keeping nothing (searchLines.ts, lineBlocks.ts).
+    search: (needle, signal) => searchLines(source, rows, needle, signal),
+    each: (visit, signal) => eachLineRow(source, rows, visit, signal),
   };
 }
 
@@ -220,11 +194,9 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
     }
     return parts[lo];
   };
-  let everything: Promise<Trajectory[]> | null = null;
   return {
     size,
     async get(indices) {
-      if (everything) return pick(await everything, indices);
       const inRange = indices.filter((i) => i >= 0 && i < size);
       return Promise.all(
         inRange.map(async (i) => {
@@ -233,17 +205,6 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
           return fix(p, t, i);
         }),
       );
-    },
-    all() {
-      everything ??= (async () => {
-        const out: Trajectory[] = [];
-        for (const p of parts) for (const t of await p.store.all()) out.push(fix(p, t, out.length));
-        return out;
-      })().catch((e: unknown) => {
-        everything = null; // a failed read is not kept: the next request tries again
-        throw e;
-      });
-      return everything;
     },
     async categories(column) {
       // Each file's, joined as an import joins its pieces' (values numbered again in first-seen order).
@@ -259,10 +220,9 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
     },
     // Whether the column is numbers depends on every file's values: read from the rows.
     async field(name) {
-      return fieldColumn(await this.all(), name);
+      return valuesColumn(await cellsOf(this, name));
     },
     async search(needle, signal) {
-      if (everything) return searchTrajectories(await everything, needle);
       const hits: number[] = [];
       for (const p of parts) {
         const got = await p.store.search(needle, signal);
@@ -272,7 +232,6 @@ export function rowsOfParts(parts: readonly PartStore[]): RowStore {
       return Int32Array.from(hits);
     },
     async each(visit, signal) {
-      if (everything) return visitAll(await everything, visit);
       for (const p of parts) if (!(await p.store.each((t, i) => visit(fix(p, t, p.first + i), p.first + i), signal))) return false;
       return true;
     },
