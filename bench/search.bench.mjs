@@ -4,8 +4,7 @@
 // from the request to the table's rows; the 150 ms wait after a key is not in it). Baseline, in a worker of the same
 // page: the file read in 64 MB slices, every line parsed with JSON.parse and its values tested with the search's
 // regex (a search that keeps no rows, without the raw-line test). Prints one JSON line
-// {rows, searches: {needle: ms}, bareParseSearchMs, ratio, workerHeapMB} (ratio: the bare loop / the median search;
-// workerHeapMB: the largest heap among the page's workers after the searches).
+// {rows, searches: {needle: ms}, bareParseSearchMs, ratio} (ratio: the bare loop / the median search).
 import { benchFileInput, launch, median, openStudioPage, PORT, shutDown, startPreview } from './browser.mjs';
 import { scaleFile } from './rollouts.mjs';
 
@@ -63,14 +62,6 @@ try {
     await page.waitForTimeout(1000);
   }
 
-  // The heaps of the page's workers (the data worker answers the searches), with no forced GC: what a search keeps.
-  const heaps = [];
-  for (const w of page.workers()) {
-    const used = await w.evaluate(() => globalThis.performance?.memory?.usedJSHeapSize ?? null).catch(() => null);
-    if (used !== null) heaps.push(Math.round(used / 1e6));
-  }
-  log(`the page's workers' heaps after the searches: ${heaps.join(', ')} MB`);
-
   log('baseline …');
   const bare = await page.evaluate(async () => {
     const src = `onmessage = async (e) => {
@@ -109,13 +100,7 @@ try {
   });
   const bareMs = Math.min(...bare.map((r) => r.ms));
   log(`bare parse-and-test loop: ${bare.map((r) => r.ms.toFixed(0)).join(', ')} ms (${bare[0].hits} hits)`);
-  const out = {
-    rows: ROWS,
-    searches,
-    bareParseSearchMs: Math.round(bareMs),
-    ratio: +(bareMs / median(Object.values(searches))).toFixed(3),
-    workerHeapMB: Math.max(...heaps),
-  };
+  const out = { rows: ROWS, searches, bareParseSearchMs: Math.round(bareMs), ratio: +(bareMs / median(Object.values(searches))).toFixed(3) };
   log(JSON.stringify(counts));
   if (JSON_OUT) console.log(JSON.stringify(out));
   else log(out);
