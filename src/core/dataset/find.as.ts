@@ -5,11 +5,12 @@
 //   1: the row's bytes hold the needle, ASCII letters in either case;
 //   2: an escape `\u`, 4: an escape `\/`, 8: an escaped backslash `\\` (escapes are read as JSON reads them: the
 //      second backslash of `\\` starts nothing);
+//   32 (when `arrays` is set): a `[`, which every list the record may hold starts with;
 //   16 (when `numbers` is set): a run like a number (`-` or a digit after none of `0-9 . e E + -`, then those) that
 //      holds a digit and is not an integer `String()` writes back as it is (`-?[1-9]\d{0,14}` or `0`).
 // A row whose start equals the previous row's (the rows of one record) gets the previous row's flags.
 // The needle is given with its letters in lower case; `anchor` is the index of the needle byte looked for first.
-// Flags 1 and 16 end a row's look: it is parsed either way.
+// Flags 1, 16 and 32 end a row's look: it is parsed either way. `options`: 1 numbers, 2 arrays.
 // The input must be followed by 16 readable bytes.
 
 export function heapStart(): usize {
@@ -21,6 +22,7 @@ const U: u8 = 2;
 const SLASH: u8 = 4;
 const BACKSLASH: u8 = 8;
 const NUMBER: u8 = 16;
+const ARRAY: u8 = 32;
 
 /** Whether b may be part of a number's text. */
 @inline
@@ -60,7 +62,7 @@ function holds(p: usize, needle: usize, m: i32): bool {
 }
 
 /** The flags of the bytes [s, e) of `input`. */
-function flagsOf(input: usize, s: i32, e: i32, needle: usize, m: i32, anchor: i32, numbers: bool): u8 {
+function flagsOf(input: usize, s: i32, e: i32, needle: usize, m: i32, anchor: i32, numbers: bool, arrays: bool): u8 {
   const a = <u32>load<u8>(needle + <usize>anchor);
   const upper = a - 0x61 < 26 ? a & 0xdf : a;
   const va = i8x16.splat(<i8>a);
@@ -69,6 +71,7 @@ function flagsOf(input: usize, s: i32, e: i32, needle: usize, m: i32, anchor: i3
   const v0 = i8x16.splat(0x30);
   const v9 = i8x16.splat(0x39);
   const vminus = i8x16.splat(0x2d);
+  const vbracket = i8x16.splat(0x5b);
   let flags: u8 = 0;
   // A backslash before `from` is the second of `\\`: it starts no escape.
   let from = s;
@@ -77,7 +80,9 @@ function flagsOf(input: usize, s: i32, e: i32, needle: usize, m: i32, anchor: i3
     let found = v128.or(v128.or(i8x16.eq(v, va), i8x16.eq(v, vu)), i8x16.eq(v, vb));
     if (numbers) found = v128.or(found, v128.or(v128.and(i8x16.ge_u(v, v0), i8x16.le_u(v, v9)), i8x16.eq(v, vminus)));
     let bits = i8x16.bitmask(found);
-    if (e - i < 16) bits &= (1 << (e - i)) - 1;
+    const tail = e - i < 16 ? (1 << (e - i)) - 1 : 0xffff;
+    bits &= tail;
+    if (arrays && (i8x16.bitmask(i8x16.eq(v, vbracket)) & tail) != 0) return flags | ARRAY;
     while (bits != 0) {
       const p = i + ctz(bits);
       bits &= bits - 1;
@@ -109,14 +114,14 @@ function flagsOf(input: usize, s: i32, e: i32, needle: usize, m: i32, anchor: i3
  * Flags for `n` rows: row k is the bytes [load<i32>(rows + 8k), load<i32>(rows + 8k + 4)) of `input`; its flags are
  * written to out + k.
  */
-export function find(input: usize, rows: usize, n: i32, needle: usize, m: i32, anchor: i32, numbers: bool, out: usize): void {
+export function find(input: usize, rows: usize, n: i32, needle: usize, m: i32, anchor: i32, options: i32, out: usize): void {
   let lastStart = -1;
   let last: u8 = 0;
   for (let k = 0; k < n; k++) {
     const s = load<i32>(rows + (<usize>k << 3));
     const e = load<i32>(rows + (<usize>k << 3) + 4);
     if (s != lastStart) {
-      last = flagsOf(input, s, e, needle, m, anchor, numbers);
+      last = flagsOf(input, s, e, needle, m, anchor, (options & 1) != 0, (options & 2) != 0);
       lastStart = s;
     }
     store<u8>(out + <usize>k, last);

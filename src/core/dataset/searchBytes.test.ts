@@ -14,7 +14,7 @@ async function flagsOf(lines: string[], needle: string, numbers = false): Promis
     ends[k] = at + new TextEncoder().encode(l).length;
     at = ends[k] + 1;
   });
-  return Array.from((await ByteFinder.create()).flags(bytes, starts, ends, byteNeedle(needle), numbers));
+  return Array.from((await ByteFinder.create()).flags(bytes, starts, ends, byteNeedle(needle), { numbers }));
 }
 
 describe('ByteFinder', () => {

@@ -12,11 +12,12 @@ export const U = 2;
 export const SLASH = 4;
 export const BACKSLASH = 8;
 export const NUMBER = 16;
+export const ARRAY = 32;
 
 interface FindExports {
   memory: WebAssembly.Memory;
   heapStart(): number;
-  find(input: number, rows: number, n: number, needle: number, m: number, anchor: number, numbers: number, out: number): void;
+  find(input: number, rows: number, n: number, needle: number, m: number, anchor: number, options: number, out: number): void;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -69,10 +70,11 @@ export class ByteFinder {
   }
 
   /**
-   * Flags (MATCH, U, SLASH, BACKSLASH, and with `numbers` NUMBER) of each row: row k is bytes [starts[k], ends[k]) of
-   * `bytes`. NUMBER: the line holds a number-like run other than an integer String() writes back as it is.
+   * Flags (MATCH, U, SLASH, BACKSLASH; NUMBER with `numbers`, ARRAY with `arrays`) of each row: row k is bytes
+   * [starts[k], ends[k]) of `bytes`. NUMBER: the line holds a number-like run other than an integer String() writes
+   * back as it is; ARRAY: it holds a `[`.
    */
-  flags(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, needle: ByteNeedle, numbers = false): Uint8Array {
+  flags(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, needle: ByteNeedle, { numbers = false, arrays = false } = {}): Uint8Array {
     const n = starts.length;
     const m = needle.bytes.length;
     const needleAt = this.base;
@@ -90,7 +92,7 @@ export class ByteFinder {
       rows[2 * k] = starts[k];
       rows[2 * k + 1] = ends[k];
     }
-    this.w.find(inputAt, rowsAt, n, needleAt, m, needle.anchor, numbers ? 1 : 0, outAt);
+    this.w.find(inputAt, rowsAt, n, needleAt, m, needle.anchor, (numbers ? 1 : 0) | (arrays ? 2 : 0), outAt);
     return new Uint8Array(memory.buffer, outAt, n).slice();
   }
 }

@@ -6,8 +6,13 @@
 
 import { byteNeedle, type ByteNeedle } from './searchBytes';
 
-/** Characters the normalizer's text views add around the record's strings (flattened turns, tool calls as JSON). */
-const ADDED = '"\\:(){}[],→';
+/**
+ * Characters the normalizer's text views add around the record's strings, in a record that holds a list: flattened
+ * turns (`role: content`, `→ name(…)`) and tool calls' arguments written again as JSON.
+ */
+const ADDED = ':(){}[],→';
+/** Characters JSON.stringify escapes again in those arguments, which may stand for other text there. */
+const ESCAPED = '"\\';
 
 /** Units of the text `String(x)` of a finite number. */
 const NUMBER_UNITS = new Set(Array.from('0123456789.e+-', (c) => c.charCodeAt(0)));
@@ -22,6 +27,11 @@ export interface LineFilter {
   spelled: RegExp;
   /** The needle as bytes, when it is ASCII and its regex matches exactly its ASCII letters in either case. */
   ascii: ByteNeedle | null;
+  /**
+   * The needle could be in text the normalizer adds where the record holds a list (ADDED, a space at an end): a line
+   * with a `[` is a candidate too.
+   */
+  arrays: boolean;
   /**
    * The needle could be in a number's text `String(x)`: a line is also a candidate when it holds a number that may
    * not be written as `String(x)` writes it (searchBytes.ts, NUMBER).
@@ -72,11 +82,13 @@ function spellings(u: number): string[] {
 }
 
 /**
- * The filter for a search of `needle`, or null when no test of the raw line is exact: the needle could match text that
- * no value of the record holds as it is (the separators and JSON the normalizer adds). Then every line must be parsed.
+ * The filter for a search of `needle`, or null when no test of the raw line is exact: the needle holds a character
+ * JSON escapes (`"`, `\`, a control character), which tool calls' arguments written again as JSON may escape
+ * otherwise than the line does. Then every line must be parsed.
  */
 export function lineFilter(needle: string): LineFilter | null {
-  if (needle === '' || needle.startsWith(' ') || needle.endsWith(' ')) return null;
+  if (needle === '') return null;
+  let arrays = needle.startsWith(' ') || needle.endsWith(' ');
   const plain = new RegExp(literal(needle), 'gi');
   // -Infinity is the text of a number too large for a double, written with an exponent (1e400).
   const infinity = plain.test('-Infinity');
@@ -86,7 +98,8 @@ export function lineFilter(needle: string): LineFilter | null {
   let ascii = true;
   for (let i = 0; i < needle.length; i++) {
     const c = needle.charCodeAt(i);
-    if (c < 0x20 || ADDED.includes(needle[i])) return null;
+    if (c < 0x20 || ESCAPED.includes(needle[i])) return null;
+    arrays ||= ADDED.includes(needle[i]);
     const variants = caseVariants(needle[i]);
     numberLike &&= variants.some((u) => NUMBER_UNITS.has(u));
     // Bytes can stand for the regex where it matches just the character's ASCII cases (no other unit folds to them).
@@ -99,5 +112,5 @@ export function lineFilter(needle: string): LineFilter | null {
   const numbers = numberLike || infinity;
   // Numbers are looked for in the bytes only (such a needle is ASCII: digits, . e + -, letters of Infinity).
   if (numbers && !ascii) return null;
-  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii ? byteNeedle(needle) : null, numbers };
+  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii ? byteNeedle(needle) : null, numbers, arrays };
 }

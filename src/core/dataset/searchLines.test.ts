@@ -193,6 +193,9 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
     const lr = new LineRows(index, { format: 'trl-conversational' });
     expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'tb')) ?? [])).toEqual([0]);
     expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'AB')) ?? [])).toEqual([1]);
+    // Text only the flattened turns hold ("user: hi", "assistant: \n→ f("): the lines hold lists, so they are parsed.
+    expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'USER: HI')) ?? [])).toEqual([0, 1]);
+    expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, '→ f(')) ?? [])).toEqual([0, 1]);
   });
 
   it('parses no line when no line can hold the needle, only those that may, and every line when the raw text cannot tell', async () => {
@@ -212,8 +215,11 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
       expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, '12')) ?? [])).toEqual([12]);
       expect(parse).toHaveBeenCalledTimes(1);
       parse.mockClear();
-      // A colon could be the one of a flattened turn ("user: …"): every line.
+      // A colon could be the one of a flattened turn ("user: …"), but these records hold no list, so no turns.
       expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'r: 3')) ?? [])).toEqual([]);
+      expect(parse).not.toHaveBeenCalled();
+      // A quote may be escaped otherwise in tool calls' arguments written again as JSON: every line.
+      expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'r "3')) ?? [])).toEqual([]);
       expect(parse).toHaveBeenCalledTimes(50);
     } finally {
       parse.mockRestore();
@@ -252,9 +258,11 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
 });
 
 describe('lineFilter', () => {
-  it('is null where the raw line cannot tell: text the normalizer adds, a number written otherwise, edge spaces', () => {
-    for (const needle of ['user: hi', 'f(x', 'a\nb', '"q"', 'a\\b', '{', ' x', 'x ', '→', 'a,b', ''])
-      expect(lineFilter(needle), JSON.stringify(needle)).toBeNull();
+  it('is null for characters JSON escapes; text the normalizer adds and the text of numbers widen the test', () => {
+    for (const needle of ['a\nb', '"q"', 'a\\b', '']) expect(lineFilter(needle), JSON.stringify(needle)).toBeNull();
+    // Text flattened turns and tool calls add: a line holding a list is parsed.
+    for (const needle of ['user: hi', 'f(x', '{', ' x', 'x ', '→', 'a,b']) expect(lineFilter(needle), needle).toMatchObject({ arrays: true });
+    expect(lineFilter('paris')).toMatchObject({ arrays: false });
     // Text a number's String() could hold (-Infinity is a number too large for a double) also tests the numbers.
     for (const needle of ['1000', '1e', 'E+2', '-', 'inf', 'NITY']) expect(lineFilter(needle)).toMatchObject({ numbers: true });
     expect(lineFilter('x1')).toMatchObject({ numbers: false });

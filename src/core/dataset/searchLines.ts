@@ -7,7 +7,7 @@ import type { ByteSource } from '../formats/types';
 import { lineBlocks } from './lineBlocks';
 import type { LineRows } from './lineRows';
 import { rowMatcher } from './search';
-import { BACKSLASH, ByteFinder, MATCH, NUMBER, SLASH, U } from './searchBytes';
+import { ARRAY, BACKSLASH, ByteFinder, MATCH, NUMBER, SLASH, U } from './searchBytes';
 import { CONTROL_ESCAPE, lineFilter } from './searchFilter';
 
 /**
@@ -25,13 +25,13 @@ export async function searchLines(source: ByteSource, rows: LineRows, needle: st
     const { n } = block;
     let maybe: Uint8Array;
     if (filter?.ascii && finder) {
-      const flags = finder.flags(block.bytes, block.starts, block.ends, filter.ascii, filter.numbers);
+      const flags = finder.flags(block.bytes, block.starts, block.ends, filter.ascii, filter);
       let texts = 0;
       for (let k = 0; k < n; k++) if (flags[k] !== 0) texts++;
       if (texts <= n / 4) block.fewLines();
       maybe = new Uint8Array(n);
       for (let k = 0; k < n; k++) {
-        if (flags[k] & (MATCH | NUMBER)) maybe[k] = 1;
+        if (flags[k] & (MATCH | NUMBER | ARRAY)) maybe[k] = 1;
         else if (flags[k] !== 0 && !block.sameLine(k)) maybe[k] = escapesMayHide(block.line(k), flags[k], filter.spelled) ? 1 : 0;
       }
     } else if (filter) {
@@ -62,6 +62,12 @@ function candidates(text: string, starts: Int32Array, ends: Int32Array, filter: 
     }
     maybe[k] = 1;
     plain.lastIndex = ends[k];
+  }
+  // Text the normalizer adds comes only from a list in the record.
+  if (filter.arrays) {
+    const lists = new Uint8Array(n);
+    mark(text, starts, ends, '[', 1, lists);
+    for (k = 0; k < n; k++) maybe[k] |= lists[k];
   }
   // A line with escapes may spell the needle otherwise, or hold JSON in a string (a tool call's arguments, which the
   // prompt shows parsed and written again): docs/import.md, "Text search". Most lines' escapes (\n, \") cannot.
