@@ -16,9 +16,9 @@ const ROWS = arg('rows', 1_000_000);
 const JSON_OUT = process.argv.includes('--json');
 const FMT = ROWS.toLocaleString('en-US');
 const log = (...a) => console.error(...a);
-// No row holds "zebra"; "must now" is in ~2 % of completions; "q12345" in the uids q12345, q123450…; "983" is a
-// number's text, which the raw line cannot tell (every line is parsed); "zebra" again: a repeat costs the same.
-const NEEDLES = ['zebra', 'must now', 'q12345', '983', 'zebra'];
+// No row holds "zebra"; "must now" is in ~2 % of completions; "q12345" in the uids q12345, q123450…; "983" could be a
+// number's text; "Question 777:" text a flattened turn could hold ("user: …"); "zebra" again: a repeat costs the same.
+const NEEDLES = ['zebra', 'must now', 'q12345', '983', 'Question 777:', 'zebra'];
 
 const path = scaleFile(ROWS, log);
 
