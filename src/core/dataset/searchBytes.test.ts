@@ -14,7 +14,7 @@ async function flagsOf(lines: string[], needle: string, numbers = false): Promis
     ends[k] = at + new TextEncoder().encode(l).length;
     at = ends[k] + 1;
   });
-  return Array.from((await ByteFinder.create()).flags(bytes, starts, ends, byteNeedle(needle), { numbers }));
+  return Array.from((await ByteFinder.create()).flags(bytes, starts, ends, byteNeedle(needle)!, { numbers }));
 }
 
 describe('ByteFinder', () => {
@@ -39,13 +39,13 @@ describe('ByteFinder', () => {
   });
 
   it('looks at an escape letter as text (the raw line holds it), and picks the rarest byte first', async () => {
-    expect(byteNeedle('Nz').anchor).toBe(1);
+    expect(byteNeedle('Nz')!.anchor).toBe(1);
     expect(await flagsOf(['"a\\nz"', '"anz"', '"a z"'], 'nz')).toEqual([MATCH, MATCH, 0]);
   });
 
   it('gives the rows of one line (a preference record) the same flags', async () => {
     const bytes = new TextEncoder().encode('zebra here\nnothing');
-    const f = (await ByteFinder.create()).flags(bytes, Int32Array.from([0, 0, 11]), Int32Array.from([10, 10, 18]), byteNeedle('zebra'));
+    const f = (await ByteFinder.create()).flags(bytes, Int32Array.from([0, 0, 11]), Int32Array.from([10, 10, 18]), byteNeedle('zebra')!);
     expect(Array.from(f)).toEqual([MATCH, MATCH, 0]);
   });
 

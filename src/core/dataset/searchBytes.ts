@@ -44,15 +44,17 @@ export interface ByteNeedle {
   anchor: number;
 }
 
-export function byteNeedle(needle: string): ByteNeedle {
-  const bytes = new Uint8Array(needle.length);
-  let anchor = 0;
-  for (let i = 0; i < needle.length; i++) {
-    const c = needle.charCodeAt(i);
+/** The needle (as a line writes it) for find(), or null when it is only backslashes (the module looks for a byte of
+ * text first, and a backslash starts an escape). */
+export function byteNeedle(written: string): ByteNeedle | null {
+  const bytes = new Uint8Array(written.length);
+  let anchor = -1;
+  for (let i = 0; i < written.length; i++) {
+    const c = written.charCodeAt(i);
     bytes[i] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-    if (rarity(bytes[i]) > rarity(bytes[anchor])) anchor = i;
+    if (c !== 0x5c && (anchor < 0 || rarity(bytes[i]) > rarity(bytes[anchor]))) anchor = i;
   }
-  return { bytes, anchor };
+  return anchor < 0 ? null : { bytes, anchor };
 }
 
 export class ByteFinder {

@@ -21,7 +21,7 @@ const NUMBER_UNITS = new Set(Array.from('0123456789.e+-', (c) => c.charCodeAt(0)
 export const CONTROL_ESCAPE = /\\u00[01][0-9a-f]/i;
 
 export interface LineFilter {
-  /** The needle itself: any line whose values hold it unescaped holds it as it is (global, case-insensitive). */
+  /** The needle as JSON.stringify writes it: a line without `\u` or `\/` whose values hold it holds this (global, case-insensitive). */
   plain: RegExp;
   /** The needle with every character in each way a JSON string may spell it (for lines with `\u` or `\/`). */
   spelled: RegExp;
@@ -82,24 +82,25 @@ function spellings(u: number): string[] {
 }
 
 /**
- * The filter for a search of `needle`, or null when no test of the raw line is exact: the needle holds a character
- * JSON escapes (`"`, `\`, a control character), which tool calls' arguments written again as JSON may escape
- * otherwise than the line does. Then every line must be parsed.
+ * The filter for a search of `needle`, or null when no test of the raw line is exact (the empty needle, which every
+ * row holds).
  */
 export function lineFilter(needle: string): LineFilter | null {
   if (needle === '') return null;
   let arrays = needle.startsWith(' ') || needle.endsWith(' ');
-  const plain = new RegExp(literal(needle), 'gi');
   // -Infinity is the text of a number too large for a double, written with an exponent (1e400).
-  const infinity = plain.test('-Infinity');
-  plain.lastIndex = 0;
+  const infinity = new RegExp(literal(needle), 'i').test('-Infinity');
+  // The needle as a line without `\u` or `\/` must write it: the escapes JSON requires are the only ones it has (a
+  // surrogate stays as it is: half of a pair the line holds as it is).
+  const written = Array.from(needle, (c) => (c === '"' || c === '\\' || c < ' ' ? JSON.stringify(c).slice(1, -1) : c)).join('');
   const parts: string[] = [];
   let numberLike = true;
   let ascii = true;
   for (let i = 0; i < needle.length; i++) {
     const c = needle.charCodeAt(i);
-    if (c < 0x20 || ESCAPED.includes(needle[i])) return null;
-    arrays ||= ADDED.includes(needle[i]);
+    // Text the normalizer adds, and escapes tool calls' arguments written again as JSON may spell otherwise than
+    // the line, come only with a list in the record.
+    arrays ||= c < 0x20 || ESCAPED.includes(needle[i]) || ADDED.includes(needle[i]);
     const variants = caseVariants(needle[i]);
     numberLike &&= variants.some((u) => NUMBER_UNITS.has(u));
     // Bytes can stand for the regex where it matches just the character's ASCII cases (no other unit folds to them).
@@ -111,6 +112,7 @@ export function lineFilter(needle: string): LineFilter | null {
   }
   const numbers = numberLike || infinity;
   // Numbers are looked for in the bytes only (such a needle is ASCII: digits, . e + -, letters of Infinity).
-  if (numbers && !ascii) return null;
-  return { plain, spelled: new RegExp(parts.join(''), 'i'), ascii: ascii ? byteNeedle(needle) : null, numbers, arrays };
+  const bytes = ascii ? byteNeedle(written) : null;
+  if (numbers && !bytes) return null;
+  return { plain: new RegExp(literal(written), 'gi'), spelled: new RegExp(parts.join(''), 'i'), ascii: bytes, numbers, arrays };
 }

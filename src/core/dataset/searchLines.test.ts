@@ -198,7 +198,7 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
     expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, '→ f(')) ?? [])).toEqual([0, 1]);
   });
 
-  it('parses no line when no line can hold the needle, only those that may, and every line when the raw text cannot tell', async () => {
+  it('parses no line when no line can hold the needle, and only those that may', async () => {
     const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ prompt: `question ${i}`, completion: `answer ${i % 7}` }));
     const blob = new Blob([lines.join('\n')]);
     const { index } = await indexed(blob, 'trl-standard');
@@ -218,12 +218,29 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
       // A colon could be the one of a flattened turn ("user: …"), but these records hold no list, so no turns.
       expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'r: 3')) ?? [])).toEqual([]);
       expect(parse).not.toHaveBeenCalled();
-      // A quote may be escaped otherwise in tool calls' arguments written again as JSON: every line.
+      // A quote, as these lines must write it (\"), is in none of them.
       expect(Array.from((await searchLines({ name: 't.jsonl', blob }, lr, 'r "3')) ?? [])).toEqual([]);
-      expect(parse).toHaveBeenCalledTimes(50);
+      expect(parse).not.toHaveBeenCalled();
     } finally {
       parse.mockRestore();
     }
+  });
+
+  it('finds text with quotes, backslashes and new lines as JSON writes them (LaTeX in math answers)', async () => {
+    const lines = [
+      JSON.stringify({ prompt: 'Solve', completion: 'So \\boxed{42}.\nDone' }),
+      JSON.stringify({ prompt: 'Say "hi"', completion: 'C:\\x' }),
+      String.raw`{"prompt": "\u005cboxed{7}", "completion": "c"}`,
+      JSON.stringify({ prompt: 'p', completion: 'boxed{42}' }),
+    ];
+    const blob = new Blob([lines.join('\n')]);
+    const { index, rows } = await indexed(blob, 'trl-standard');
+    const lr = new LineRows(index, { format: 'trl-standard' });
+    const hits = async (needle: string) => Array.from((await searchLines({ name: 't.jsonl', blob }, lr, needle)) ?? []);
+    for (const needle of ['\\BOXED{', '}.\nD', '"hi"', 'c:\\', '\\', '\\\\', '"'])
+      expect(await hits(needle), needle).toEqual(Array.from(searchTrajectories(rows, needle)));
+    expect(await hits('\\boxed{')).toEqual([0, 2]);
+    expect(await hits('"hi"')).toEqual([1]);
   });
 
   it('finds digits in numbers written otherwise than String() writes them (worked by hand)', async () => {
@@ -258,10 +275,14 @@ describe('searchLines finds what searchTrajectories finds in the imported rows',
 });
 
 describe('lineFilter', () => {
-  it('is null for characters JSON escapes; text the normalizer adds and the text of numbers widen the test', () => {
-    for (const needle of ['a\nb', '"q"', 'a\\b', '']) expect(lineFilter(needle), JSON.stringify(needle)).toBeNull();
-    // Text flattened turns and tool calls add: a line holding a list is parsed.
-    for (const needle of ['user: hi', 'f(x', '{', ' x', 'x ', '→', 'a,b']) expect(lineFilter(needle), needle).toMatchObject({ arrays: true });
+  it('tests every needle but the empty one; text the normalizer adds and the text of numbers widen the test', () => {
+    expect(lineFilter('')).toBeNull();
+    // Text flattened turns and tool calls add, and escapes the arguments written again may spell otherwise: a line
+    // holding a list is parsed.
+    for (const needle of ['user: hi', 'f(x', '{', ' x', 'x ', '→', 'a,b', 'a\nb', '"q"', 'a\\b'])
+      expect(lineFilter(needle), needle).toMatchObject({ arrays: true });
+    // As a line without \u or \/ writes the needle: JSON's required escapes.
+    expect(lineFilter('say "\\boxed"\n')!.plain.source).toBe(String.raw`say \\"\\\\boxed\\"\\n`);
     expect(lineFilter('paris')).toMatchObject({ arrays: false });
     // Text a number's String() could hold (-Infinity is a number too large for a double) also tests the numbers.
     for (const needle of ['1000', '1e', 'E+2', '-', 'inf', 'NITY']) expect(lineFilter(needle)).toMatchObject({ numbers: true });
