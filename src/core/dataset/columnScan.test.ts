@@ -140,7 +140,7 @@ async function expectSameFields(text: string | Uint8Array, format: FormatId = 't
   names.add('absent');
   for (const name of names) {
     const want = fieldColumn(rows, name);
-    const got = await scanField(blob, 't.jsonl', format, index, name);
+    const got = await scanField(blob, 't.jsonl', index, name);
     expect(got?.column, name).toEqual(want);
     // The fields of numbers that came along are what fieldColumn makes of them.
     for (const [other, values] of got!.numbers) expect({ kind: 'number', values }, `${other}, with ${name}`).toEqual(fieldColumn(rows, other));
@@ -160,13 +160,13 @@ describe('scanField gives what fieldColumn gives from the rows', () => {
     await expectSameFields(lines.join('\n') + '\n');
     const blob = blobOf(lines);
     const { index } = await indexed(blob, 'trl-standard');
-    const score = await scanField(blob, 't.jsonl', 'trl-standard', index, 'score');
+    const score = await scanField(blob, 't.jsonl', index, 'score');
     expect(score?.column).toEqual({ kind: 'number', values: Float64Array.from([0.5, 2, NaN, NaN, -3]) });
     // ok came along as 1 / 0 (true / false); tag (a number among text), meta and long did not.
     expect([...score!.numbers.keys()]).toEqual(['score', 'ok']);
     expect(score!.numbers.get('ok')).toEqual(Float64Array.from([1, 0, NaN, 1, NaN]));
     // Text ranks by collation, digits as numbers: "7" < "a" < "b" < "item 9" < "item 10"; the number 7 as text.
-    const tag = (await scanField(blob, 't.jsonl', 'trl-standard', index, 'tag'))?.column;
+    const tag = (await scanField(blob, 't.jsonl', index, 'tag'))?.column;
     expect(tag).toEqual({ kind: 'text', values: ['b', 'a', '7', 'item 10', 'item 9'], ranks: Float64Array.from([2, 1, 0, 4, 3]) });
   });
 
@@ -192,10 +192,27 @@ describe('scanField gives what fieldColumn gives from the rows', () => {
     await expectSameFields(JSON.stringify({ input: 'i', output: 'o', data_source: 'gsm8k', score: 1 }) + '\n', 'verl-dump');
   });
 
-  it('null for formats read otherwise; throws when the file no longer has the rows where they were imported', async () => {
+  it('chat and preference files (a record of several rows: each has its values)', async () => {
+    const chat = (i: number) =>
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: `q${i}` },
+          { role: 'assistant', content: 'a' },
+        ],
+        model: `m${i % 2}`,
+        n: i,
+      });
+    await expectSameFields(Array.from({ length: 8 }, (_, i) => chat(i)).join('\n') + '\n', 'openai-messages');
+    const pair = (i: number) => JSON.stringify({ prompt: `q${i}`, chosen: 'a', rejected: 'b', subset: i < 2 ? 'math' : 'chat', margin: i / 2 });
+    await expectSameFields([pair(0), '', pair(1), 'broken', pair(2)].join('\n') + '\n', 'preference');
+    const blob = blobOf([pair(0), pair(1)]);
+    const { index } = await indexed(blob, 'preference');
+    expect((await scanField(blob, 't.jsonl', index, 'margin')).column).toEqual({ kind: 'number', values: Float64Array.from([0, 0, 0.5, 0.5]) });
+  });
+
+  it('throws when the file no longer has the rows where they were imported', async () => {
     const blob = blobOf([row({ n: 1 }), row({ n: 2 })]);
     const { index } = await indexed(blob, 'trl-standard');
-    expect(await scanField(blob, 't.jsonl', 'openai-messages', index, 'n')).toBeNull();
-    await expect(scanField(blobOf([row({ n: 1 })]), 't.jsonl', 'trl-standard', index, 'n')).rejects.toThrow(/gives 1 of its 2 rows/);
+    await expect(scanField(blobOf([row({ n: 1 })]), 't.jsonl', index, 'n')).rejects.toThrow(/gives 1 of its 2 rows/);
   });
 });

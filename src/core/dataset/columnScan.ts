@@ -43,15 +43,20 @@ export interface ScannedField {
   numbers: Map<string, Float64Array>;
 }
 
+/** `scanCells` of the field as a table column, as `fieldColumn` gives it from the rows. */
+export async function scanField(blob: Blob, name: string, index: LineIndex, field: string): Promise<ScannedField> {
+  const { cells, numbers } = await scanCells(blob, name, index, field);
+  return { column: valuesColumn(cells), numbers };
+}
+
 /**
- * The values of top-level field `field` of every row (the lines `index` lists, as the import found them) of `blob`, a
- * whole plain JSONL file in `format`, as `fieldColumn` gives them from the rows' records: each line's value of that
- * field read where the scanner found it, no record built. Fields of numbers come along (`numbers`, as `fieldColumn`
- * would give them), for the next one asked for. Null for a format read otherwise. Throws when a row's line is no
- * longer where the import found it.
+ * The value of top-level field `field` of every row (the lines `index` lists, as the import found them) of `blob`, a
+ * whole plain JSONL file, as the rows' records hold it (`Trajectory.fields` is the record in every format): each
+ * line's value of that field read where the scanner found it, no record built; the rows of one record (a preference
+ * pair) share it. Fields of numbers come along (`numbers`, as `fieldColumn` would give them), for the next one asked
+ * for. Throws when a row's line is no longer where the import found it.
  */
-export async function scanField(blob: Blob, name: string, format: FormatId, index: LineIndex, field: string): Promise<ScannedField | null> {
-  if (!scansFlat(format)) return null;
+export async function scanCells(blob: Blob, name: string, index: LineIndex, field: string): Promise<{ cells: unknown[]; numbers: Map<string, Float64Array> }> {
   const n = index.lines.length;
   // Each row's value of the field (undefined where the row has none).
   const cells: unknown[] = [];
@@ -71,10 +76,14 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
       // Lines that gave no row (blank, broken) are not in the index.
       const row = cells.length;
       if (row >= n || s.streamBase + start !== index.spans[2 * row]) continue;
+      // The rows this line gave: one, or several for a preference record.
+      let rows = 1;
+      while (row + rows < n && index.spans[2 * (row + rows)] === index.spans[2 * row]) rows++;
       if (status === PARSE) {
         const record = JSON.parse(scanner.decode(s.bytes, s.base + start, s.base + i32[r + 1])) as Record<string, unknown>;
-        cells.push(Object.hasOwn(record, field) ? record[field] : undefined);
-        for (const key of Object.keys(record)) numbers.put(numbers.column(key), key, row, record[key]);
+        const cell = Object.hasOwn(record, field) ? record[field] : undefined;
+        for (let q = 0; q < rows; q++) cells.push(cell);
+        for (const key of Object.keys(record)) for (let q = 0; q < rows; q++) numbers.put(numbers.column(key), key, row + q, record[key]);
         continue;
       }
       // The last of repeated keys, as JSON.parse keeps it.
@@ -86,9 +95,14 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
         let slot = slots[key];
         if (slot === undefined) slot = slots[key] = numbers.column(scanner.keys[key]);
         // A text value is made once per field: the field is no longer one of numbers after it.
-        if (slot !== null) slots[key] = numbers.put(slot, scanner.keys[key], row, scanner.valueAt(s, g));
+        if (slot !== null) {
+          const v = scanner.valueAt(s, g);
+          for (let q = 0; q < rows && slot !== null; q++) slot = numbers.put(slot, scanner.keys[key], row + q, v);
+          slots[key] = slot;
+        }
       }
-      cells.push(f < 0 ? undefined : scanner.valueAt(s, f));
+      const cell = f < 0 ? undefined : scanner.valueAt(s, f);
+      for (let q = 0; q < rows; q++) cells.push(cell);
     }
   };
   let offset = 0;
@@ -100,7 +114,7 @@ export async function scanField(blob: Blob, name: string, format: FormatId, inde
     offset = end;
   }
   if (cells.length !== n) throw new Error(`${name} gives ${cells.length} of its ${n} rows where they were imported: has the file changed?`);
-  return { column: valuesColumn(cells), numbers: numbers.finish() };
+  return { cells, numbers: numbers.finish() };
 }
 
 /** Number columns by field name, as `valuesColumn` makes a column whose cells are all numbers (`cellNumber`). */

@@ -130,6 +130,20 @@ describe('RowStore', () => {
     // A list among the values: the scan cannot tell, the rows answer (the list written as JSON).
     expect((await store.categories('tags')).values).toEqual(['plain', '["x"]']);
     expect(await store.categories('model')).toEqual(categories(whole, 'model'));
+    // A chat file: the import's scan does not read it, the field's values are read where the scanner finds them.
+    const chat = Array.from({ length: 6 }, (_, i) => ({
+      messages: [
+        { role: 'user', content: `q${i}` },
+        { role: 'assistant', content: 'a' },
+      ],
+      model: `m${i % 2}`,
+      n: i,
+    }));
+    const chatSrc = source(lines(chat));
+    const chatStore = await storeOf(chatSrc);
+    const chatRows = (await loadAll(chatSrc)).rows;
+    expect(await chatStore.categories('model')).toEqual(categories(chatRows, 'model'));
+    expect(await chatStore.field('n')).toEqual(fieldColumn(chatRows, 'n'));
     const csv = await storeOf(source('prompt,completion,model\nhello,world,a\nhi,there,b\n', 'data.csv'));
     expect((await csv.categories('model')).values).toEqual(['a', 'b']);
   });

@@ -15,7 +15,7 @@ import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
 import type { Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
 import { categories, categoriesOfCells, CategoryCollector, type Categories } from './categories';
-import { scanCategories, scanField, type ScannedField } from './columnScan';
+import { scanCategories, scanCells, scanField } from './columnScan';
 import { fieldColumn, valuesColumn, type ColumnValues } from '../table/columns';
 import { searchTrajectories } from './search';
 import { searchLines } from './searchLines';
@@ -73,6 +73,15 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   let scanned: Map<string, Categories> | null = null;
   let numbers = new Map<string, Float64Array>();
 
+  /** A scan of the file, its error said as a file that cannot be read again. */
+  const fromFile = async <T>(scan: () => Promise<T>): Promise<T> => {
+    try {
+      return await scan();
+    } catch (e) {
+      throw unreadable(source.name, e);
+    }
+  };
+
   const readRow = async (i: number): Promise<Trajectory> => {
     let record: Record<string, unknown>;
     try {
@@ -89,35 +98,22 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
       return Promise.all(indices.filter((i) => i >= 0 && i < size).map(readRow));
     },
     async categories(column) {
-      // From the file's bytes, unless the scan cannot tell (then from every row, none kept). A copy of what a scan
-      // gave: the caller may transfer it, and the next request for that column takes it from here.
-      if (!scanned?.has(column)) {
-        try {
-          scanned = await scanCategories(source.blob, source.name, read.format, column, size);
-        } catch (e) {
-          throw unreadable(source.name, e);
-        }
-      }
+      // From the file's bytes: a scan of every column with few values (a copy: the caller may transfer it, and the
+      // next request for such a column takes it from here), or of that column's values when that scan cannot tell
+      // (a list or object value, a format it does not read).
+      if (!scanned?.has(column)) scanned = await fromFile(() => scanCategories(source.blob, source.name, read.format, column, size));
       const c = scanned?.get(column);
       if (c) return { ...c, codes: c.codes.slice() };
-      return categoriesOfCells(await cellsOf(this, column));
+      return categoriesOfCells((await fromFile(() => scanCells(source.blob, source.name, index, column))).cells);
     },
     async field(name) {
       // From the file's bytes (a copy of a column of numbers that came along with an earlier field: the caller may
-      // transfer it); for a format the scan does not read, from every row.
+      // transfer it).
       const kept = numbers.get(name);
       if (kept) return { kind: 'number', values: kept.slice() };
-      let got: ScannedField | null;
-      try {
-        got = await scanField(source.blob, source.name, read.format, index, name);
-      } catch (e) {
-        throw unreadable(source.name, e);
-      }
-      if (got) {
-        numbers = got.numbers;
-        return got.column;
-      }
-      return valuesColumn(await cellsOf(this, name));
+      const got = await fromFile(() => scanField(source.blob, source.name, index, name));
+      numbers = got.numbers;
+      return got.column;
     },
     // From the file, keeping nothing (searchLines.ts, lineBlocks.ts).
     search: (needle, signal) => searchLines(source, rows, needle, signal),
