@@ -110,8 +110,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       try {
         const store = storeOf(m.key);
         if (!store) return post({ kind: 'pair-columns', reqId: m.reqId, columns: null });
-        if (m.pairOf.length !== store.size) throw new RangeError(`pairColumns: ${m.pairOf.length} pair indexes for ${store.size} rows`);
-        const columns = new PairColumnCollector(m.pairOf, m.pairCount);
+        const columns = new PairColumnCollector(m.pairOf, m.pairCount, store.size);
         await store.each((t, i) => columns.add(i, t.fields));
         return post({ kind: 'pair-columns', reqId: m.reqId, columns: columns.finish() });
       } catch (e) {

@@ -24,8 +24,7 @@ const MAX_VALUE_CHARS = 200;
  * (−1: none); the first row of a pair gives its values.
  */
 export function pairColumns(rows: ArrayLike<{ fields: Record<string, unknown> }>, pairOf: Int32Array, pairCount: number, maxKeys = 50): PairColumn[] {
-  if (pairOf.length !== rows.length) throw new RangeError(`pairColumns: ${pairOf.length} pair indexes for ${rows.length} rows`);
-  const columns = new PairColumnCollector(pairOf, pairCount, maxKeys);
+  const columns = new PairColumnCollector(pairOf, pairCount, rows.length, maxKeys);
   for (let i = 0; i < rows.length; i++) columns.add(i, rows[i].fields);
   return columns.finish();
 }
@@ -35,18 +34,21 @@ export class PairColumnCollector {
   private readonly seen: Uint8Array;
   private readonly columns = new Map<string, { index: Map<string, number>; keyOf: Int32Array } | null>(); // null: too many values
 
+  /** `rows`: the rows to come, one pair index each. */
   constructor(
     private readonly pairOf: Int32Array,
     private readonly pairCount: number,
+    rows: number,
     private readonly maxKeys = 50,
   ) {
+    if (pairOf.length !== rows) throw new RangeError(`pairColumns: ${pairOf.length} pair indexes for ${rows} rows`);
     this.seen = new Uint8Array(pairCount);
   }
 
   /** Row i's record fields. */
   add(i: number, fields: Record<string, unknown>): void {
     const { pairCount, columns, seen } = this;
-    const p = i < this.pairOf.length ? this.pairOf[i] : -1;
+    const p = this.pairOf[i];
     if (p < 0 || p >= pairCount || seen[p]) return;
     seen[p] = 1;
     for (const [name, v] of Object.entries(fields)) {

@@ -29,11 +29,14 @@ const PADDING = 16;
 /** English letters from the most to the least frequent: the needle byte looked for first is the rarest. */
 const LETTERS = 'etaoinshrdlcumwfgypbvkjxqz';
 
-/** How common a byte is in text, higher for rarer (a rough order: the anchor only makes the search faster). */
+/** An ASCII unit with its letters in lower case (as find() compares the needle's bytes). */
+export const fold = (u: number) => (u >= 0x41 && u <= 0x5a ? u | 0x20 : u);
+
+/** How common a byte (letters in lower case) is in text, higher for rarer (a rough order: the anchor only makes the search faster). */
 function rarity(b: number): number {
   if (b === 0x20) return 0;
-  const letter = LETTERS.indexOf(String.fromCharCode(b | 0x20));
-  if (letter >= 0 && (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a) return 10 + letter;
+  const letter = LETTERS.indexOf(String.fromCharCode(b));
+  if (letter >= 0) return 10 + letter;
   if (b >= 0x30 && b <= 0x39) return 20;
   return 30;
 }
@@ -51,7 +54,7 @@ export function byteNeedle(written: string): ByteNeedle | null {
   let anchor = -1;
   for (let i = 0; i < written.length; i++) {
     const c = written.charCodeAt(i);
-    bytes[i] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+    bytes[i] = fold(c);
     if (c !== 0x5c && (anchor < 0 || rarity(bytes[i]) > rarity(bytes[anchor]))) anchor = i;
   }
   return anchor < 0 ? null : { bytes, anchor };

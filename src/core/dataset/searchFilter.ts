@@ -4,7 +4,7 @@
  * that may match. The test is exact by construction, never a guess: the reasoning is in docs/import.md, "Text search".
  */
 
-import { byteNeedle, type ByteNeedle } from './searchBytes';
+import { byteNeedle, fold, type ByteNeedle } from './searchBytes';
 
 /**
  * Characters the normalizer's text views add around the record's strings, in a record that holds a list: flattened
@@ -38,9 +38,6 @@ export interface LineFilter {
    */
   numbers: boolean;
 }
-
-/** An ASCII unit with its letters in lower case. */
-const fold = (u: number) => (u >= 0x41 && u <= 0x5a ? u | 0x20 : u);
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -64,11 +64,7 @@ function candidates(text: string, starts: Int32Array, ends: Int32Array, filter: 
     plain.lastIndex = ends[k];
   }
   // Text the normalizer adds comes only from a list in the record.
-  if (filter.arrays) {
-    const lists = new Uint8Array(n);
-    mark(text, starts, ends, '[', 1, lists);
-    for (k = 0; k < n; k++) maybe[k] |= lists[k];
-  }
+  if (filter.arrays) mark(text, starts, ends, '[', 1, maybe);
   // A line with escapes may spell the needle otherwise, or hold JSON in a string (a tool call's arguments, which the
   // prompt shows parsed and written again): docs/import.md, "Text search". Most lines' escapes (\n, \") cannot.
   const escapes = new Uint8Array(n);

@@ -19,7 +19,7 @@ export function TableFilters({ view, columns }: { view: Int32Array; columns: Map
   const [text, setText] = useState('');
   const [searchError, setSearchError] = useState<string | null>(null);
   const [searching, setSearching] = useState(false);
-  // Debounced text search, answered by the data worker (which holds the trajectories); the latest query wins.
+  // Debounced text search, answered by the data worker (from the file, for a JSONL import); the latest query wins.
   useEffect(() => {
     let live = true;
     const needle = text.trim();
