@@ -72,6 +72,8 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   /** The columns the last scan of the file gave (columnScan.ts): categories, and fields of numbers. */
   let scanned: Map<string, Categories> | null = null;
   let numbers = new Map<string, Float64Array>();
+  /** Columns that scan was asked for and could not tell: the next request reads their values at once. */
+  const untold = new Set<string>();
 
   /** A scan of the file, its error said as a file that cannot be read again. */
   const fromFile = async <T>(scan: () => Promise<T>): Promise<T> => {
@@ -101,9 +103,12 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
       // From the file's bytes: a scan of every column with few values (a copy: the caller may transfer it, and the
       // next request for such a column takes it from here), or of that column's values when that scan cannot tell
       // (a list or object value, a format it does not read).
-      if (!scanned?.has(column)) scanned = await fromFile(() => scanCategories(source.blob, source.name, read.format, column, size));
-      const c = scanned?.get(column);
-      if (c) return { ...c, codes: c.codes.slice() };
+      if (!untold.has(column)) {
+        if (!scanned?.has(column)) scanned = await fromFile(() => scanCategories(source.blob, source.name, read.format, column, size));
+        const c = scanned?.get(column);
+        if (c) return { ...c, codes: c.codes.slice() };
+        untold.add(column);
+      }
       return categoriesOfCells((await fromFile(() => scanCells(source.blob, source.name, index, column))).cells);
     },
     async field(name) {
