@@ -10,7 +10,7 @@ import { applyShaping, type StepColumn } from '../core/shaping/shape';
 import { shapeLabel, shapeNeeds, type LengthUnit, type ShapeSpec } from '../core/shaping/spec';
 import { diagnose, type Diagnostics } from '../core/stats/diagnose';
 import type { DatasetMeta } from '../core/dataset/meta';
-import type { Trajectory } from '../core/trajectory';
+import { fieldOf, type Trajectory } from '../core/trajectory';
 import { loadTokenCounterNode } from '../engine/nodeTokenizer';
 import type { ScoreOptions } from './args';
 
@@ -74,7 +74,7 @@ export async function shapeRun(
   for (const c of needs.columns) {
     if (!rows.some((t) => Object.hasOwn(t.fields, c)))
       return { ok: false, status: 2, message: `--shape: par: no row has a column "${c}" (columns: ${meta.detection.columns.join(', ')})` };
-    columns[c] = Float64Array.from(rows, (t) => labelValue(Object.hasOwn(t.fields, c) ? t.fields[c] : undefined));
+    columns[c] = Float64Array.from(rows, (t) => labelValue(fieldOf(t.fields, c)));
   }
   if (needs.steps && !steps) {
     return {

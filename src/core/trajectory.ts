@@ -64,3 +64,8 @@ export interface ParseIssue {
   /** The file of a dataset made of several files (core/dataset/parts.ts); absent for one file. */
   file?: string;
 }
+
+/** A record field's value, undefined where the record has none (its own fields only: `__proto__` is a field). */
+export function fieldOf(fields: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(fields, name) ? fields[name] : undefined;
+}

@@ -1,4 +1,4 @@
-import type { Trajectory } from '../trajectory';
+import { fieldOf, type Trajectory } from '../trajectory';
 
 /** A column's value per row as a category: an index into `values` (first-seen order), −1 where the row has none. */
 export interface Categories {
@@ -22,7 +22,7 @@ export const cutCategory = (s: string): string => (s.length > CATEGORY_TEXT_LIMI
 
 /** The categories of top-level column `column` of the rows' source records (`Trajectory.fields`). */
 export function categories(rows: readonly Trajectory[], column: string): Categories {
-  return categoriesOfCells(rows.map((t) => (Object.hasOwn(t.fields, column) ? t.fields[column] : undefined)));
+  return categoriesOfCells(rows.map((t) => fieldOf(t.fields, column)));
 }
 
 /** The categories of a column given by its value per row (undefined where a row has none). */

@@ -5,6 +5,7 @@
  */
 import { FIELD_WORDS, HEADER_WORDS, LineScanner, nextLine, PARSE, type ScannedLines } from '../formats/jsonl-scan/scanner';
 import type { FormatId } from '../formats/types';
+import { fieldOf } from '../trajectory';
 import { cellNumber, valuesColumn, type ColumnValues } from '../table/columns';
 import { CategoryCollector, MAX_COLLECTED_VALUES, type Categories } from './categories';
 import { LabelCollector } from './labelColumns';
@@ -81,7 +82,7 @@ export async function scanCells(blob: Blob, name: string, index: LineIndex, fiel
       while (row + rows < n && index.spans[2 * (row + rows)] === index.spans[2 * row]) rows++;
       if (status === PARSE) {
         const record = JSON.parse(scanner.decode(s.bytes, s.base + start, s.base + i32[r + 1])) as Record<string, unknown>;
-        const cell = Object.hasOwn(record, field) ? record[field] : undefined;
+        const cell = fieldOf(record, field);
         for (let q = 0; q < rows; q++) cells.push(cell);
         for (const key of Object.keys(record)) for (let q = 0; q < rows; q++) numbers.put(numbers.column(key), key, row + q, record[key]);
         continue;

@@ -1,6 +1,6 @@
 import type { Detection } from '../formats/types';
 import { truncatedFromFields } from '../stats/truncation';
-import type { ParseIssue, Trajectory } from '../trajectory';
+import { fieldOf, type ParseIssue, type Trajectory } from '../trajectory';
 import { categories, type Categories } from './categories';
 import { stepGroupKey } from './parts';
 
@@ -70,7 +70,7 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
     steps[i] = t.step ?? Number.NaN;
     truncated[i] = truncatedFromFields(t.fields);
     if (labels && label !== null) {
-      const v = Object.hasOwn(t.fields, label) ? t.fields[label] : undefined;
+      const v = fieldOf(t.fields, label);
       if (v !== undefined) labelPresent++;
       labels[i] = labelValue(v);
     }

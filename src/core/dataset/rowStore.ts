@@ -12,7 +12,7 @@
  */
 import { LineRows, unreadable, type LineIndex } from './lineRows';
 import type { ByteSource, ColumnMapping, FormatId } from '../formats/types';
-import type { Trajectory } from '../trajectory';
+import { fieldOf, type Trajectory } from '../trajectory';
 import { withPartStep } from './parts';
 import { categories, categoriesOfCells, CategoryCollector, type Categories } from './categories';
 import { scanCategories, scanCells, scanField } from './columnScan';
@@ -46,7 +46,7 @@ function visitAll(rows: readonly Trajectory[], visit: (t: Trajectory, i: number)
 /** Each row's value of top-level field `name` of its record (undefined where it has none), from every row. */
 async function cellsOf(store: Pick<RowStore, 'each'>, name: string): Promise<unknown[]> {
   const cells: unknown[] = [];
-  await store.each((t) => cells.push(Object.hasOwn(t.fields, name) ? t.fields[name] : undefined));
+  await store.each((t) => cells.push(fieldOf(t.fields, name)));
   return cells;
 }
 

@@ -3,7 +3,7 @@
  * Each is a typed column the table sorts and filters on without touching objects: numbers as a Float64Array (NaN
  * where a row has none), text as strings with a precomputed sort rank, so that 100,000 rows sort as numbers.
  */
-import type { Trajectory } from '../trajectory';
+import { fieldOf, type Trajectory } from '../trajectory';
 
 export interface NumberColumn {
   kind: 'number';
@@ -61,7 +61,7 @@ function asText(v: unknown): string | null {
  * digits). A row without the field is NaN / null.
  */
 export function fieldColumn(rows: readonly Pick<Trajectory, 'fields'>[], name: string): ColumnValues {
-  return valuesColumn(rows.map((t) => (Object.hasOwn(t.fields, name) ? t.fields[name] : undefined)));
+  return valuesColumn(rows.map((t) => fieldOf(t.fields, name)));
 }
 
 /** fieldColumn of the rows' values of the field (undefined where a row has none). */
