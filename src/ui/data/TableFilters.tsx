@@ -56,7 +56,7 @@ export function TableFilters({ view, columns }: { view: Int32Array; columns: Map
         {shown.toLocaleString('en-US')} shown
       </span>
       <input type="search" aria-label="Search text" placeholder="Search text in any field" value={text} onChange={(e) => setText(e.target.value)} />
-      <span role="status" aria-label="Search status" className="muted">
+      <span role="status" aria-label="Search status" className="muted search-status">
         {searching ? 'Searching…' : ''}
       </span>
       {searchError ? (
