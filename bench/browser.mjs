@@ -141,3 +141,45 @@ export async function sortBaselineMs(page, n) {
     return performance.now() - t0;
   }, n);
 }
+
+/**
+ * The JS heap of every dedicated worker of the page and of its frames (the reward workers live in the sandbox frame's
+ * process, out of Playwright's reach), after a forced GC in each: CDP auto-attach from each frame's session, the
+ * workers' messages through `Target.sendMessageToTarget`. Returns [{ frame, url, usedMB, buffersMB }].
+ */
+export async function workerHeaps(context, page) {
+  const out = [];
+  for (const f of page.frames()) {
+    let s;
+    try {
+      s = await context.newCDPSession(f);
+    } catch {
+      continue; // an in-process frame: its workers are the page's
+    }
+    let id = 0;
+    const pending = new Map();
+    const attached = [];
+    s.on('Target.attachedToTarget', (ev) => attached.push(ev));
+    s.on('Target.receivedMessageFromTarget', (ev) => {
+      const m = JSON.parse(ev.message);
+      pending.get(m.id)?.(m);
+      pending.delete(m.id);
+    });
+    await s.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    await new Promise((r) => setTimeout(r, 300));
+    const call = (sessionId, method) =>
+      new Promise((res) => {
+        const i = ++id;
+        pending.set(i, res);
+        void s.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: i, method, params: {} }) });
+      });
+    for (const a of attached) {
+      if (a.targetInfo.type !== 'worker') continue;
+      await call(a.sessionId, 'HeapProfiler.collectGarbage');
+      const r = (await call(a.sessionId, 'Runtime.getHeapUsage')).result;
+      if (r) out.push({ frame: f.url().split('/').pop(), url: a.targetInfo.url, usedMB: r.usedSize / 1e6, buffersMB: (r.backingStorageSize ?? 0) / 1e6 });
+    }
+    await s.detach().catch(() => undefined);
+  }
+  return out;
+}

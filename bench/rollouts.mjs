@@ -47,3 +47,17 @@ export function scaleFile(rows, log = console.error) {
   log(`${path}: ${(statSync(path).size / 1e6).toFixed(0)} MB`);
   return path;
 }
+
+/** `path` gzip-compressed (level 1) next to it, written once (again when the plain file is newer). */
+export async function gzippedFile(path, log = console.error) {
+  const gz = `${path}.gz`;
+  if (!existsSync(gz) || statSync(gz).mtimeMs < statSync(path).mtimeMs) {
+    log(`writing ${gz} …`);
+    const { pipeline } = await import('node:stream/promises');
+    const { createGzip } = await import('node:zlib');
+    const { createReadStream, createWriteStream } = await import('node:fs');
+    await pipeline(createReadStream(path), createGzip({ level: 1 }), createWriteStream(gz));
+  }
+  log(`${gz}: ${(statSync(gz).size / 1e6).toFixed(0)} MB`);
+  return gz;
+}

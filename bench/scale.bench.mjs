@@ -14,11 +14,14 @@
 // - maxMainThreadLagMs: the longest main-thread task (PerformanceObserver `longtask`) from the upload to the last tab;
 // - heapMB: the page's JS heap after the runs and tabs: CDP Runtime.getHeapUsage usedSize of the page's main thread,
 //   no forced GC (stderr also gives it after HeapProfiler.collectGarbage, the ArrayBuffer contents outside the JS heap
-//   (backingStorageSize), and the reward sandbox frame's heap; the reward workers' heaps are not reachable from here).
-// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--dist DIR] [--json]
+//   (backingStorageSize), and the reward sandbox frame's heap);
+// - dataWorkerHeapMB, rewardWorkersHeapMB: the data worker's JS heap and the reward workers' together, each after a
+//   forced GC (CDP, through the frames' sessions).
+// `--gzip` uploads the same file gzip-compressed (written once, level 1); the baselines still read the plain lines.
+// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--gzip] [--dist DIR] [--json]
 import { statSync } from 'node:fs';
-import { benchFileInput, cpuSample, launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
-import { scaleFile } from './rollouts.mjs';
+import { benchFileInput, cpuSample, launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview, stealSince, workerHeaps } from './browser.mjs';
+import { gzippedFile, scaleFile } from './rollouts.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,6 +42,8 @@ const reward = (edit) => `export default function reward(t) {
 `;
 
 const path = scaleFile(ROWS, log);
+const GZIP = process.argv.includes('--gzip');
+const upload = GZIP ? await gzippedFile(path, log) : path;
 const mb = statSync(path).size / 1e6;
 
 // `--dist DIR` serves another build (an A/B against an earlier commit built there).
@@ -73,7 +78,7 @@ try {
   // 1. Import; the studio runs the editor's reward by itself right after.
   log(`importing ${FMT} rollouts …`);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
-  await chooser.setFiles(path);
+  await chooser.setFiles(upload);
   await page.getByTestId('run-summary').getByText(`${FMT} scored`).waitFor({ timeout: 600_000 });
   await page.waitForFunction(() => window.__runs.length >= 1 && performance.getEntriesByName('import', 'measure').length > 0, null, {
     timeout: 60_000,
@@ -151,13 +156,11 @@ try {
       /* an in-process frame shares the page's heap */
     }
   }
-  const workerHeaps = [];
-  for (const w of page.workers()) {
-    const used = await w.evaluate(() => globalThis.performance?.memory?.usedJSHeapSize ?? null).catch(() => null);
-    if (used !== null) workerHeaps.push(`${(used / 1e6).toFixed(0)} MB`);
-  }
+  const heaps = await workerHeaps(context, page);
+  const dataWorker = heaps.filter((w) => /import\.worker/.test(w.url)).reduce((n, w) => n + w.usedMB, 0);
+  const rewardWorkers = heaps.filter((w) => w.url.startsWith('blob:')).reduce((n, w) => n + w.usedMB, 0);
   log(
-    `page heap ${heap.toFixed(0)} MB (after a forced GC ${heapAfterGc.toFixed(0)} MB), ArrayBuffer contents ${buffers.toFixed(0)} MB; sandbox frame: ${frameHeap}; workers: ${workerHeaps.join(', ') || 'not measurable'}`,
+    `page heap ${heap.toFixed(0)} MB (after a forced GC ${heapAfterGc.toFixed(0)} MB), ArrayBuffer contents ${buffers.toFixed(0)} MB; sandbox frame: ${frameHeap}; workers after a forced GC: ${heaps.map((w) => `${w.url.split('/').pop().slice(0, 24)} (${w.frame || 'page'}) ${w.usedMB.toFixed(0)} MB`).join(', ')}`,
   );
 
   // 5. Baselines in workers of the same page, with the studio idle: the file read in 64 MB slices, split into lines;
@@ -217,9 +220,11 @@ try {
     tabsReadyMs: Math.round(Math.max(...Object.values(tabMs))),
     maxMainThreadLagMs: Math.round(longest),
     heapMB: Math.round(heap),
+    dataWorkerHeapMB: Math.round(dataWorker),
+    rewardWorkersHeapMB: Math.round(rewardWorkers),
   };
   log(
-    `\n${FMT} rollouts (${mb.toFixed(0)} MB), one tab; CPU taken by the hypervisor (steal) during the sequence: ${steal}; load average ${(
+    `\n${FMT} rollouts (${mb.toFixed(0)} MB${GZIP ? ', uploaded gzip-compressed' : ''}), one tab; CPU taken by the hypervisor (steal) during the sequence: ${steal}; load average ${(
       await import('node:os')
     )
       .loadavg()

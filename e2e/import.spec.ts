@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio, statusLine, upload } from './helpers';
+import { openStudio, runAndWait, statusLine, typeReward, upload } from './helpers';
 
 const jsonl = (rows: unknown[]) => Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 const format = (page: Page) => page.getByRole('combobox', { name: 'Format', exact: true });
@@ -233,4 +233,24 @@ test('a large JSONL is read in pieces by several workers: the same rows, groups 
   const detail = page.getByRole('complementary', { name: 'Rollout detail' });
   await expect(detail.getByRole('listitem', { name: 'assistant turn' })).toContainText('I think 280 zebra. A: 0');
   await expect(detail.getByRole('listitem', { name: 'user turn' })).toContainText('Question 93: how many?');
+});
+
+/**
+ * A gzip JSONL file: the reward workers read each row back through a decompressor, by its line's span in the
+ * decompressed bytes. The reward reads the completion (`A<i>`, from those lines) and Group by splits by `model`
+ * (m<i mod 3>, collected at import): the figures a person counts in the file need each row read in its own place.
+ */
+test('a gzip JSONL file is scored row by row, each row read back in its place', async ({ page }) => {
+  const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2} ça`, completion: `A${i} 日本`, model: `m${i % 3}` }));
+  await upload(page, 'models.jsonl.gz', gzipSync(Buffer.from(lines.join('\n') + '\n')), 'application/gzip');
+  await expect(statusLine(page)).toContainText('1,200 trajectories');
+  await typeReward(page, 'export default function reward(t) {\n  return parseInt(t.completion.slice(1), 10) % 3 === 1 ? 1 : 0;\n}\n');
+  await runAndWait(page, '1,200 scored');
+  await page.getByRole('tab', { name: 'Group by' }).click();
+  await expect(page.getByRole('combobox', { name: 'Group by column' })).toHaveValue('model');
+  const table = page.getByRole('table', { name: 'Reward by group' });
+  await expect(table.getByRole('row')).toHaveCount(4);
+  await expect(table.getByRole('row').nth(1)).toHaveText(['m0', '400', '0', '0'].join(''));
+  await expect(table.getByRole('row').nth(2)).toHaveText(['m1', '400', '1', '0'].join(''));
+  await expect(table.getByRole('row').nth(3)).toHaveText(['m2', '400', '0', '0'].join(''));
 });

@@ -41,7 +41,7 @@ const PROGRESS_EVERY_MS = 100;
 
 /** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
 function engineDataset(ds: Dataset) {
-  const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
+  const index = ds.spans ? { spans: ds.spans, lines: ds.lines, ...(ds.spansGzip ? { gzip: true } : {}) } : undefined;
   // Several files: each part with its own rows' lines (sliced: a view would post the whole array once per part).
   const parts = ds.parts
     ?.filter((p) => p.rows > 0)
@@ -49,7 +49,7 @@ function engineDataset(ds: Dataset) {
       blob: p.blob,
       name: p.name,
       step: p.step,
-      index: p.spans ? { spans: p.spans, lines: ds.lines.slice(p.first, p.first + p.rows) } : undefined,
+      index: p.spans ? { spans: p.spans, lines: ds.lines.slice(p.first, p.first + p.rows), ...(p.spansGzip ? { gzip: true } : {}) } : undefined,
     }));
   return {
     size: ds.size,

@@ -70,13 +70,18 @@ export function checkParts(v: unknown, where: string, paths: boolean): DatasetPa
     if (name.length > PART_NAME_LIMIT) bad(`${where}.${i}.name`, `at most ${PART_NAME_LIMIT} characters`);
     if (!(p.blob instanceof Blob) && !(paths && typeof p.path === 'string')) bad(`${where}.${i}`, paths ? 'a blob or a path' : 'a Blob');
     if (p.step !== null && !(typeof p.step === 'number' && Number.isFinite(p.step))) bad(`${where}.${i}.step`, 'null or a finite number');
-    if (p.index !== undefined) {
-      const ix = record(p.index, `${where}.${i}.index`);
-      if (!(ix.lines instanceof Int32Array) || !(ix.spans instanceof Float64Array) || ix.spans.length !== 2 * ix.lines.length)
-        bad(`${where}.${i}.index`, 'spans (Float64Array) twice as long as lines (Int32Array)');
-    }
+    if (p.index !== undefined) checkLineIndex(p.index, `${where}.${i}.index`);
     return p as unknown as DatasetPart;
   });
+}
+
+/** A file's line index as a boundary receives it: spans twice as long as lines, and `gzip` absent or a boolean. */
+export function checkLineIndex(v: unknown, where: string): LineIndex {
+  const ix = record(v, where);
+  if (!(ix.lines instanceof Int32Array) || !(ix.spans instanceof Float64Array) || ix.spans.length !== 2 * ix.lines.length)
+    bad(where, 'spans (Float64Array) twice as long as lines (Int32Array)');
+  if (ix.gzip !== undefined && typeof ix.gzip !== 'boolean') bad(`${where}.gzip`, 'a boolean');
+  return ix as unknown as LineIndex;
 }
 
 /** Which Python function to call, and how (see src/core/python/runPython.ts). */
@@ -463,6 +468,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         str(f.name, 'file.name');
         if (f.parts !== undefined) checkParts(f.parts, 'file.parts', true);
         else if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
+        if (f.index !== undefined) checkLineIndex(f.index, 'file.index');
         return m as ToWorker;
       }
       case 'run': {

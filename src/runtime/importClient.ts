@@ -80,7 +80,7 @@ export function startImport(
   let part: ImportProgress['part'];
   let bytesBefore = 0;
   const totalBytes = parts ? parts.reduce((n, p) => n + p.blob.size, 0) : blob.size;
-  const read: { first: number; rows: number; spans?: Float64Array }[] = [];
+  const read: { first: number; rows: number; spans?: Float64Array; spansGzip?: boolean }[] = [];
   let shownFirst = false;
   /** What `finish` takes, with the parts read so far. */
   const init = () => {
@@ -95,7 +95,7 @@ export function startImport(
       } else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
         if (m.rows === undefined) part = { index: m.index, count: parts.length, step: parts[m.index].step };
         else {
-          read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...(m.spans instanceof Float64Array ? { spans: m.spans } : {}) };
+          read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...spansOf(m) };
           bytesBefore += parts[m.index].blob.size;
           if (m.failure) builder.addIssue(m.failure);
           if (!shownFirst && m.rows > 0 && detection && onFirstPart && m.index < parts.length - 1) {
@@ -113,7 +113,7 @@ export function startImport(
         jobs.delete(jobId);
         if (m.kind === 'failed') resolve({ ok: false, error: m.error });
         else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
-        else resolve({ ok: true, value: builder.finish({ ...init(), spans: m.spans }) });
+        else resolve({ ok: true, value: builder.finish({ ...init(), ...spansOf(m) }) });
       }
     });
   });
@@ -301,4 +301,10 @@ export async function buildRowsFile(
   progress.delete(id);
   if (!r?.bytes || !(r.bytes instanceof Uint8Array)) throw new Error(r?.error ?? 'the data worker did not answer');
   return r.bytes;
+}
+
+/** A reply's row spans, and whether they are in the file's decompressed bytes. */
+function spansOf(m: { spans?: Float64Array; gzip?: boolean }): { spans?: Float64Array; spansGzip?: boolean } {
+  if (!(m.spans instanceof Float64Array)) return {};
+  return m.gzip === true ? { spans: m.spans, spansGzip: true } : { spans: m.spans };
 }

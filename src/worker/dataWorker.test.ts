@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { DataReply, DataRequest } from '../runtime/importProtocol';
 import { serveDataWorker } from './dataWorker';
@@ -45,6 +46,23 @@ describe('the data worker', () => {
     void w.send({ kind: 'cancel', jobId: 2 });
     expect(await completionsOf(w, 1, 10)).toEqual(['a', 'b']);
     expect(await completionsOf(w, 2, 11)).toBeNull();
+  });
+
+  it("a gzip JSONL import: the page gets the rows' spans in the decompressed bytes, marked so; the rows stay here", async () => {
+    const w = serve();
+    const text = '{"prompt":"p","completion":"a"}\n\n{"prompt":"p","completion":"bé"}\n';
+    for (const [name, blob, gzip] of [
+      ['f.jsonl.gz', new Blob([gzipSync(new TextEncoder().encode(text))]), true],
+      ['f.jsonl', new Blob([text]), false],
+    ] as const) {
+      const jobId = gzip ? 7 : 8;
+      const ended = w.reply((m) => 'jobId' in m && m.jobId === jobId && (m.kind === 'done' || m.kind === 'failed'));
+      void w.send({ kind: 'import', jobId, blob, name, opts: {} });
+      const done = await ended;
+      // Worked by hand: line 1 is bytes 0–31, line 3 bytes 33–65 (33 bytes: é is two).
+      expect(done).toEqual({ kind: 'done', jobId, spans: Float64Array.from([0, 31, 33, 66]), ...(gzip ? { gzip: true } : {}) });
+      expect(await completionsOf(w, jobId, 20 + jobId)).toEqual(['a', 'bé']);
+    }
   });
 
   it('drops every other import once the page adopts one', async () => {

@@ -181,7 +181,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
           labels = e.columns;
           cats = e.categories;
         } else {
-          kept.add(e.batch.line.slice(), e.spans, e.rows);
+          kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
           post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
         }
       }
@@ -190,7 +190,7 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
       commit({ key: m.jobId, store, labels, categories: cats }, abort);
       // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them.
       const spans = index?.spans.slice();
-      post({ kind: 'done', jobId: m.jobId, spans }, spans ? [spans.buffer] : []);
+      post({ kind: 'done', jobId: m.jobId, spans, ...(index?.gzip ? { gzip: true } : {}) }, spans ? [spans.buffer] : []);
     } catch (e) {
       post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
     } finally {
@@ -222,10 +222,12 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         } else if (e.kind === 'part-end') {
           const p = parts[e.index];
           let spans: Float64Array | undefined;
+          let gzip = false;
           if (e.rows > 0 && detection) {
             const { store, index } = kept.finish(p, { format: detection.format, mapping: m.opts.mapping });
             stores.push({ store, first, name: p.name, step: p.step });
             spans = index?.spans.slice();
+            gzip = index?.gzip === true;
             // The first part's rows are answered for at once: the page shows them while the others load.
             if (stores.length === 1) commit({ key: m.jobId, store: rowsOfParts(stores.slice()), labels: [], categories: [] }, abort);
           }
@@ -236,11 +238,12 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
             index: e.index,
             rows: e.rows,
             ...(spans ? { spans } : {}),
+            ...(gzip ? { gzip } : {}),
             ...(e.failure ? { failure: e.failure } : {}),
           };
           post(reply, spans ? [spans.buffer as ArrayBuffer] : []);
         } else {
-          kept.add(e.batch.line.slice(), e.spans, e.rows);
+          kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
           post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
         }
       }

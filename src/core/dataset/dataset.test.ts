@@ -19,6 +19,32 @@ const t = (fields: Record<string, unknown>, line: number, group: string, complet
   fields,
 });
 
+describe("DatasetBuilder: the rows' spans that reach the reward workers", () => {
+  const two = () => {
+    const builder = new DatasetBuilder();
+    builder.append(new Packer().pack([t({}, 1, 'a', 'x'), t({}, 2, 'a', 'y')], [], 10, 10));
+    return builder;
+  };
+  const base = { id: 'd', key: 1, name: 'n', blob: new Blob([]), detection };
+  it('keeps spans that fit the rows, marked when they are into the decompressed bytes; drops the rest with their mark', () => {
+    const spans = Float64Array.from([0, 3, 4, 7]);
+    expect(two().finish({ ...base, spans })).toMatchObject({ spans });
+    expect(two().finish({ ...base, spans }).spansGzip).toBeUndefined();
+    expect(two().finish({ ...base, spans, spansGzip: true })).toMatchObject({ spans, spansGzip: true });
+    const short = two().finish({ ...base, spans: Float64Array.from([0, 3]), spansGzip: true });
+    expect(short.spans).toBeUndefined();
+    expect(short.spansGzip).toBeUndefined();
+    const parts = [
+      { name: 'a.jsonl.gz', blob: new Blob([]), step: 1, first: 0, rows: 1, spans: Float64Array.from([0, 3]), spansGzip: true },
+      { name: 'b.jsonl.gz', blob: new Blob([]), step: 2, first: 1, rows: 1, spans: Float64Array.from([0, 3, 4, 7]), spansGzip: true },
+    ];
+    const got = two().finish({ ...base, parts }).parts!;
+    expect(got[0]).toMatchObject({ spans: parts[0].spans, spansGzip: true });
+    expect(got[1].spans).toBeUndefined();
+    expect(got[1].spansGzip).toBeUndefined();
+  });
+});
+
 describe('Packer + DatasetBuilder', () => {
   it('numbers groups densely in first-seen order across batches, keeps lines, lengths and previews', () => {
     const packer = new Packer();

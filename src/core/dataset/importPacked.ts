@@ -30,9 +30,10 @@ export type PackedEvent =
   | { kind: 'meta'; detection: Detection }
   /**
    * `spans`: the byte range of each row's source line (plain JSONL), from which the row can be read again;
-   * `rows`: the trajectories themselves, when there are no spans.
+   * `rows`: the trajectories themselves, when there are no spans; `gzipSpans` with them, for JSONL in one layer of
+   * gzip: each row's line in the decompressed bytes (reward workers read their rows back through a decompressor).
    */
-  | { kind: 'batch'; batch: PackedBatch; spans?: Float64Array; rows?: Trajectory[] }
+  | { kind: 'batch'; batch: PackedBatch; spans?: Float64Array; rows?: Trajectory[]; gzipSpans?: Float64Array }
   /**
    * Last: the columns usable as labels (`labelColumns` of every row) and the columns' categories for Group by
    * (categories.ts), collected while reading.
@@ -151,7 +152,8 @@ export async function* importPacked(source: ByteSource, opts: ImportOptions, par
     else if (event.type === 'rows') {
       labels.add(event.rows);
       const batch = packer.pack(event.rows, event.issues, event.bytesRead, event.totalBytes);
-      yield event.spans ? { kind: 'batch', batch, spans: event.spans } : { kind: 'batch', batch, rows: event.rows };
+      if (event.spans) yield { kind: 'batch', batch, spans: event.spans };
+      else yield { kind: 'batch', batch, rows: event.rows, ...(event.gzipSpans ? { gzipSpans: event.gzipSpans } : {}) };
     }
   }
   yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };

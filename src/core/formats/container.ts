@@ -27,6 +27,11 @@ export interface OpenedFile {
   batches: AsyncGenerator<RecordBatch>;
   /** Whether the batches carry byte spans (plain JSONL read as a stream: `RecordBatch.spans`). */
   spans: boolean;
+  /**
+   * Whether they carry byte spans into the decompressed bytes instead (JSONL in one layer of gzip, read as a
+   * stream): reward workers read their rows back through a decompressor (core/formats/inflated.ts).
+   */
+  gzipSpans?: boolean;
   /** JSONL: the number of physical lines, once the batches have ended. */
   lineCount?: () => number | undefined;
 }
@@ -51,7 +56,7 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
   const { signal } = opts;
   const raw = new ByteReader(sliceStream(blob));
   let reader = raw;
-  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed, lineOffset: opts.lineOffset }, false);
+  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed, lineOffset: opts.lineOffset }, 0);
   try {
     let gzip = false;
     let layers = 0;
@@ -86,7 +91,7 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
             sniff.first === '['
               ? await openBracketFile(reader, ctx, gzip, blob.size)
               : sniff.first === '{'
-                ? await openBraceFile(reader, ctx, gzip, blob.size)
+                ? await openBraceFile(reader, ctx, layers, blob.size)
                 : { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }), spans: false };
           return gzip ? { ...opened, batches: noteTruncation(opened.batches, reader) } : opened;
         }
@@ -144,7 +149,8 @@ async function peek(reader: ByteReader, n: number): Promise<[Uint8Array, boolean
   return [bytes, eof];
 }
 
-async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
+async function openBraceFile(reader: ByteReader, ctx: TextReadContext, layers: number, size: number): Promise<OpenedFile> {
+  const gzip = layers > 0;
   const { bytes } = await reader.peek(FIRST_LINE_BYTES);
   const head = new TextDecoder().decode(bytes.subarray(0, FIRST_LINE_BYTES));
   // JSONL unless the first line (blank lines aside) starts a document: it neither ends a record nor parses, and
@@ -157,7 +163,7 @@ async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boo
     .filter((l) => l !== '');
   const [first, second] = complete;
   if (first === undefined || first.endsWith('}') || parses(first) || (second !== undefined && second.endsWith('}') && isObject(second)))
-    return jsonlStream(reader, ctx, gzip);
+    return jsonlStream(reader, ctx, layers);
   const text = await readText(reader);
   try {
     const document: unknown = JSON.parse(text);
@@ -167,12 +173,15 @@ async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boo
   }
 }
 
-/** JSONL read as a stream; with byte spans unless the bytes are decompressed (spans must point into the file). */
-function jsonlStream(reader: ByteReader, ctx: TextReadContext, gzip: boolean): OpenedFile {
+/**
+ * JSONL read as a stream, with byte spans: into the file, or into its decompressed bytes under one layer of gzip
+ * (`gzipSpans`); none under more layers (nothing reads those back).
+ */
+function jsonlStream(reader: ByteReader, ctx: TextReadContext, layers: number): OpenedFile {
   let lines: number | undefined;
   const counted: TextReadContext = { ...ctx, onEnd: (n) => (lines = n) };
-  const batches = gzip ? readJsonl(textChunks(reader), counted) : readJsonl(textChunksWithBytes(reader), counted);
-  return { container: 'jsonl', gzip, batches, spans: !gzip, lineCount: () => lines };
+  const batches = layers > 1 ? readJsonl(textChunks(reader), counted) : readJsonl(textChunksWithBytes(reader), counted);
+  return { container: 'jsonl', gzip: layers > 0, batches, spans: layers === 0, gzipSpans: layers === 1, lineCount: () => lines };
 }
 
 async function openBracketFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
