@@ -236,11 +236,12 @@ test('a large JSONL is read in pieces by several workers: the same rows, groups 
 });
 
 /**
- * A gzip JSONL file: the reward workers read each row back through a decompressor, by its line's span in the
- * decompressed bytes. The reward reads the completion (`A<i>`, from those lines) and Group by splits by `model`
- * (m<i mod 3>, collected at import): the figures a person counts in the file need each row read in its own place.
+ * A gzip JSONL file is decompressed once, and its rows are read back from those bytes by their lines' spans: by the
+ * reward workers and by the table's text search. The reward reads the completion (`A<i>`, from those lines) and Group
+ * by splits by `model` (m<i mod 3>, collected at import): the figures a person counts in the file need each row read
+ * in its own place.
  */
-test('a gzip JSONL file is scored row by row, each row read back in its place', async ({ page }) => {
+test('a gzip JSONL file is scored row by row, each row read back in its place, and searched', async ({ page }) => {
   const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2} ça`, completion: `A${i} 日本`, model: `m${i % 3}` }));
   await upload(page, 'models.jsonl.gz', gzipSync(Buffer.from(lines.join('\n') + '\n')), 'application/gzip');
   await expect(statusLine(page)).toContainText('1,200 trajectories');
@@ -253,4 +254,10 @@ test('a gzip JSONL file is scored row by row, each row read back in its place', 
   await expect(table.getByRole('row').nth(1)).toHaveText(['m0', '400', '0', '0'].join(''));
   await expect(table.getByRole('row').nth(2)).toHaveText(['m1', '400', '1', '0'].join(''));
   await expect(table.getByRole('row').nth(3)).toHaveText(['m2', '400', '0', '0'].join(''));
+  await expect(page.getByText('JSONL (gzip) · detected as')).toBeVisible();
+  const search = page.getByRole('searchbox', { name: 'Search text' });
+  await search.click();
+  await page.keyboard.type('a1199 日本', { delay: 50 });
+  await expect(page.getByTestId('shown-count')).toHaveText('1 shown');
+  await expect(page.getByRole('row').filter({ hasText: 'A1199 日本' })).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import type { Dataset } from '../core/dataset/dataset';
+import { bytesOf, type Dataset } from '../core/dataset/dataset';
 import type { ColumnMapping, FormatId } from '../core/formats/types';
 import { pickRewardFunction } from '../core/python/choose';
 import { exportReward, type ExportTarget } from '../core/python/exportReward';
@@ -41,19 +41,19 @@ const PROGRESS_EVERY_MS = 100;
 
 /** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
 function engineDataset(ds: Dataset) {
-  const index = ds.spans ? { spans: ds.spans, lines: ds.lines, ...(ds.spansGzip ? { gzip: true } : {}) } : undefined;
+  const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
   // Several files: each part with its own rows' lines (sliced: a view would post the whole array once per part).
   const parts = ds.parts
     ?.filter((p) => p.rows > 0)
     .map((p) => ({
-      blob: p.blob,
+      blob: bytesOf(p),
       name: p.name,
       step: p.step,
-      index: p.spans ? { spans: p.spans, lines: ds.lines.slice(p.first, p.first + p.rows), ...(p.spansGzip ? { gzip: true } : {}) } : undefined,
+      index: p.spans ? { spans: p.spans, lines: ds.lines.slice(p.first, p.first + p.rows) } : undefined,
     }));
   return {
     size: ds.size,
-    file: { datasetId: ds.id, blob: ds.blob, name: ds.name, format: ds.detection.format, mapping: ds.mapping, index, ...(parts ? { parts } : {}) },
+    file: { datasetId: ds.id, blob: bytesOf(ds), name: ds.name, format: ds.detection.format, mapping: ds.mapping, index, ...(parts ? { parts } : {}) },
   };
 }
 

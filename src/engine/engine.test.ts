@@ -151,28 +151,6 @@ describe('RewardEngine on fake ports', () => {
     expect(workers.map((w) => w.runs())).toEqual(firstRuns);
   });
 
-  it('a gzip file read by lines: a worker whose block is done does not take the rows of a worker still loading', async () => {
-    for (const gzip of [false, true]) {
-      const { e, workers } = engine(2, { minTaskMs: 0, autoLoad: false });
-      const index = { spans: new Float64Array(2 * 10_000), lines: Int32Array.from({ length: 10_000 }, (_, i) => i + 1), ...(gzip ? { gzip } : {}) };
-      e.setDataset({ size: 10_000, file: { datasetId: 'd10000', name: 'd.jsonl.gz', blob: new Blob([]), index } });
-      const run = e.run('code');
-      workers[0].finishLoad(10_000);
-      // Worker 0 scores its block (its tasks are answered at once) while worker 1 is still reading the file.
-      await vi.waitFor(() => expect(workers[0].runs().some(([, b]) => b === 5000)).toBe(true));
-      await new Promise((r) => setTimeout(r, 10));
-      const beyond = workers[0].runs().filter(([a]) => a >= 5000);
-      // Plain lines: worker 0 takes from the end of block 1. Gzip: rows behind worker 1's stream stay worker 1's.
-      if (gzip) expect(beyond).toEqual([]);
-      else expect(beyond.length).toBeGreaterThan(0);
-      workers[1].finishLoad(10_000);
-      const out = await run.done;
-      expect(out.kind).toBe('done');
-      if (out.kind === 'done') expect(Array.from(out.result.scores)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 0.5));
-      if (gzip) expect(workers[1].runs().every(([a, b]) => a >= 5000 && b <= 10_000)).toBe(true);
-    }
-  });
-
   it('a run started before the last run’s idle notice went out gets no idle notice in between', async () => {
     const { e, workers } = engine(2);
     e.setDataset(dataset('d10000'));

@@ -503,11 +503,6 @@ export class RewardEngine {
   }
 }
 
-/** Whether workers read some of the dataset's rows back through a decompressor (a gzip JSONL file's line index). */
-function readsThroughDecompressor(f: DatasetFile): boolean {
-  return f.parts ? f.parts.some((p) => p.index?.gzip === true) : f.index?.gzip === true;
-}
-
 /** Why a row subset cannot be run on a dataset of `size` rows, or null. */
 export function subsetProblem(rows: Int32Array, size: number, probe: boolean): string | null {
   if (probe) return 'a run takes a probe or a row subset, not both';
@@ -584,7 +579,7 @@ class Run {
           kind: 'failed',
           message: `the scores of model ${name} cover ${col.length} rollouts where the run has ${n}${this.opts.probe ? ' (probed rollouts)' : ''}`,
         });
-    this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId, !readsThroughDecompressor(this.ds.file));
+    this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
     // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
     // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).
@@ -654,7 +649,7 @@ class Run {
     for (let pass = 0; pass < DEPTH && !q.empty; pass++) {
       for (let k = 0; k < slots.length && !q.empty; k++) {
         const slot = slots[k];
-        if (!e.canTake(slot) || slot.tasks.length >= DEPTH || !q.has(k)) continue;
+        if (!e.canTake(slot) || slot.tasks.length >= DEPTH) continue;
         slot.tasks.push(q.take(k));
       }
     }

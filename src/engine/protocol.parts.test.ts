@@ -33,11 +33,6 @@ describe('a dataset of several files at the worker and frame boundaries', () => 
       [part({ index: { spans: new Float64Array(3), lines: new Int32Array(1) } })],
       'file.parts.0.index: expected spans (Float64Array) twice as long as lines (Int32Array)',
     ],
-    [
-      'a gzip flag that is not a boolean',
-      [part({ index: { spans: new Float64Array(2), lines: new Int32Array(1), gzip: 'yes' } })],
-      'file.parts.0.index.gzip: expected a boolean',
-    ],
     ['parts that are not an array', { 0: part() }, 'file.parts: expected an array of 1 to 10000 parts'],
   ])('refuses %s', (_, parts, message) => {
     expect(error(checkToWorker(load(parts)))).toBe(message);
@@ -57,8 +52,6 @@ describe("one file's line index at the worker and frame boundaries", () => {
 
   it.each([
     ['spans into the file', { spans: new Float64Array(2), lines: new Int32Array(1) }, 'ok'],
-    ['spans into the decompressed bytes', { spans: new Float64Array(2), lines: new Int32Array(1), gzip: true }, 'ok'],
-    ['a gzip flag that is not a boolean', { spans: new Float64Array(2), lines: new Int32Array(1), gzip: 1 }, 'file.index.gzip: expected a boolean'],
     [
       'spans that do not fit the lines',
       { spans: new Float64Array(4), lines: new Int32Array(1) },

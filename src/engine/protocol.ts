@@ -75,12 +75,11 @@ export function checkParts(v: unknown, where: string, paths: boolean): DatasetPa
   });
 }
 
-/** A file's line index as a boundary receives it: spans twice as long as lines, and `gzip` absent or a boolean. */
+/** A file's line index as a boundary receives it: spans twice as long as lines. */
 export function checkLineIndex(v: unknown, where: string): LineIndex {
   const ix = record(v, where);
   if (!(ix.lines instanceof Int32Array) || !(ix.spans instanceof Float64Array) || ix.spans.length !== 2 * ix.lines.length)
     bad(where, 'spans (Float64Array) twice as long as lines (Int32Array)');
-  if (ix.gzip !== undefined && typeof ix.gzip !== 'boolean') bad(`${where}.gzip`, 'a boolean');
   return ix as unknown as LineIndex;
 }
 

@@ -55,43 +55,6 @@ describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
     ]);
   });
 
-  it('without stealing (rows read through a decompressor), a worker takes only its own block, and rows given back', () => {
-    // 100 rows, 2 workers, 16-row tasks: worker 0 walks [0, 50) and then has nothing, though block 1 is untouched.
-    const q = new TaskQueue(100, 2, 1, undefined, false);
-    const w0: [number, number][] = [];
-    while (q.has(0)) {
-      const t = q.take(0);
-      w0.push([t.start, t.end]);
-    }
-    expect(w0).toEqual([
-      [0, 16],
-      [16, 32],
-      [32, 48],
-      [48, 50],
-    ]);
-    expect(q.empty).toBe(false);
-    expect(q.has(1)).toBe(true);
-    // Rows given back (a replaced worker's) go to any worker, the one with its block done too.
-    q.giveBack(20, 30);
-    expect(q.has(0)).toBe(true);
-    const back = q.take(0);
-    expect([back.start, back.end]).toEqual([20, 30]);
-    expect(q.has(0)).toBe(false);
-    expect(ranges(q, Infinity, [1])).toEqual([
-      [50, 66],
-      [66, 82],
-      [82, 98],
-      [98, 100],
-    ]);
-    expect(q.has(1)).toBe(false);
-    // With stealing (the default), the same worker 0 would have taken from the end of block 1.
-    const s = new TaskQueue(100, 2);
-    ranges(s, 4, [0]);
-    expect(s.has(0)).toBe(true);
-    const stolen = s.take(0);
-    expect([stolen.start, stolen.end]).toEqual([84, 100]);
-  });
-
   it('a worker whose block is done takes from the end of the block with the most rows left, worked by hand', () => {
     // 100 rows, 2 workers: blocks [0, 50) and [50, 100); every task is the smallest, max(16, ceil(100 / 16)) = 16 rows.
     expect(ranges(new TaskQueue(100, 2), Infinity, [0])).toEqual([

@@ -45,11 +45,6 @@ export class TaskQueue {
     private readonly align = 1,
     /** Task ids, unique across the runs of one engine so a late reply never matches a newer task. */
     private readonly nextId: () => number = counter(),
-    /**
-     * Whether a worker whose block is done takes rows from another's. Not where rows are read back through a
-     * decompressor (a gzip file): rows behind its stream's position cost a worker the file decompressed again.
-     */
-    private readonly steal = true,
   ) {
     const w = Math.max(1, Math.floor(workers));
     for (let k = 0; k < w; k++) {
@@ -79,14 +74,6 @@ export class TaskQueue {
     return this.left === 0;
   }
 
-  /** Whether `take(worker)` has a task to give. */
-  has(worker = 0): boolean {
-    if (this.left === 0) return false;
-    if (this.steal || this.given.length > 0) return true;
-    const own = this.blocks[worker % this.blocks.length];
-    return own.end > own.start;
-  }
-
   /** Worker `worker`'s block of `rows` rows among `workers`: the rows it takes first, [start, end). */
   static blockOf(worker: number, rows: number, workers: number, align = 1): [number, number] {
     const w = Math.max(1, Math.floor(workers));
@@ -95,7 +82,7 @@ export class TaskQueue {
     return [Math.min(rows, Math.floor((k * units) / w) * align), Math.min(rows, Math.floor(((k + 1) * units) / w) * align)];
   }
 
-  /** The next task for worker `worker` (0 ≤ worker < workers; call only when `has(worker)`). */
+  /** The next task for worker `worker` (0 ≤ worker < workers; call only when not empty). */
   take(worker = 0): Task {
     const raw = Math.max(this.minTask, Math.min(this.maxTask, Math.ceil(this.left / (this.workers * SHARE))));
     const size = Math.ceil(raw / this.align) * this.align;

@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { importPacked, planPieces, runPieceHere } from '../core/dataset/importPacked';
 import type { LineIndex } from '../core/dataset/lineRows';
@@ -18,7 +17,7 @@ async function imported(blob: Blob, pieces = 1) {
   const par = pieces > 1 ? { pieces, minPieceBytes: 1, run: runPieceHere } : undefined;
   for await (const e of importPacked({ name: 'data.jsonl', blob }, {}, par)) {
     if (e.kind === 'meta') format = e.detection.format;
-    else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
+    else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
   }
   if (!format) throw new Error('no format');
   const { index } = kept.finish({ name: 'data.jsonl', blob }, { format });
@@ -197,78 +196,6 @@ describe('WorkerRows read by lines', () => {
   });
 });
 
-describe('WorkerRows over a gzip-compressed JSONL file', () => {
-  const gz = (text: string, layers = 1) => {
-    let bytes: Uint8Array<ArrayBuffer> = encode(text);
-    for (let i = 0; i < layers; i++) bytes = gzipSync(bytes, { chunkSize: 512 });
-    return new Blob([bytes]);
-  };
-
-  it('reads the rows a task asks for through the decompressed bytes, as a whole read gives them', async () => {
-    const rows: unknown[] = [];
-    for (let i = 0; i < 400; i++) {
-      if (i % 70 === 9) rows.push('{"prompt": broken', '');
-      rows.push({ prompt: `Q${i >> 2} ${'ça'.repeat(i % 3)}`, completion: `${'日本語 😀 '.repeat(i % 4)}A: ${i}`, uid: `g${i >> 2}`, step: i % 5 });
-    }
-    for (const eol of ['\n', '\r\n']) {
-      const blob = gz('\ufeff' + jsonl(rows, eol));
-      const whole = (await loadAll({ name: 'data.jsonl.gz', blob })).rows;
-      expect(whole.length).toBe(400);
-      const { format, index } = await imported(blob);
-      expect(index.gzip).toBe(true);
-      expect(index.lines).toEqual(Int32Array.from(whole, (t) => t.line));
-      for (const readBytes of [100, 3000, 1 << 20]) {
-        const w = new WorkerRows(readBytes);
-        await w.load({ datasetId: 'd', blob, name: 'data.jsonl.gz', format, index });
-        expect(w.rows.every((r) => r === undefined)).toBe(true);
-        // Tasks as two workers take them: forward, each skipping the other's; then one behind (decompressed again).
-        await w.ensure(100, 150);
-        await w.ensure(200, 260);
-        expect(w.rows.slice(100, 150)).toEqual(whole.slice(100, 150));
-        expect(w.rows.slice(200, 260)).toEqual(whole.slice(200, 260));
-        expect(w.rows[150]).toBeUndefined();
-        await w.ensure(0, 400);
-        expect(w.rows).toEqual(whole);
-      }
-    }
-  });
-
-  it('preference pairs from gzip: a task may start on the second row of a line', async () => {
-    const pairs = Array.from({ length: 30 }, (_, i) => ({ prompt: `p${i}`, chosen: `good ${i}`, rejected: `bad ${i}` }));
-    const blob = gz(jsonl(pairs));
-    const whole = (await loadAll({ name: 'data.jsonl.gz', blob })).rows;
-    const { format, index } = await imported(blob);
-    expect(format).toBe('preference');
-    const w = new WorkerRows(64);
-    await w.load({ datasetId: 'p', blob, name: 'data.jsonl.gz', format, index });
-    await w.ensure(7, 20);
-    expect(w.rows.slice(7, 20)).toEqual(whole.slice(7, 20));
-    await w.ensure(0, 60);
-    expect(w.rows).toEqual(whole);
-  });
-
-  it('a file under two layers of gzip has no line index: it is read whole', async () => {
-    const blob = gz(jsonl([{ prompt: 'a', completion: 'b' }]), 2);
-    const kept = new RowStoreBuilder();
-    for await (const e of importPacked({ name: 'x.jsonl.gz.gz', blob }, {}))
-      if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
-    expect(kept.finish({ name: 'x', blob }, { format: 'trl-standard' }).index).toBeUndefined();
-  });
-
-  it('says so when the file changed since the import (other bytes, or not gzip any more)', async () => {
-    const rows = Array.from({ length: 10 }, (_, i) => ({ prompt: 'p', completion: `c${i}` }));
-    const blob = gz(jsonl(rows));
-    const { format, index } = await imported(blob);
-    for (const changed of [gz(jsonl(rows).replace(/"/g, "'")), new Blob([jsonl(rows)]), gz(jsonl(rows.slice(0, 3)))]) {
-      const w = new WorkerRows();
-      await w.load({ datasetId: 'c', blob: changed, name: 'data.jsonl.gz', format, index });
-      await expect(w.ensure(0, 10)).rejects.toThrow(
-        /^data\.jsonl\.gz could not be read again \(.+\)\. It may have changed or moved since it was imported: import it again\.$/,
-      );
-    }
-  });
-});
-
 describe('WorkerRows over a dataset of several files', () => {
   it('reads the parts in order, by lines or whole, and gets the rows the import gave (indexes and steps included)', async () => {
     const { importParts } = await import('../core/dataset/importParts');
@@ -280,24 +207,21 @@ describe('WorkerRows over a dataset of several files', () => {
         blob: new Blob([encode(jsonl([{ input: 'A', output: 'x', score: 1 }, '{"input": broken', { input: 'A', output: 'y', score: 0 }]))]),
       },
       {
-        // Gzip-compressed: its rows are read back through a decompressor (its index is into the decompressed bytes).
-        name: '2.jsonl.gz',
+        name: '2.jsonl',
         step: 2,
         blob: new Blob([
-          gzipSync(
-            encode(
-              jsonl([
-                { input: 'A', output: 'z', score: 1, step: 7 },
-                { input: 'B', output: 'w', score: 0 },
-              ]),
-            ),
+          encode(
+            jsonl([
+              { input: 'A', output: 'z', score: 1, step: 7 },
+              { input: 'B', output: 'w', score: 0 },
+            ]),
           ),
         ]),
       },
     ];
     let kept = new RowStoreBuilder();
     let format: FormatId | undefined;
-    const parts: { name: string; step: number; blob: Blob; index?: LineIndex }[] = [];
+    const parts: { name: string; step: number; blob: Blob; index?: { spans: Float64Array; lines: Int32Array } }[] = [];
     const stores = [];
     let first = 0;
     for await (const e of importParts(files, {})) {
@@ -309,9 +233,8 @@ describe('WorkerRows over a dataset of several files', () => {
         parts.push({ ...f, index });
         stores.push({ store, first, name: f.name, step: f.step });
         first += e.rows;
-      } else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
+      } else if (e.kind === 'batch') kept.add(e.batch.line.slice(), e.spans, e.rows);
     }
-    expect(parts.map((p) => p.index?.gzip ?? false)).toEqual([false, true]);
     const expected = await storeRows(rowsOfParts(stores));
     expect(expected.map((t) => [t.index, t.completion, t.step])).toEqual([
       [0, 'x', 1],

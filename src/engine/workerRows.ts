@@ -6,7 +6,6 @@ import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
 import type { DatasetFile, DatasetPart, PieceRequest } from './protocol';
 import type { Trajectory } from '../core/trajectory';
-import { InflatedReader } from '../core/formats/inflated';
 
 /**
  * Bytes of one read when rows are read by lines: a million rows are ~900 MB, more than one string can hold, and
@@ -27,10 +26,7 @@ interface KeptPiece {
 interface ByLines {
   first: number;
   rows: LineRows;
-  /** Bytes [start, end) of the file, or of its decompressed bytes (`LineIndex.gzip`). */
-  bytes: (start: number, end: number) => Promise<Uint8Array>;
-  /** The decompressor behind `bytes`, for a gzip file. */
-  inflated: InflatedReader | null;
+  blob: Blob;
   name: string;
   step: number | null;
 }
@@ -63,7 +59,6 @@ export class WorkerRows {
     const piece = this.piece;
     this.piece = null;
     this.ahead = null;
-    for (const by of this.byLines) by.inflated?.close();
     this.datasetId = '';
     this.rows = [];
     this.size = 0;
@@ -86,16 +81,7 @@ export class WorkerRows {
       const first = rows.length;
       if (p.index && format && p.index.spans.length === 2 * p.index.lines.length) {
         const lr = new LineRows(p.index, { format, mapping });
-        const file = blob;
-        const inflated = p.index.gzip ? new InflatedReader(file) : null;
-        const bytes = inflated
-          ? (start: number, end: number) => inflated.read(start, end)
-          : (start: number, end: number) =>
-              file
-                .slice(start, end)
-                .arrayBuffer()
-                .then((buf) => new Uint8Array(buf));
-        byLines.push({ first, rows: lr, bytes, inflated, name: p.name, step: p.step });
+        byLines.push({ first, rows: lr, blob, name: p.name, step: p.step });
         // Packed, not holey: an array of 100,000 holes would be a dictionary.
         for (let i = 0; i < lr.size; i++) rows.push(undefined as unknown as Trajectory);
         continue;
@@ -195,9 +181,15 @@ export class WorkerRows {
       return lo;
     };
     const read = (i: number, j: number): Promise<Uint8Array> => {
-      const p = by.bytes(lr.start(i - off), lr.end(j - 1 - off)).catch((e: unknown) => {
-        throw unreadable(by.name, e);
-      });
+      const p = by.blob
+        .slice(lr.start(i - off), lr.end(j - 1 - off))
+        .arrayBuffer()
+        .then(
+          (buf) => new Uint8Array(buf),
+          (e: unknown) => {
+            throw unreadable(by.name, e);
+          },
+        );
       p.catch(() => undefined); // a read ahead that is never awaited (another dataset came) must not go unhandled
       return p;
     };

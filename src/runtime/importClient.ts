@@ -80,7 +80,7 @@ export function startImport(
   let part: ImportProgress['part'];
   let bytesBefore = 0;
   const totalBytes = parts ? parts.reduce((n, p) => n + p.blob.size, 0) : blob.size;
-  const read: { first: number; rows: number; spans?: Float64Array; spansGzip?: boolean }[] = [];
+  const read: { first: number; rows: number; spans?: Float64Array; decompressed?: Blob }[] = [];
   let shownFirst = false;
   /** What `finish` takes, with the parts read so far. */
   const init = () => {
@@ -95,7 +95,7 @@ export function startImport(
       } else if (m.kind === 'part' && parts && m.index >= 0 && m.index < parts.length) {
         if (m.rows === undefined) part = { index: m.index, count: parts.length, step: parts[m.index].step };
         else {
-          read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...spansOf(m) };
+          read[m.index] = { first: builder.size - m.rows, rows: m.rows, ...bytesFound(m) };
           bytesBefore += parts[m.index].blob.size;
           if (m.failure) builder.addIssue(m.failure);
           if (!shownFirst && m.rows > 0 && detection && onFirstPart && m.index < parts.length - 1) {
@@ -105,6 +105,9 @@ export function startImport(
           }
         }
         onProgress({ bytesRead: bytesBefore, totalBytes, rows: builder.size, issues: builder.issueCount, part });
+      } else if (m.kind === 'progress') {
+        const bytesRead = parts ? bytesBefore + m.bytesRead : m.bytesRead;
+        onProgress({ bytesRead, totalBytes: parts ? totalBytes : m.totalBytes, rows: builder.size, issues: builder.issueCount, part });
       } else if (m.kind === 'batch') {
         builder.append(m.batch);
         const bytesRead = parts ? bytesBefore + m.batch.bytesRead : m.batch.bytesRead;
@@ -113,7 +116,7 @@ export function startImport(
         jobs.delete(jobId);
         if (m.kind === 'failed') resolve({ ok: false, error: m.error });
         else if (!detection) resolve({ ok: false, error: { code: 'internal', message: 'import finished without detecting a format' } });
-        else resolve({ ok: true, value: builder.finish({ ...init(), ...spansOf(m) }) });
+        else resolve({ ok: true, value: builder.finish({ ...init(), ...bytesFound(m) }) });
       }
     });
   });
@@ -303,8 +306,7 @@ export async function buildRowsFile(
   return r.bytes;
 }
 
-/** A reply's row spans, and whether they are in the file's decompressed bytes. */
-function spansOf(m: { spans?: Float64Array; gzip?: boolean }): { spans?: Float64Array; spansGzip?: boolean } {
-  if (!(m.spans instanceof Float64Array)) return {};
-  return m.gzip === true ? { spans: m.spans, spansGzip: true } : { spans: m.spans };
+/** A reply's row spans and decompressed bytes, where they are what they should be. */
+function bytesFound(m: { spans?: Float64Array; decompressed?: Blob }): { spans?: Float64Array; decompressed?: Blob } {
+  return { ...(m.spans instanceof Float64Array ? { spans: m.spans } : {}), ...(m.decompressed instanceof Blob ? { decompressed: m.decompressed } : {}) };
 }

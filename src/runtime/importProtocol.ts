@@ -70,16 +70,18 @@ export type DataReply =
   | { kind: 'meta'; jobId: number; detection: Detection }
   | { kind: 'batch'; jobId: number; batch: PackedBatch }
   /**
-   * `spans`: per row, the byte offsets of its line in the file (start, end), for a plain JSONL file; in the file's
-   * decompressed bytes when `gzip` (JSONL in one layer of gzip).
+   * `spans`: per row, the byte offsets of its line in the file (start, end), for a plain JSONL file; `decompressed`:
+   * a gzip file's bytes decompressed, which the spans point into and workers read instead of the file.
    */
-  | { kind: 'done'; jobId: number; spans?: Float64Array; gzip?: boolean }
+  | { kind: 'done'; jobId: number; spans?: Float64Array; decompressed?: Blob }
+  /** While a gzip file is decompressed before its rows come (bytes of the compressed file). */
+  | { kind: 'progress'; jobId: number; bytesRead: number; totalBytes: number }
   /**
    * A dataset of several files: part `index` starts (`rows` absent) or is read (`rows`; `spans` for a plain JSONL
    * file; `failure` when it failed). Once the first part with rows is read, the worker answers queries for the rows
    * read so far under the job's key: the page may show them while the rest load.
    */
-  | { kind: 'part'; jobId: number; index: number; rows?: number; spans?: Float64Array; gzip?: boolean; failure?: ParseIssue }
+  | { kind: 'part'; jobId: number; index: number; rows?: number; spans?: Float64Array; decompressed?: Blob; failure?: ParseIssue }
   | { kind: 'failed'; jobId: number; error: ImportFailure }
   /** `error`: why the rows could not be read (e.g. the file changed on disk since the import). */
   | { kind: 'rows'; reqId: number; rows: Trajectory[] | null; error?: string }

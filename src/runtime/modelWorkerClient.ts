@@ -2,7 +2,7 @@
  * The main-thread handle of one model worker (workers/model.worker.ts): promise-returning load / dataset / score
  * calls over its messages. One worker holds one model on one execution provider.
  */
-import type { Dataset } from '../core/dataset/dataset';
+import { bytesOf, type Dataset } from '../core/dataset/dataset';
 import type { BatchLimits } from '../core/models/batching';
 import type { EncoderSpec, InputMode } from '../core/models/encode';
 import type { ModelReply, ModelRequest, ScoredReply, LoadedModelInfo } from './modelProtocol';
@@ -72,11 +72,11 @@ export class ModelWorkerClient {
       };
     });
     // Several files: the model worker reads each (whole), in the import's order, as the reward workers do.
-    const parts = ds.parts?.filter((p) => p.rows > 0).map((p) => ({ blob: p.blob, name: p.name, step: p.step }));
+    const parts = ds.parts?.filter((p) => p.rows > 0).map((p) => ({ blob: bytesOf(p), name: p.name, step: p.step }));
     this.send({
       kind: 'dataset',
       datasetId: ds.id,
-      blob: ds.blob,
+      blob: bytesOf(ds),
       name: ds.name,
       format: ds.detection.format,
       mapping: ds.mapping,

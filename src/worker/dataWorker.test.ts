@@ -48,23 +48,6 @@ describe('the data worker', () => {
     expect(await completionsOf(w, 2, 11)).toBeNull();
   });
 
-  it("a gzip JSONL import: the page gets the rows' spans in the decompressed bytes, marked so; the rows stay here", async () => {
-    const w = serve();
-    const text = '{"prompt":"p","completion":"a"}\n\n{"prompt":"p","completion":"bé"}\n';
-    for (const [name, blob, gzip] of [
-      ['f.jsonl.gz', new Blob([gzipSync(new TextEncoder().encode(text))]), true],
-      ['f.jsonl', new Blob([text]), false],
-    ] as const) {
-      const jobId = gzip ? 7 : 8;
-      const ended = w.reply((m) => 'jobId' in m && m.jobId === jobId && (m.kind === 'done' || m.kind === 'failed'));
-      void w.send({ kind: 'import', jobId, blob, name, opts: {} });
-      const done = await ended;
-      // Worked by hand: line 1 is bytes 0–31, line 3 bytes 33–65 (33 bytes: é is two).
-      expect(done).toEqual({ kind: 'done', jobId, spans: Float64Array.from([0, 31, 33, 66]), ...(gzip ? { gzip: true } : {}) });
-      expect(await completionsOf(w, jobId, 20 + jobId)).toEqual(['a', 'bé']);
-    }
-  });
-
   it('drops every other import once the page adopts one', async () => {
     const w = serve();
     await imported(w, 1, ['a', 'b']);
@@ -104,6 +87,26 @@ describe('the data worker', () => {
     const gone = hits(22);
     void w.send({ kind: 'search', reqId: 22, key: 99, needle: 'x' });
     expect(await gone).toMatchObject({ hits: null });
+  });
+
+  it('a gzip JSONL import: rows read back from its bytes decompressed, which go to the page with the spans into them', async () => {
+    const w = serve();
+    const text = '{"prompt":"p","completion":"a"}\n\n{"prompt":"p","completion":"bé"}\n';
+    const ended = w.reply((m) => 'jobId' in m && m.jobId === 7 && (m.kind === 'done' || m.kind === 'failed'));
+    void w.send({ kind: 'import', jobId: 7, blob: new Blob([gzipSync(text)]), name: 'f.jsonl.gz', opts: {} });
+    const done = await ended;
+    if (done.kind !== 'done') throw new Error(`import ${done.kind}`);
+    // Worked by hand: line 1 is bytes 0–31, line 3 bytes 33–66 (33 bytes: é is two).
+    expect(done.spans).toEqual(Float64Array.from([0, 31, 33, 66]));
+    expect(await done.decompressed?.text()).toBe(text);
+    expect(await completionsOf(w, 7, 30)).toEqual(['a', 'bé']);
+    const hits = w.reply((m) => m.kind === 'hits' && m.reqId === 31);
+    void w.send({ kind: 'search', reqId: 31, key: 7, needle: 'BÉ' });
+    const m = await hits;
+    expect(m.kind === 'hits' && m.hits ? Array.from(m.hits) : null).toEqual([1]);
+    // A plain file has no decompressed bytes to send.
+    await imported(w, 8, ['x']);
+    expect(w.posted.find((r) => r.kind === 'done' && r.jobId === 8)).not.toHaveProperty('decompressed');
   });
 
   it('answers the preference check from the rows of the file, read again without keeping them', async () => {

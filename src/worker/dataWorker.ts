@@ -167,6 +167,8 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     const abort = new AbortController();
     running.set(m.jobId, abort);
     const source = { name: m.name, blob: m.blob };
+    /** What the rows are read back from: the file, or its bytes decompressed. */
+    let bytes = source;
     const kept = new RowStoreBuilder();
     let detection: Detection | null = null;
     let labels: LabelColumn[] = [];
@@ -180,17 +182,23 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
         } else if (e.kind === 'labels') {
           labels = e.columns;
           cats = e.categories;
+        } else if (e.kind === 'decompressed') {
+          bytes = { name: m.name, blob: e.blob };
+        } else if (e.kind === 'progress') {
+          post({ kind: 'progress', jobId: m.jobId, bytesRead: e.bytesRead, totalBytes: e.totalBytes });
         } else {
-          kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
+          kept.add(e.batch.line.slice(), e.spans, e.rows);
           post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
         }
       }
       if (!detection) throw new Error('the import ended without deciding a format');
-      const { store, index } = kept.finish(source, { format: detection.format, mapping: m.opts.mapping });
+      const { store, index } = kept.finish(bytes, { format: detection.format, mapping: m.opts.mapping });
       commit({ key: m.jobId, store, labels, categories: cats }, abort);
-      // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them.
+      // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them
+      // (from its bytes decompressed, for a gzip file: they go too).
       const spans = index?.spans.slice();
-      post({ kind: 'done', jobId: m.jobId, spans, ...(index?.gzip ? { gzip: true } : {}) }, spans ? [spans.buffer] : []);
+      const decompressed = bytes !== source ? { decompressed: bytes.blob } : {};
+      post({ kind: 'done', jobId: m.jobId, spans, ...decompressed }, spans ? [spans.buffer] : []);
     } catch (e) {
       post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
     } finally {
@@ -204,6 +212,8 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     running.set(m.jobId, abort);
     const stores: PartStore[] = [];
     let kept = new RowStoreBuilder();
+    /** The part's bytes decompressed, for a gzip file. */
+    let decompressed: Blob | null = null;
     let first = 0;
     let detection: Detection | null = null;
     let labels: LabelColumn[] = [];
@@ -218,16 +228,20 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
           cats = e.categories;
         } else if (e.kind === 'part') {
           kept = new RowStoreBuilder();
+          decompressed = null;
           post({ kind: 'part', jobId: m.jobId, index: e.index });
+        } else if (e.kind === 'decompressed') {
+          decompressed = e.blob;
+        } else if (e.kind === 'progress') {
+          post({ kind: 'progress', jobId: m.jobId, bytesRead: e.bytesRead, totalBytes: e.totalBytes });
         } else if (e.kind === 'part-end') {
           const p = parts[e.index];
           let spans: Float64Array | undefined;
-          let gzip = false;
           if (e.rows > 0 && detection) {
-            const { store, index } = kept.finish(p, { format: detection.format, mapping: m.opts.mapping });
+            const from = decompressed ? { name: p.name, blob: decompressed } : p;
+            const { store, index } = kept.finish(from, { format: detection.format, mapping: m.opts.mapping });
             stores.push({ store, first, name: p.name, step: p.step });
             spans = index?.spans.slice();
-            gzip = index?.gzip === true;
             // The first part's rows are answered for at once: the page shows them while the others load.
             if (stores.length === 1) commit({ key: m.jobId, store: rowsOfParts(stores.slice()), labels: [], categories: [] }, abort);
           }
@@ -238,12 +252,12 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
             index: e.index,
             rows: e.rows,
             ...(spans ? { spans } : {}),
-            ...(gzip ? { gzip } : {}),
+            ...(decompressed && e.rows > 0 ? { decompressed } : {}),
             ...(e.failure ? { failure: e.failure } : {}),
           };
           post(reply, spans ? [spans.buffer as ArrayBuffer] : []);
         } else {
-          kept.add(e.batch.line.slice(), e.spans, e.rows, e.gzipSpans);
+          kept.add(e.batch.line.slice(), e.spans, e.rows);
           post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
         }
       }

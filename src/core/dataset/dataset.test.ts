@@ -4,7 +4,7 @@ import type { Detection } from '../formats/types';
 import { RowStatus } from '../reward/contract';
 import { PairSide, preferenceAccuracy, preferencePairs } from '../stats/preference';
 import type { PreferenceSide, Trajectory } from '../trajectory';
-import { DatasetBuilder, datasetPairs, NO_SUBSET, previewOf } from './dataset';
+import { bytesOf, DatasetBuilder, datasetPairs, NO_SUBSET, previewOf } from './dataset';
 import { Packer, PREVIEW_CHARS } from './packed';
 
 const detection: Detection = { container: 'jsonl', format: 'preference', detected: 'preference', reason: '', columns: [], gzip: false };
@@ -19,29 +19,23 @@ const t = (fields: Record<string, unknown>, line: number, group: string, complet
   fields,
 });
 
-describe("DatasetBuilder: the rows' spans that reach the reward workers", () => {
-  const two = () => {
+describe('DatasetBuilder: what the workers read', () => {
+  it("keeps a gzip file's decompressed bytes (the dataset's and each part's), which workers read instead of the file", () => {
     const builder = new DatasetBuilder();
     builder.append(new Packer().pack([t({}, 1, 'a', 'x'), t({}, 2, 'a', 'y')], [], 10, 10));
-    return builder;
-  };
-  const base = { id: 'd', key: 1, name: 'n', blob: new Blob([]), detection };
-  it('keeps spans that fit the rows, marked when they are into the decompressed bytes; drops the rest with their mark', () => {
+    const file = new Blob(['gz']);
+    const decompressed = new Blob(['plain']);
     const spans = Float64Array.from([0, 3, 4, 7]);
-    expect(two().finish({ ...base, spans })).toMatchObject({ spans });
-    expect(two().finish({ ...base, spans }).spansGzip).toBeUndefined();
-    expect(two().finish({ ...base, spans, spansGzip: true })).toMatchObject({ spans, spansGzip: true });
-    const short = two().finish({ ...base, spans: Float64Array.from([0, 3]), spansGzip: true });
-    expect(short.spans).toBeUndefined();
-    expect(short.spansGzip).toBeUndefined();
     const parts = [
-      { name: 'a.jsonl.gz', blob: new Blob([]), step: 1, first: 0, rows: 1, spans: Float64Array.from([0, 3]), spansGzip: true },
-      { name: 'b.jsonl.gz', blob: new Blob([]), step: 2, first: 1, rows: 1, spans: Float64Array.from([0, 3, 4, 7]), spansGzip: true },
+      { name: 'a.jsonl.gz', blob: file, step: 1, first: 0, rows: 1, decompressed },
+      { name: 'b.jsonl', blob: file, step: 2, first: 1, rows: 1 },
     ];
-    const got = two().finish({ ...base, parts }).parts!;
-    expect(got[0]).toMatchObject({ spans: parts[0].spans, spansGzip: true });
-    expect(got[1].spans).toBeUndefined();
-    expect(got[1].spansGzip).toBeUndefined();
+    const ds = builder.finish({ id: 'd', key: 1, name: 'n', blob: file, detection, spans, decompressed, parts });
+    expect(ds.blob).toBe(file);
+    expect(bytesOf(ds)).toBe(decompressed);
+    expect(ds.spans).toBe(spans);
+    expect(bytesOf(ds.parts![0])).toBe(decompressed);
+    expect(bytesOf(ds.parts![1])).toBe(file);
   });
 });
 

@@ -62,8 +62,8 @@ export interface Dataset {
    * With `lines`, reward workers read a row back from its line (core/dataset/lineRows.ts) instead of the whole file.
    */
   spans?: Float64Array;
-  /** The spans are offsets in `blob`'s bytes once decompressed (JSONL in one layer of gzip), not in `blob`. */
-  spansGzip?: boolean;
+  /** A gzip-compressed file's bytes decompressed (core/formats/inflate.ts): the spans point into them, and workers read them. */
+  decompressed?: Blob;
   /**
    * A dataset of several files (core/dataset/parts.ts), in reading order: each file's rows are rows
    * [first, first + rows); `lines` are then each file's own line numbers. Absent for one file.
@@ -81,8 +81,13 @@ export interface DatasetPartInfo {
   rows: number;
   /** A plain JSONL file: its rows' byte spans in it (as `Dataset.spans` for one file). */
   spans?: Float64Array;
-  /** As `Dataset.spansGzip`. */
-  spansGzip?: boolean;
+  /** As `Dataset.decompressed`. */
+  decompressed?: Blob;
+}
+
+/** What workers read a file's rows from: a gzip file's bytes decompressed, else the file. */
+export function bytesOf(f: { blob: Blob; decompressed?: Blob }): Blob {
+  return f.decompressed ?? f.blob;
 }
 
 /**
@@ -188,22 +193,20 @@ export class DatasetBuilder {
     detection: Detection;
     mapping?: ColumnMapping;
     spans?: Float64Array;
-    spansGzip?: boolean;
+    decompressed?: Blob;
     parts?: DatasetPartInfo[];
   }): Dataset {
     const groupOf = this.groupOf.done();
     const steps = this.steps.done();
     const groupSizes = new Int32Array(this.groupKeys.length);
     for (let i = 0; i < groupOf.length; i++) groupSizes[groupOf[i]]++;
-    const { spans, spansGzip, parts, ...rest } = init;
-    const fit = (s: Float64Array | undefined, rows: number, gzip: boolean | undefined) =>
-      s && s.length === 2 * rows ? { spans: s, ...(gzip ? { spansGzip: true } : {}) } : {};
+    const { spans, parts, ...rest } = init;
     return {
       ...rest,
       // Each file's spans must fit its rows, or workers would read the wrong lines: that file is then read whole.
-      ...(parts ? { parts: parts.map(({ spans: s, spansGzip: g, ...p }) => ({ ...p, ...fit(s, p.rows, g) })) } : {}),
+      ...(parts ? { parts: parts.map(({ spans: s, ...p }) => (s && s.length === 2 * p.rows ? { ...p, spans: s } : p)) } : {}),
       // Spans for another number of rows would read the wrong lines: none then (workers read the whole file).
-      ...fit(spans, this.size, spansGzip),
+      ...(spans && spans.length === 2 * this.size ? { spans } : {}),
       size: this.size,
       lines: this.lines.done(),
       // Copies: a dataset of several files is finished once after its first file, and the builder goes on.

@@ -44,7 +44,7 @@ async function collect(src: ByteSource, par?: Parallelism, opts: ImportOptions =
   for await (const e of importPacked(src, opts, par) as AsyncGenerator<PackedEvent>) {
     if (e.kind === 'meta') out.detection = e.detection;
     else if (e.kind === 'labels') out.labels = e.columns;
-    else {
+    else if (e.kind === 'batch') {
       const b = e.batch;
       out.line.push(...b.line);
       out.groupOf.push(...b.groupOf);
@@ -225,5 +225,74 @@ describe('Packer.adopt', () => {
     expect(b.newPairs).toEqual([null]);
     expect(b.issues).toEqual([{ line: 5, reason: 'bad' }]);
     expect(numbering).toEqual({ groups: [2, 0], pairs: [1, 0] });
+  });
+});
+
+describe('importPacked of a gzip-compressed file', () => {
+  /** Every event of an import, and the decompressed bytes it handed out. */
+  async function events(src: ByteSource, par?: Parallelism) {
+    const kinds: string[] = [];
+    let decompressed: Uint8Array | null = null;
+    for await (const e of importPacked(src, {}, par)) {
+      if (kinds.at(-1) !== e.kind) kinds.push(e.kind);
+      if (e.kind === 'decompressed') decompressed = new Uint8Array(await e.blob.arrayBuffer());
+    }
+    return { kinds, decompressed };
+  }
+
+  it('imports the decompressed bytes as the plain file: same rows, groups, issues and spans (into those bytes)', async () => {
+    for (const text of [grpoText(900), grpoText(300, '\r\n')]) {
+      const plainBytes = new TextEncoder().encode(text);
+      const gz = source(gzipSync(plainBytes), 'data.jsonl.gz');
+      const { detection: plainDetection, progress: plainProgress, ...plain } = await collect(source(text));
+      const { detection, progress, ...got } = await collect(gz);
+      expect(got).toEqual(plain);
+      expect(plain.spans.length).toBeGreaterThan(0);
+      expect(detection).toEqual({ ...(plainDetection as object), gzip: true });
+      // Progress is on the compressed file's scale and ends at its size; the plain import's ended at its own.
+      expect(plainProgress.at(-1)).toBe(plainBytes.length);
+      expect(progress.at(-1)).toBe(gz.blob.size);
+      for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
+      // The decompressed bytes come first, before the format is decided, and in pieces too.
+      for (const par of [undefined, inPieces(3)]) {
+        const { kinds, decompressed } = await events(gz, par);
+        expect(kinds.slice(0, 3)).toEqual(['decompressed', 'meta', 'batch']);
+        expect(decompressed).toEqual(plainBytes);
+      }
+    }
+  });
+
+  it('a chat format (read by the stream, not the scanner) and CSV: the same rows as the plain file', async () => {
+    const chat = jsonl(
+      Array.from({ length: 40 }, (_, i) => ({
+        messages: [
+          { role: 'user', content: `q${i}` },
+          { role: 'assistant', content: `a${i} ü`, tool_calls: i % 3 ? undefined : [{ type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] },
+        ],
+      })),
+    );
+    const csv = 'prompt,completion\n"a, b",c\nd,"e\nf"\n';
+    for (const [text, name] of [
+      [chat, 'chat.jsonl'],
+      [csv, 'rows.csv'],
+    ]) {
+      const { detection: d0, progress: p0, ...plain } = await collect(source(text, name));
+      const { detection, progress, ...got } = await collect(source(gzipSync(text), `${name}.gz`));
+      expect(got).toEqual(plain);
+      expect(detection).toMatchObject({ container: (d0 as { container: string }).container, gzip: true });
+      expect(p0.length).toBe(progress.length);
+    }
+  });
+
+  it('a file cut short is read as a stream, as before: the rows before the cut and an issue saying where', async () => {
+    const text = grpoText(600);
+    const gz = gzipSync(text);
+    const cut = source(gz.subarray(0, gz.length - 2000), 'data.jsonl.gz');
+    const { kinds } = await events(cut);
+    expect(kinds).not.toContain('decompressed');
+    const got = await collect(cut);
+    expect(got.line.length).toBeGreaterThan(100);
+    expect(got.spans).toEqual([]);
+    expect(got.issues.at(-1)?.reason).toMatch(/^the gzip stream ends early, so the file is cut short \(.+\): the rows before this point were loaded$/);
   });
 });

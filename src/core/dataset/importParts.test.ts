@@ -33,7 +33,7 @@ async function imported(parts: PartSource[], pieces = 1) {
           name: parts[e.index].name,
           step: parts[e.index].step,
         });
-    } else {
+    } else if (e.kind === 'batch') {
       kept.add(e.batch.line.slice(), e.spans, e.rows);
       builder.append(e.batch);
     }

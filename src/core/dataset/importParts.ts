@@ -46,6 +46,8 @@ export async function* importParts(parts: readonly PartSource[], opts: ImportOpt
         } else if (e.kind === 'labels') {
           columns = e.columns;
           categories = e.categories;
+        } else if (e.kind === 'decompressed' || e.kind === 'progress') {
+          yield e;
         } else {
           rows += e.batch.line.length;
           yield { ...e, batch: joiner.adopt(e.batch) };

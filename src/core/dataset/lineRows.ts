@@ -8,8 +8,6 @@ export interface LineIndex {
   spans: Float64Array;
   /** Per row: its 1-based source line. */
   lines: Int32Array;
-  /** The spans are offsets in the file's bytes once decompressed (JSONL in one layer of gzip), not in the file. */
-  gzip?: boolean;
 }
 
 /**

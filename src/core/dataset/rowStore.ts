@@ -67,7 +67,6 @@ export function rowsInMemory(rows: Trajectory[]): RowStore {
 
 /** A store that reads rows back from their JSONL lines in the file. */
 export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }, index: LineIndex): RowStore {
-  if (index.gzip) throw new Error('rowsFromLines: the spans are in decompressed bytes, and this store reads the file');
   const rows = new LineRows(index, read);
   const { size } = rows;
   /** The columns the last scan of the file gave (columnScan.ts): categories, and fields of numbers. */
@@ -127,43 +126,30 @@ export function rowsFromLines(source: ByteSource, read: { format: FormatId; mapp
   };
 }
 
-/**
- * Collects what an import's batches leave for its RowStore: trajectories, or line spans when every batch has them.
- * Rows that come with spans into a gzip file's decompressed bytes are kept, and those spans go to the reward workers.
- */
+/** Collects what an import's batches leave for its RowStore: trajectories, or line spans when every batch has them. */
 export class RowStoreBuilder {
   private rows: Trajectory[] = [];
   private spans: Float64Array[] = [];
   private lines: Int32Array[] = [];
   private withoutSpans = false;
-  private gzipSpans: Float64Array[] | null = [];
 
-  add(lines: Int32Array, spans: Float64Array | undefined, rows: Trajectory[] | undefined, gzipSpans?: Float64Array): void {
+  add(lines: Int32Array, spans: Float64Array | undefined, rows: Trajectory[] | undefined): void {
     if (spans && !this.withoutSpans) {
       this.spans.push(spans);
       this.lines.push(lines);
     } else if (rows) {
       this.withoutSpans = true;
       for (const r of rows) this.rows.push(r);
-      if (gzipSpans && gzipSpans.length === 2 * lines.length && this.gzipSpans) {
-        this.gzipSpans.push(gzipSpans);
-        this.lines.push(lines);
-      } else this.gzipSpans = null;
     } else if (lines.length > 0) {
       throw new Error('RowStoreBuilder: a batch has neither spans nor rows');
     }
   }
 
-  /**
-   * The store, and where each row's line is when the rows can be read back from their lines: in the file, or (`gzip`)
-   * in its decompressed bytes.
-   */
+  /** The store, and where each row's line is when the rows are read back from their lines. */
   finish(source: ByteSource, read: { format: FormatId; mapping?: ColumnMapping }): { store: RowStore; index?: LineIndex } {
     if (this.withoutSpans) {
       if (this.spans.some((s) => s.length > 0)) throw new Error('RowStoreBuilder: an import mixed spans and rows');
-      const store = rowsInMemory(this.rows);
-      if (!this.gzipSpans || this.rows.length === 0) return { store };
-      return { store, index: { spans: concat(this.gzipSpans, Float64Array), lines: concat(this.lines, Int32Array), gzip: true } };
+      return { store: rowsInMemory(this.rows) };
     }
     const index = { spans: concat(this.spans, Float64Array), lines: concat(this.lines, Int32Array) };
     return { store: rowsFromLines(source, read, index), index };

@@ -27,11 +27,6 @@ export interface OpenedFile {
   batches: AsyncGenerator<RecordBatch>;
   /** Whether the batches carry byte spans (plain JSONL read as a stream: `RecordBatch.spans`). */
   spans: boolean;
-  /**
-   * Whether they carry byte spans into the decompressed bytes instead (JSONL in one layer of gzip, read as a
-   * stream): reward workers read their rows back through a decompressor (core/formats/inflated.ts).
-   */
-  gzipSpans?: boolean;
   /** JSONL: the number of physical lines, once the batches have ended. */
   lineCount?: () => number | undefined;
 }
@@ -49,14 +44,14 @@ export interface OpenOptions {
 
 /** How much decoded text is inspected to decide JSONL vs one JSON document. */
 const FIRST_LINE_BYTES = 64 * 1024;
-const MAX_GZIP_LAYERS = 3;
+export const MAX_GZIP_LAYERS = 3;
 
 export async function openFile(source: ByteSource, opts: OpenOptions = {}): Promise<OpenedFile> {
   const { name, blob } = source;
   const { signal } = opts;
   const raw = new ByteReader(sliceStream(blob));
   let reader = raw;
-  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed, lineOffset: opts.lineOffset }, 0);
+  if (opts.jsonlPiece) return jsonlStream(reader, { name, signal, bytesRead: () => raw.consumed, lineOffset: opts.lineOffset }, false);
   try {
     let gzip = false;
     let layers = 0;
@@ -72,11 +67,7 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
         case 'gzip':
           if (++layers > MAX_GZIP_LAYERS) throw binary(name);
           gzip = true;
-          reader = new ByteReader(
-            gunzip(reader.toStream(), blob.size, name),
-            (e) => (e instanceof ImportError ? e : corruptGzip(name, e)),
-            (e) => !(e instanceof ImportError),
-          );
+          reader = gunzipReader(reader, blob.size, name);
           continue;
         case 'empty':
           throw new ImportError('empty', `The file ${name} is empty.`);
@@ -91,7 +82,7 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
             sniff.first === '['
               ? await openBracketFile(reader, ctx, gzip, blob.size)
               : sniff.first === '{'
-                ? await openBraceFile(reader, ctx, layers, blob.size)
+                ? await openBraceFile(reader, ctx, gzip, blob.size)
                 : { container: 'csv', gzip, batches: readCsv(textChunks(reader), { ...ctx, delimiter }), spans: false };
           return gzip ? { ...opened, batches: noteTruncation(opened.batches, reader) } : opened;
         }
@@ -103,12 +94,24 @@ export async function openFile(source: ByteSource, opts: OpenOptions = {}): Prom
   }
 }
 
+/**
+ * `reader`'s bytes decompressed: a corrupt stream is an ImportError; one that fails after some bytes is cut short
+ * (`truncated`), and the bytes before that are read.
+ */
+export function gunzipReader(reader: ByteReader, fileBytes: number, name: string): ByteReader {
+  return new ByteReader(
+    gunzip(reader.toStream(), fileBytes, name),
+    (e) => (e instanceof ImportError ? e : corruptGzip(name, e)),
+    (e) => !(e instanceof ImportError),
+  );
+}
+
 /** Decompressed gzip past 64 MiB may be at most 100 times the file's size, and 16 GiB in all: a bomb stops early. */
 export const GZIP_RATIO = 100;
 const GZIP_RATIO_FROM = 64 * 2 ** 20;
 const GZIP_MAX_BYTES = 16 * 2 ** 30;
 
-function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, name: string): ReadableStream<Uint8Array> {
+export function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, name: string): ReadableStream<Uint8Array> {
   let out = 0;
   const cap = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -149,8 +152,7 @@ async function peek(reader: ByteReader, n: number): Promise<[Uint8Array, boolean
   return [bytes, eof];
 }
 
-async function openBraceFile(reader: ByteReader, ctx: TextReadContext, layers: number, size: number): Promise<OpenedFile> {
-  const gzip = layers > 0;
+async function openBraceFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
   const { bytes } = await reader.peek(FIRST_LINE_BYTES);
   const head = new TextDecoder().decode(bytes.subarray(0, FIRST_LINE_BYTES));
   // JSONL unless the first line (blank lines aside) starts a document: it neither ends a record nor parses, and
@@ -163,7 +165,7 @@ async function openBraceFile(reader: ByteReader, ctx: TextReadContext, layers: n
     .filter((l) => l !== '');
   const [first, second] = complete;
   if (first === undefined || first.endsWith('}') || parses(first) || (second !== undefined && second.endsWith('}') && isObject(second)))
-    return jsonlStream(reader, ctx, layers);
+    return jsonlStream(reader, ctx, gzip);
   const text = await readText(reader);
   try {
     const document: unknown = JSON.parse(text);
@@ -173,15 +175,12 @@ async function openBraceFile(reader: ByteReader, ctx: TextReadContext, layers: n
   }
 }
 
-/**
- * JSONL read as a stream, with byte spans: into the file, or into its decompressed bytes under one layer of gzip
- * (`gzipSpans`); none under more layers (nothing reads those back).
- */
-function jsonlStream(reader: ByteReader, ctx: TextReadContext, layers: number): OpenedFile {
+/** JSONL read as a stream; with byte spans unless the bytes are decompressed (spans must point into the file). */
+function jsonlStream(reader: ByteReader, ctx: TextReadContext, gzip: boolean): OpenedFile {
   let lines: number | undefined;
   const counted: TextReadContext = { ...ctx, onEnd: (n) => (lines = n) };
-  const batches = layers > 1 ? readJsonl(textChunks(reader), counted) : readJsonl(textChunksWithBytes(reader), counted);
-  return { container: 'jsonl', gzip: layers > 0, batches, spans: layers === 0, gzipSpans: layers === 1, lineCount: () => lines };
+  const batches = gzip ? readJsonl(textChunks(reader), counted) : readJsonl(textChunksWithBytes(reader), counted);
+  return { container: 'jsonl', gzip, batches, spans: !gzip, lineCount: () => lines };
 }
 
 async function openBracketFile(reader: ByteReader, ctx: TextReadContext, gzip: boolean, size: number): Promise<OpenedFile> {
@@ -241,12 +240,12 @@ function parses(text: string): boolean {
   }
 }
 
-function binary(name: string, hint?: string): ImportError {
+export function binary(name: string, hint?: string): ImportError {
   const base = `${name} looks like a binary file, not JSONL/JSON/CSV/Parquet.`;
   return new ImportError('binary', hint ? `${base} ${hint}` : base);
 }
 
-function corruptGzip(name: string, e: unknown): ImportError {
+export function corruptGzip(name: string, e: unknown): ImportError {
   const why = e instanceof Error ? e.message : String(e);
   return new ImportError('unreadable', `${name} looks gzip-compressed but could not be decompressed (${why}).`);
 }

@@ -3,7 +3,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chunkedSource, fixture, fixtureBytes, importAll, textSource } from './fixtures/load-fixture';
-import { importStream } from './import-stream';
 
 describe('importStream: containers', () => {
   it('CSV with quoted commas, quoted newlines, doubled quotes, empty cells and a blank line', async () => {
@@ -94,27 +93,6 @@ describe('importStream: containers', () => {
     expect(rows.map((r) => r.completion)).toEqual(['4', '5', '']);
     const last = events.filter((e) => e.type === 'rows').at(-1);
     expect(last).toMatchObject({ bytesRead: gz.length, totalBytes: gz.length });
-  });
-
-  it("gzip-compressed JSONL: each row carries its line's span in the decompressed bytes, as the plain file gives it", async () => {
-    const plain = new TextEncoder().encode(
-      '\ufeff{"prompt":"a","completion":"ça"}\r\n\n{"prompt": broken\n{"prompt":"日本","completion":"😀"}\n{"prompt":"c","completion":"d"}',
-    );
-    const spansOf = async (bytes: Uint8Array, key: 'spans' | 'gzipSpans') => {
-      const out: number[] = [];
-      for await (const e of importStream(chunkedSource('f.jsonl', bytes, [5]), { batchSize: 2 }))
-        if (e.type === 'rows') {
-          expect(e[key === 'spans' ? 'gzipSpans' : 'spans']).toBeUndefined();
-          out.push(...(e[key] ?? []));
-        }
-      return out;
-    };
-    const want = await spansOf(plain, 'spans');
-    expect(want).toEqual([3, 37, 57, 96, 97, 128]); // worked by hand: a BOM, a CRLF line, a blank and a broken line, multi-byte text
-    expect(await spansOf(new Uint8Array(gzipSync(plain, { chunkSize: 64 })), 'gzipSpans')).toEqual(want);
-    // Two layers: nothing reads those spans back, so there are none.
-    for await (const e of importStream(textSource('f.jsonl.gz.gz', new Uint8Array(gzipSync(gzipSync(plain))))))
-      if (e.type === 'rows') expect(e.spans ?? e.gzipSpans).toBeUndefined();
   });
 
   it('gzip-compressed JSONL arriving in tiny chunks', async () => {

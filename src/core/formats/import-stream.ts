@@ -103,7 +103,6 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       }
       const event: ImportEvent = { type: 'rows', rows: out, issues, bytesRead, totalBytes };
       if (opened.spans) event.spans = Float64Array.from(outSpans);
-      else if (opened.gzipSpans) event.gzipSpans = Float64Array.from(outSpans);
       issues = [];
       return event;
     };

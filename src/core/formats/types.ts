@@ -71,16 +71,7 @@ export type ImportEvent =
    * `spans` (plain JSONL): for row i, `spans[2i]`..`spans[2i + 1]` is the byte range of its source line in the file
    * (the rows of one record share it).
    */
-  | {
-      type: 'rows';
-      rows: Trajectory[];
-      issues: ParseIssue[];
-      bytesRead: number;
-      totalBytes: number;
-      spans?: Float64Array;
-      /** JSONL in one layer of gzip: the same ranges in the decompressed bytes (`spans` is then absent). */
-      gzipSpans?: Float64Array;
-    }
+  | { type: 'rows'; rows: Trajectory[]; issues: ParseIssue[]; bytesRead: number; totalBytes: number; spans?: Float64Array }
   /** `lineCount`: physical lines read (JSONL). */
   | { type: 'done'; rowCount: number; issueCount: number; lineCount?: number };
 
