@@ -222,22 +222,22 @@ async function* once(text: string): AsyncGenerator<string> {
   yield text;
 }
 
-function isObject(text: string): boolean {
+/** What a text that is not JSON parses to. */
+const NOT_JSON = Symbol('not JSON');
+
+function parsed(text: string): unknown {
   try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return NOT_JSON;
   }
 }
 
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+const parses = (text: string) => parsed(text) !== NOT_JSON;
+
+function isObject(text: string): boolean {
+  const v = parsed(text);
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function binary(name: string, hint?: string): ImportError {
