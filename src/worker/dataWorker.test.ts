@@ -109,6 +109,34 @@ describe('the data worker', () => {
     expect(w.posted.find((r) => r.kind === 'done' && r.jobId === 8)).not.toHaveProperty('decompressed');
   });
 
+  it("a dataset of a plain and a gzip file: the gzip part's decompressed bytes go with its spans; every row reads back", async () => {
+    const w = serve();
+    const lines = (cs: string[]) => cs.map((c) => JSON.stringify({ prompt: 'p', completion: c })).join('\n') + '\n';
+    const parts = [
+      { blob: new Blob([lines(['a', 'b'])]), name: '1.jsonl', step: 1 },
+      { blob: new Blob([gzipSync(lines(['c', 'dé']))]), name: '2.jsonl.gz', step: 2 },
+    ];
+    const ended = w.reply((m) => 'jobId' in m && m.jobId === 9 && (m.kind === 'done' || m.kind === 'failed'));
+    void w.send({ kind: 'import', jobId: 9, blob: parts[0].blob, name: 'run', opts: {}, parts });
+    expect((await ended).kind).toBe('done');
+    const read = w.posted.filter((m) => m.kind === 'part' && m.rows !== undefined);
+    expect(read.map((m) => (m.kind === 'part' ? [m.index, m.rows, m.spans?.length, m.decompressed === undefined] : null))).toEqual([
+      [0, 2, 4, true],
+      [1, 2, 4, false],
+    ]);
+    const second = read[1];
+    expect(second.kind === 'part' ? await second.decompressed?.text() : null).toBe(lines(['c', 'dé']));
+    const got = w.reply((m) => m.kind === 'rows' && m.reqId === 40);
+    void w.send({ kind: 'get', reqId: 40, key: 9, indices: [0, 1, 2, 3] });
+    const m = await got;
+    expect(m.kind === 'rows' && m.rows ? m.rows.map((t) => [t.completion, t.step]) : null).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['c', 2],
+      ['dé', 2],
+    ]);
+  });
+
   it('answers the preference check from the rows of the file, read again without keeping them', async () => {
     const w = serve();
     const rows = Array.from({ length: 6 }, (_, i) => JSON.stringify({ prompt: `q${i}`, chosen: 'a', rejected: 'b', subset: i < 3 ? 'math' : 'chat' }));
