@@ -3,14 +3,21 @@
 // production build in headless Chromium. Figures: time to the first step's charts (its rows scored and drawn), time
 // to every step loaded, the longest main-thread task (long-task observer) from the pick to the end of the reward run
 // that follows; then the Over steps tab on all 500,000 rows (click → per-step table, longest task). Baseline in the same run: the same rows as ONE file through the one-file import (Upload trajectories).
-// Usage: npx vite build && node bench/steps-files.bench.mjs [steps] [rowsPerStep] [reps]
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// `--parquet`: the folder holds the same rows as TRL completions logs (`{step}.parquet`: step, prompt, completion,
+// ground_truth, score), which have no line index: each reward worker reads whole only the files its rows are in. The
+// JSON line then also gives the workers' heaps after the folder's run (`rewardWorkersHeapMB`, `dataWorkerHeapMB`).
+// `--dist DIR` serves another build.
+// Usage: npx vite build && node bench/steps-files.bench.mjs [steps] [rowsPerStep] [reps] [--parquet] [--dist DIR]
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { cpuSample, launch, median, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, launch, median, shutDown, startPreview, stealSince, workerHeaps } from './browser.mjs';
 
-const STEPS = Number(process.argv[2] ?? 50);
-const PER_STEP = Number(process.argv[3] ?? 10_000);
-const REPS = Number(process.argv[4] ?? 1);
+const PARQUET = process.argv.includes('--parquet');
+const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--dist');
+const STEPS = Number(positional[0] ?? 50);
+const PER_STEP = Number(positional[1] ?? 10_000);
+const REPS = Number(positional[2] ?? 1);
 const ROWS = STEPS * PER_STEP;
 const PORT = 4187; // not bench/browser.mjs's: other benchmarks may be serving there
 const fmt = (n) => n.toLocaleString('en-US');
@@ -44,10 +51,35 @@ if (!statSync(one, { throwIfNoEntry: false })) {
   }
   writeFileSync(one, all.join(''));
 }
+// The same rows as TRL completions logs, one parquet file per step.
+const parquetDir = `${dir}-parquet`;
+if (PARQUET && !existsSync(parquetDir)) {
+  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  mkdirSync(parquetDir, { recursive: true });
+  for (let s = 1; s <= STEPS; s++) {
+    const rows = (await import('node:fs'))
+      .readFileSync(`${dir}/${s}.jsonl`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const col = (name, type, f) => ({ name, type, data: rows.map(f) });
+    const buf = parquetWriteBuffer({
+      columnData: [
+        col('step', 'INT32', (r) => r.step),
+        col('prompt', 'STRING', (r) => r.input),
+        col('completion', 'STRING', (r) => r.output),
+        col('ground_truth', 'STRING', (r) => r.gts),
+        col('score', 'DOUBLE', (r) => r.score),
+      ],
+    });
+    writeFileSync(`${parquetDir}/${String(s).padStart(5, '0')}.parquet`, new Uint8Array(buf));
+  }
+}
+const folderPath = PARQUET ? parquetDir : dir;
 const mb = statSync(one).size / 1e6;
-const files = readdirSync(dir).length;
+const files = readdirSync(folderPath).length;
 
-const server = await startPreview({ port: PORT });
+const server = await startPreview({ port: PORT, ...(DIST ? { outDir: DIST } : {}) });
 const browser = await launch();
 try {
   const page = await browser.newPage();
@@ -132,7 +164,12 @@ try {
   // A warm-up of the one-file import (not timed): the first import of a page compiles the import code.
   await open('Upload trajectories', one);
   for (let rep = 0; rep < REPS; rep++) {
-    const f = await open('Open folder', dir);
+    const f = await open('Open folder', folderPath);
+    if (rep === 0) {
+      const heaps = await workerHeaps(page.context(), page);
+      f.rewardWorkersHeapMB = Math.round(heaps.filter((w) => w.url.startsWith('blob:')).reduce((n, w) => n + w.usedMB, 0));
+      f.dataWorkerHeapMB = Math.round(heaps.filter((w) => /import\.worker/.test(w.url)).reduce((n, w) => n + w.usedMB, 0));
+    }
     const tab = await overSteps();
     f.overStepsMs = tab.drawn;
     f.overStepsLongest = tab.longest;
@@ -158,6 +195,9 @@ try {
     longestTaskMs: Math.round(Math.max(...folder.map((x) => x.longest))),
     overStepsTabMs: Math.round(m(folder, 'overStepsMs')),
     overStepsLongestTaskMs: Math.round(Math.max(...folder.map((x) => x.overStepsLongest))),
+    ...(folder[0].rewardWorkersHeapMB !== undefined
+      ? { rewardWorkersHeapMB: folder[0].rewardWorkersHeapMB, dataWorkerHeapMB: folder[0].dataWorkerHeapMB, parquet: PARQUET }
+      : {}),
     baselineOneFileLoadedMs: Math.round(m(single, 'loaded')),
     baselineOneFileScoredMs: Math.round(m(single, 'scored')),
     baselineLongestTaskMs: Math.round(Math.max(...single.map((x) => x.longest))),

@@ -144,3 +144,23 @@ test('a folder’s steps in Over steps and Per prompt; the group filter keeps a 
   for (const step of [1, 2, 3]) await expect(table).toContainText(`s${step} c0`);
   await expect(table).not.toContainText('c2');
 });
+
+/**
+ * A folder of CSV files, one of them gzip-compressed: files without a line index, each read whole by a reward worker
+ * only when a task reaches its rows (the import counted them), the gzip one from its bytes decompressed at import.
+ * The reward gives step × 10 + k for row `ck` of its file: a row read from another file or place changes the mean.
+ */
+test('a folder of CSV files, one gzip-compressed: every row scored from its own file', async ({ page }) => {
+  const { gzipSync } = await import('node:zlib');
+  const dir = mkdtempSync(join(tmpdir(), 'csv-steps-'));
+  const csv = (step: number) => 'prompt,completion\n' + [0, 1, 2, 3].map((k) => `"Q${k >> 1}, step ${step}",c${k}`).join('\n') + '\n';
+  writeFileSync(join(dir, '1.csv'), csv(1));
+  writeFileSync(join(dir, '2.csv.gz'), gzipSync(csv(2)));
+  writeFileSync(join(dir, '10.csv'), csv(10));
+  await typeReward(page, 'export default function reward(t) {\n  return t.step * 10 + Number(t.completion.slice(1));\n}\n');
+  await pick(page, 'Open folder', dir);
+  await expect(statusLine(page)).toContainText('12 trajectories');
+  await expect(statusLine(page)).toContainText('3 files · 3 steps');
+  // Steps 1, 2, 10 (four rows each) and k = 0–3 in every file: mean 10 × 52 / 12 + 1.5 = 44.8333.
+  await expect(page.getByTestId('run-summary')).toContainText('mean 44.8333 · 12 scored', { timeout: 30_000 });
+});

@@ -49,6 +49,7 @@ function engineDataset(ds: Dataset) {
       blob: bytesOf(p),
       name: p.name,
       step: p.step,
+      rows: p.rows,
       index: p.spans ? { spans: p.spans, lines: ds.lines.slice(p.first, p.first + p.rows) } : undefined,
     }));
   return {

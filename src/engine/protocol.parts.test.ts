@@ -13,7 +13,7 @@ const error = (c: { ok: boolean; error?: string }) => (c.ok ? 'ok' : c.error);
 describe('a dataset of several files at the worker and frame boundaries', () => {
   it('passes well-formed parts: blobs (both), paths (workers only), steps null or finite, fitting line indexes', () => {
     const index = { spans: new Float64Array(2), lines: new Int32Array(1) };
-    const good = [part(), part({ name: 'b.jsonl', step: null, index })];
+    const good = [part(), part({ name: 'b.jsonl', step: null, index }), part({ name: 'c.csv', rows: 3 })];
     expect(error(checkToWorker(load(good)))).toBe('ok');
     expect(error(checkToFrame(frame(good), () => undefined))).toBe('ok');
     expect(error(checkToWorker(load([{ path: '/data/2.jsonl', name: '2.jsonl', step: 2 }])))).toBe('ok');
@@ -33,6 +33,8 @@ describe('a dataset of several files at the worker and frame boundaries', () => 
       [part({ index: { spans: new Float64Array(3), lines: new Int32Array(1) } })],
       'file.parts.0.index: expected spans (Float64Array) twice as long as lines (Int32Array)',
     ],
+    ['a row count that is negative', [part({ rows: -1 })], 'file.parts.0.rows: expected an integer in [0, Infinity]'],
+    ['a row count that is not an integer', [part({ rows: 1.5 })], 'file.parts.0.rows: expected an integer in [0, Infinity]'],
     ['parts that are not an array', { 0: part() }, 'file.parts: expected an array of 1 to 10000 parts'],
   ])('refuses %s', (_, parts, message) => {
     expect(error(checkToWorker(load(parts)))).toBe(message);

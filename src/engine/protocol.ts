@@ -55,6 +55,8 @@ export interface DatasetPart {
   /** The step its name gives, or null. */
   step: number | null;
   index?: LineIndex;
+  /** The rows the import found in it (the browser): a worker then reads it only when a task reaches them. */
+  rows?: number;
 }
 
 /**
@@ -71,6 +73,7 @@ export function checkParts(v: unknown, where: string, paths: boolean): DatasetPa
     if (!(p.blob instanceof Blob) && !(paths && typeof p.path === 'string')) bad(`${where}.${i}`, paths ? 'a blob or a path' : 'a Blob');
     if (p.step !== null && !(typeof p.step === 'number' && Number.isFinite(p.step))) bad(`${where}.${i}.step`, 'null or a finite number');
     if (p.index !== undefined) checkLineIndex(p.index, `${where}.${i}.index`);
+    if (p.rows !== undefined) int(p.rows, `${where}.${i}.rows`, 0);
     return p as unknown as DatasetPart;
   });
 }

@@ -263,6 +263,86 @@ describe('WorkerRows over a dataset of several files', () => {
   });
 });
 
+describe('WorkerRows over several files read whole, with the rows the import counted (the browser)', () => {
+  const csv = (rows: [string, string][]) => 'prompt,completion\n' + rows.map(([p, c]) => `${p},"${c}"`).join('\n') + '\n';
+  const files = [
+    {
+      name: '1.csv',
+      step: 1,
+      blob: new Blob([
+        csv([
+          ['a', 'x'],
+          ['a', 'y, z'],
+        ]),
+      ]),
+    },
+    { name: '2.csv', step: 2, blob: new Blob([csv([['b', 'w']])]) },
+    {
+      name: '3.csv',
+      step: 3,
+      blob: new Blob([
+        csv([
+          ['c', 'v'],
+          ['c', 'u'],
+          ['d', 't'],
+        ]),
+      ]),
+    },
+  ];
+  /** Each file behind a Blob that counts the reads of it. */
+  const counted = () => {
+    const reads = files.map(() => 0);
+    const parts = files.map((f, k) => ({
+      ...f,
+      rows: [2, 1, 3][k],
+      blob: { size: f.blob.size, slice: (a?: number, b?: number) => (reads[k]++, f.blob.slice(a, b)) } as unknown as Blob,
+    }));
+    return { reads, parts };
+  };
+
+  it('reads a file only when a task reaches its rows, and gives the rows a whole read gives', async () => {
+    const whole = new WorkerRows();
+    await whole.load({ datasetId: 'd', name: 'run', format: 'trl-standard', parts: files });
+    expect(whole.rows.map((t) => [t.index, t.completion, t.step])).toEqual([
+      [0, 'x', 1],
+      [1, 'y, z', 1],
+      [2, 'w', 2],
+      [3, 'v', 3],
+      [4, 'u', 3],
+      [5, 't', 3],
+    ]);
+    const { reads, parts } = counted();
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'd', name: 'run', format: 'trl-standard', parts });
+    expect(w.size).toBe(6);
+    expect(reads).toEqual([0, 0, 0]);
+    await w.ensure(3, 5);
+    expect(reads[0] + reads[1]).toBe(0);
+    expect(reads[2]).toBeGreaterThan(0);
+    expect(w.rows.slice(3, 6)).toEqual(whole.rows.slice(3, 6));
+    expect(w.rows.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    const third = reads[2];
+    await w.ensure(0, 6);
+    expect(reads[2]).toBe(third); // read once
+    expect(w.rows).toEqual(whole.rows);
+  });
+
+  it('says so when a file no longer gives the rows the import counted in it', async () => {
+    const { parts } = counted();
+    parts[1] = { ...parts[1], rows: 2 };
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'd', name: 'run', format: 'trl-standard', parts });
+    await w.ensure(0, 2);
+    await expect(w.ensure(2, 3)).rejects.toThrow(
+      '2.csv could not be read again (it gives 1 rows where the import found 2). It may have changed or moved since it was imported: import it again.',
+    );
+    const gone = [{ ...parts[0], blob: new Blob(['\u0000\u0001binary']) }];
+    const v = new WorkerRows();
+    await v.load({ datasetId: 'e', name: 'run', format: 'trl-standard', parts: gone });
+    await expect(v.ensure(0, 1)).rejects.toThrow(/^1\.csv could not be read again \(.+\)\. It may have changed/);
+  });
+});
+
 describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
   /** Read `blob` in `pieces` pieces cut after newlines, each by its own WorkerRows, as the CLI's workers do. */
   async function readInPieces(blob: Blob, pieces: number, format: FormatId) {

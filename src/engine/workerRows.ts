@@ -32,6 +32,18 @@ interface ByLines {
 }
 
 /**
+ * A file of a dataset of several read whole, but only once a task asks for one of its rows: rows
+ * [first, first + rows) of the dataset, as many as the import found in it.
+ */
+interface WholeLater {
+  first: number;
+  rows: number;
+  blob: Blob;
+  name: string;
+  step: number | null;
+}
+
+/**
  * The rollouts a worker holds (reward and model workers), read from the dataset's file with the import's format and
  * mapping. With a line index `load` reads nothing and `ensure` reads only the rows asked for (docs/engine.md).
  * A dataset of several files (core/dataset/parts.ts) is read part after part, in the order given, as the import did.
@@ -46,6 +58,8 @@ export class WorkerRows {
   found: { issues: ParseIssue[]; detection: Detection } | null = null;
   /** The files read by lines, by first row. */
   private byLines: ByLines[] = [];
+  /** The files read whole when first asked for, by first row (each worker reads only those its tasks touch). */
+  private later: WholeLater[] = [];
   /** A piece read before the dataset's index was known (`readPiece`): its rows, taken by the `load` that follows. */
   private piece: KeptPiece | null = null;
   /** Bytes asked for past the last task's rows, from row `i` to row `j` of `by` (readLines). */
@@ -63,6 +77,7 @@ export class WorkerRows {
     this.rows = [];
     this.size = 0;
     this.byLines = [];
+    this.later = [];
     this.found = null;
     const parts: DatasetPart[] = f.parts ?? [{ blob: f.blob, path: f.path, name: f.name, step: null, index: f.index }];
     const many = f.parts !== undefined;
@@ -72,6 +87,7 @@ export class WorkerRows {
     const into = partsRead();
     const rows = into.rows;
     const byLines: ByLines[] = [];
+    const later: WholeLater[] = [];
     for (const p of parts) {
       let blob = p.blob;
       if (!blob) {
@@ -86,6 +102,12 @@ export class WorkerRows {
         for (let i = 0; i < lr.size; i++) rows.push(undefined as unknown as Trajectory);
         continue;
       }
+      if (many && format && p.rows !== undefined) {
+        // The import counted its rows: their places are known, and the file is read when a task reaches them.
+        later.push({ first, rows: p.rows, blob, name: p.name, step: p.step });
+        for (let i = 0; i < p.rows; i++) rows.push(undefined as unknown as Trajectory);
+        continue;
+      }
       const whole = blob;
       await addWholePart(into, { name: p.name, step: p.step, open: () => whole }, { format, mapping }, many);
     }
@@ -95,8 +117,15 @@ export class WorkerRows {
     this.rows = rows;
     this.size = rows.length;
     this.byLines = byLines;
+    this.later = later;
+    this.mapping = mapping;
+    this.format = format;
     if (into.whole === parts.length && into.detection) this.found = { issues: into.issues, detection: into.detection };
   }
+
+  /** The loaded dataset's format and mapping (for the files read whole when first asked for). */
+  private format: DatasetFile['format'] = undefined;
+  private mapping: DatasetFile['mapping'] = undefined;
 
   /**
    * Read one piece of a plain JSONL file (the CLI reads a file in pieces, one per worker, at once) and keep its rows
@@ -141,6 +170,11 @@ export class WorkerRows {
   /** Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported. */
   async ensure(start: number, end: number): Promise<void> {
     const rows = this.rows;
+    for (const part of this.later) {
+      if (part.first >= end || part.first + part.rows <= start || rows[part.first] !== undefined) continue;
+      await this.readWhole(part, rows);
+      if (rows !== this.rows) return; // another dataset was loaded meanwhile
+    }
     for (const by of this.byLines) {
       const a = Math.max(start, by.first);
       const b = Math.min(end, by.first + by.rows.size, this.size);
@@ -155,6 +189,21 @@ export class WorkerRows {
         if (rows !== this.rows) return; // another dataset was loaded meanwhile
         i = j;
       }
+    }
+  }
+
+  /** Read a file of the dataset whole and put its rows in their places; throws when it no longer gives them. */
+  private async readWhole(part: WholeLater, into: Trajectory[]): Promise<void> {
+    const got = partsRead();
+    const opts = { format: this.format ?? undefined, mapping: this.mapping ?? undefined };
+    await addWholePart(got, { name: part.name, step: part.step, open: () => part.blob }, opts, true);
+    if (got.failed !== null) throw unreadable(part.name, got.failed);
+    if (got.rows.length !== part.rows) throw unreadable(part.name, new Error(`it gives ${got.rows.length} rows where the import found ${part.rows}`));
+    if (into !== this.rows) return;
+    for (let k = 0; k < got.rows.length; k++) {
+      const t = got.rows[k];
+      t.index = part.first + k;
+      into[part.first + k] = t;
     }
   }
 
