@@ -60,6 +60,9 @@ export class WorkerRows {
   private byLines: ByLines[] = [];
   /** The files read whole when first asked for, by first row (each worker reads only those its tasks touch). */
   private later: WholeLater[] = [];
+  /** The loaded dataset's format and mapping, which those files are read with. */
+  private format: DatasetFile['format'] = undefined;
+  private mapping: DatasetFile['mapping'] = undefined;
   /** A piece read before the dataset's index was known (`readPiece`): its rows, taken by the `load` that follows. */
   private piece: KeptPiece | null = null;
   /** Bytes asked for past the last task's rows, from row `i` to row `j` of `by` (readLines). */
@@ -122,10 +125,6 @@ export class WorkerRows {
     this.format = format;
     if (into.whole === parts.length && into.detection) this.found = { issues: into.issues, detection: into.detection };
   }
-
-  /** The loaded dataset's format and mapping (for the files read whole when first asked for). */
-  private format: DatasetFile['format'] = undefined;
-  private mapping: DatasetFile['mapping'] = undefined;
 
   /**
    * Read one piece of a plain JSONL file (the CLI reads a file in pieces, one per worker, at once) and keep its rows
