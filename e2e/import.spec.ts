@@ -204,6 +204,45 @@ test('a long import shows progress and can be cancelled; the old data stays', as
   await expect(detail).not.toContainText('c'.repeat(100));
 });
 
+test('a gzip file says it is being decompressed, then counts its rows, and can be cancelled; the old data stays', async ({ page }) => {
+  // One row per batch (as above), so the click on Cancel lands while the rows come.
+  await page.goto('/?batchRows=1');
+  await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
+  // ~120 MB of text that gzip shrinks ~3×: decompressing it takes a few tenths of a second, with a progress report
+  // per 4 MB read (the page shows progress at most every 100 ms).
+  const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(' ');
+  let seed = 1;
+  const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+  const lines: string[] = [];
+  for (let i = 0; i < 150_000; i++) lines.push(JSON.stringify({ prompt: `Q${i >> 2}`, completion: Array.from({ length: 120 }, word).join(' ') }));
+  const path = test.info().outputPath('big.jsonl.gz');
+  writeFileSync(path, gzipSync(lines.join('\n') + '\n', { level: 1 }));
+  // Every text the progress row shows, as it changes.
+  await page.evaluate(() => {
+    (window as unknown as { shown: string[] }).shown = [];
+    new MutationObserver(() => {
+      const row = document.querySelector('.progress-row .muted');
+      if (row) (window as unknown as { shown: string[] }).shown.push(row.textContent ?? '');
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload trajectories' }).click()]);
+  await chooser.setFiles(path);
+  // It said so while it decompressed, then counted the rows as they came.
+  const shown = () => page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+  await expect
+    .poll(async () => {
+      const s = await shown();
+      const at = s.indexOf('big.jsonl.gz: decompressing…');
+      return at >= 0 && s.slice(at).some((t) => /^big\.jsonl\.gz: [1-9][\d,]* rows$/.test(t));
+    })
+    .toBe(true);
+  const cancel = page.getByRole('button', { name: 'Cancel import' });
+  await cancel.click();
+  await expect(cancel).toBeHidden();
+  await expect(statusLine(page)).toContainText('800 trajectories · 200 groups');
+  await expect(page.getByRole('alert', { name: 'Import error' })).toHaveCount(0);
+});
+
 test('a large JSONL is read in pieces by several workers: the same rows, groups and bad lines; rows of a later piece open and are found', async ({ page }) => {
   // Two pieces (the default is one fewer than the cores) of at least 4 KiB (the default is 16 MB): this 30 KB file is
   // read in pieces.

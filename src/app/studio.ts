@@ -205,6 +205,7 @@ export class Studio {
     const { parts: asked, ...importOpts } = opts;
     let parts = asked;
     let partShown = -1;
+    let decompressingShown = false;
     /** Several files: the first step's dataset, shown while the others load (set from the import's callback). */
     const shown: { first: Dataset | null } = { first: null };
     const job = startImport(
@@ -212,11 +213,14 @@ export class Studio {
       name,
       { format: importOpts.format, mapping: importOpts.mapping },
       (p) => {
-        // A new file of several is always shown ("step 3 of 50"), other progress at most every PROGRESS_EVERY_MS.
-        const newPart = p.part !== undefined && p.part.index !== partShown;
-        if (this.importJob !== job || (!newPart && performance.now() - shownAt < PROGRESS_EVERY_MS)) return;
+        // A new file of several is always shown ("step 3 of 50"), and so is the start and end of a gzip file's
+        // decompression; other progress at most every PROGRESS_EVERY_MS.
+        const decompressing = p.decompressing === true;
+        const news = (p.part !== undefined && p.part.index !== partShown) || decompressing !== decompressingShown;
+        if (this.importJob !== job || (!news && performance.now() - shownAt < PROGRESS_EVERY_MS)) return;
         shownAt = performance.now();
         partShown = p.part?.index ?? -1;
+        decompressingShown = decompressing;
         this.store.getState().setImporting({ fileName: name, ...p });
       },
       parts,

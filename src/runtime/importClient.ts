@@ -20,6 +20,8 @@ export interface ImportProgress {
   issues: number;
   /** A dataset of several files: the part being read (0-based), of how many, and the step its name gives. */
   part?: { index: number; count: number; step: number | null };
+  /** A gzip file is being decompressed before its rows come (core/formats/inflate.ts). */
+  decompressing?: boolean;
 }
 
 /** A file of a dataset of several files, in reading order (core/dataset/parts.ts `planParts`). */
@@ -107,7 +109,7 @@ export function startImport(
         onProgress({ bytesRead: bytesBefore, totalBytes, rows: builder.size, issues: builder.issueCount, part });
       } else if (m.kind === 'progress') {
         const bytesRead = parts ? bytesBefore + m.bytesRead : m.bytesRead;
-        onProgress({ bytesRead, totalBytes: parts ? totalBytes : m.totalBytes, rows: builder.size, issues: builder.issueCount, part });
+        onProgress({ bytesRead, totalBytes: parts ? totalBytes : m.totalBytes, rows: builder.size, issues: builder.issueCount, part, decompressing: true });
       } else if (m.kind === 'batch') {
         builder.append(m.batch);
         const bytesRead = parts ? bytesBefore + m.batch.bytesRead : m.batch.bytesRead;

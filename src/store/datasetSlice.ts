@@ -12,6 +12,8 @@ export interface ImportState {
   issues: number;
   /** A dataset of several files: the file being read (0-based), of how many, and the step its name gives. */
   part?: { index: number; count: number; step: number | null };
+  /** A gzip file is being decompressed before its rows come. */
+  decompressing?: boolean;
 }
 
 export interface DatasetSlice {

@@ -32,7 +32,7 @@ export function ImportBar() {
         <div className="progress-row" role="status" aria-label="Import progress">
           <progress aria-label="Import progress" max={Math.max(1, importing.totalBytes)} value={importing.bytesRead} />
           <span className="muted">
-            {importing.fileName}: {importing.rows.toLocaleString('en-US')} rows
+            {importing.fileName}: {importing.decompressing ? 'decompressing…' : `${importing.rows.toLocaleString('en-US')} rows`}
             {importing.part ? ` · ${importing.part.step === null ? 'file' : 'step'} ${importing.part.index + 1} of ${importing.part.count}` : ''}
           </span>
           <button type="button" className="danger" onClick={cancelImport}>
