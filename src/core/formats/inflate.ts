@@ -8,6 +8,7 @@ import type { ByteSource } from './types';
 import { ByteReader, sliceStream } from './byte-reader';
 import { binary, gunzipReader, MAX_GZIP_LAYERS } from './container';
 import { throwIfCancelled } from './cancel';
+import { sniffBytes } from './sniff';
 
 export interface Inflated {
   /** The file's bytes with every layer of gzip removed. */
@@ -21,10 +22,8 @@ const FLUSH_BYTES = 32 << 20;
 /** Progress is told at most once per this many compressed bytes. */
 const PROGRESS_BYTES = 4 << 20;
 
-const isGzip = async (blob: Blob) => {
-  const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer());
-  return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
-};
+/** Whether `blob` starts as gzip does (the import's own sniff, on its first two bytes). */
+const isGzip = async (blob: Blob) => sniffBytes(new Uint8Array(await blob.slice(0, 2).arrayBuffer()), true).kind === 'gzip';
 
 /**
  * The file decompressed, or null when it is not gzip; meanwhile, now and then, the compressed bytes read so far.
