@@ -5,6 +5,7 @@
  * (~0.5 s) and a regex over the text (~0.3 s) were most of a search's own work.
  */
 import { FIND_WASM_BASE64 } from './find.wasm';
+import { compileBase64Wasm } from '../wasm';
 
 /** Flags find() writes per row. */
 export const MATCH = 1;
@@ -70,7 +71,7 @@ export class ByteFinder {
   }
 
   static async create(): Promise<ByteFinder> {
-    compiled ??= WebAssembly.compile(Uint8Array.from(atob(FIND_WASM_BASE64), (c) => c.charCodeAt(0)) as BufferSource);
+    compiled ??= compileBase64Wasm(FIND_WASM_BASE64);
     return new ByteFinder(await WebAssembly.instantiate(await compiled, { env: { abort: () => undefined } }));
   }
 

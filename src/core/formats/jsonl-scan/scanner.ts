@@ -9,6 +9,7 @@
  * run of bytes fed to it (a line longer than a read is carried over until its end arrives).
  */
 import { SCAN_WASM_BASE64 } from './scan.wasm';
+import { compileBase64Wasm } from '../../wasm';
 
 /** Line status. */
 export const BLANK = 0;
@@ -48,13 +49,6 @@ interface ScanExports {
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
-
-function moduleBytes(): Uint8Array {
-  const s = atob(SCAN_WASM_BASE64);
-  const bytes = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
-  return bytes;
-}
 
 /** ASCII strings up to this many units are made from their bytes (`shortTextAt`). */
 const SHORT_TEXT = 32;
@@ -115,7 +109,7 @@ export class LineScanner {
 
   /** A scanner whose string previews stop at `preview` UTF-16 units. */
   static async create(preview: number): Promise<LineScanner> {
-    compiled ??= WebAssembly.compile(moduleBytes() as BufferSource);
+    compiled ??= compileBase64Wasm(SCAN_WASM_BASE64);
     const instance = await WebAssembly.instantiate(await compiled, {
       env: {
         abort: () => {
