@@ -61,3 +61,37 @@ export async function gzippedFile(path, log = console.error) {
   log(`${gz}: ${(statSync(gz).size / 1e6).toFixed(0)} MB`);
   return gz;
 }
+
+/**
+ * `path` (the generator's JSONL) as Parquet next to it, written once (again when the JSONL is newer): the same columns,
+ * Snappy, in row groups of 1,048,576 rows as pyarrow and pandas write them (so a million rows are one row group).
+ * Written by a child process with a large heap: the writer holds every row.
+ */
+export async function parquetFile(path, log = console.error) {
+  const out = path.replace(/\.jsonl$/, '.parquet');
+  if (!existsSync(out) || statSync(out).mtimeMs < statSync(path).mtimeMs) {
+    log(`writing ${out} …`);
+    const { spawnSync } = await import('node:child_process');
+    const script = `
+      import { openSync, readSync, writeFileSync } from 'node:fs';
+      import { parquetWriteBuffer } from 'hyparquet-writer';
+      const names = ['prompt', 'completion', 'ground_truth', 'uid', 'step', 'model'];
+      const cols = names.map(() => []);
+      const fd = openSync(${JSON.stringify(path)}, 'r');
+      const buf = Buffer.alloc(64 << 20);
+      let rest = '';
+      for (let got; (got = readSync(fd, buf, 0, buf.length, null)) > 0; ) {
+        const lines = (rest + buf.toString('utf8', 0, got)).split('\\n');
+        rest = lines.pop();
+        for (const l of lines) if (l) { const r = JSON.parse(l); names.forEach((k, j) => cols[j].push(r[k])); }
+      }
+      const types = { step: 'INT32' };
+      const out = parquetWriteBuffer({ rowGroupSize: 1 << 20, columnData: names.map((name, j) => ({ name, type: types[name] ?? 'STRING', data: cols[j] })) });
+      writeFileSync(${JSON.stringify(out)}, new Uint8Array(out));
+    `;
+    const r = spawnSync(process.execPath, ['--max-old-space-size=16000', '--input-type=module', '-e', script], { stdio: 'inherit', cwd: process.cwd() });
+    if (r.status !== 0) throw new Error(`writing ${out} failed`);
+  }
+  log(`${out}: ${(statSync(out).size / 1e6).toFixed(0)} MB`);
+  return out;
+}

@@ -17,11 +17,12 @@
 //   (backingStorageSize), and the reward sandbox frame's heap);
 // - dataWorkerHeapMB, rewardWorkersHeapMB: the data worker's JS heap and the reward workers' together, each after a
 //   forced GC (CDP, through the frames' sessions).
-// `--gzip` uploads the same file gzip-compressed (written once, level 1); the baselines still read the plain lines.
-// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--gzip] [--dist DIR] [--json]
+// `--gzip` uploads the same file gzip-compressed (written once, level 1); `--parquet` the same rows as one Parquet file
+// (one row group per 1,048,576 rows, as pyarrow writes it); the baselines still read the plain lines.
+// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--gzip | --parquet] [--dist DIR] [--json]
 import { statSync } from 'node:fs';
 import { benchFileInput, cpuSample, launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview, stealSince, workerHeaps } from './browser.mjs';
-import { gzippedFile, scaleFile } from './rollouts.mjs';
+import { gzippedFile, parquetFile, scaleFile } from './rollouts.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,7 +44,8 @@ const reward = (edit) => `export default function reward(t) {
 
 const path = scaleFile(ROWS, log);
 const GZIP = process.argv.includes('--gzip');
-const upload = GZIP ? await gzippedFile(path, log) : path;
+const PARQUET = process.argv.includes('--parquet');
+const upload = GZIP ? await gzippedFile(path, log) : PARQUET ? await parquetFile(path, log) : path;
 const mb = statSync(path).size / 1e6;
 
 // `--dist DIR` serves another build (an A/B against an earlier commit built there).
@@ -224,7 +226,7 @@ try {
     rewardWorkersHeapMB: Math.round(rewardWorkers),
   };
   log(
-    `\n${FMT} rollouts (${mb.toFixed(0)} MB${GZIP ? ', uploaded gzip-compressed' : ''}), one tab; CPU taken by the hypervisor (steal) during the sequence: ${steal}; load average ${(
+    `\n${FMT} rollouts (${mb.toFixed(0)} MB${GZIP ? ', uploaded gzip-compressed' : PARQUET ? ', uploaded as Parquet' : ''}), one tab; CPU taken by the hypervisor (steal) during the sequence: ${steal}; load average ${(
       await import('node:os')
     )
       .loadavg()

@@ -42,6 +42,8 @@ const PROGRESS_EVERY_MS = 100;
 /** The engine's view of a dataset: its file, how it was imported, and where each row's line is (plain JSONL). */
 function engineDataset(ds: Dataset) {
   const index = ds.spans ? { spans: ds.spans, lines: ds.lines } : undefined;
+  // One Parquet file: workers read the rows of their tasks by the file's row numbers (engine/workerRows.ts).
+  const records = !ds.spans && !ds.parts && ds.detection.container === 'parquet' ? ds.lines : undefined;
   // Several files: each part with its own rows' lines (sliced: a view would post the whole array once per part).
   const parts = ds.parts
     ?.filter((p) => p.rows > 0)
@@ -54,7 +56,7 @@ function engineDataset(ds: Dataset) {
     }));
   return {
     size: ds.size,
-    file: { datasetId: ds.id, blob: bytesOf(ds), name: ds.name, format: ds.detection.format, mapping: ds.mapping, index, ...(parts ? { parts } : {}) },
+    file: { datasetId: ds.id, blob: bytesOf(ds), name: ds.name, format: ds.detection.format, mapping: ds.mapping, index, records, ...(parts ? { parts } : {}) },
   };
 }
 

@@ -39,6 +39,8 @@ export interface DatasetFile {
   mapping?: ColumnMapping | null;
   /** A plain JSONL file's row spans: the worker then reads only the rows its tasks need. */
   index?: LineIndex;
+  /** A Parquet file: per row, the 1-based row of the file it comes from; the worker then reads only the rows its tasks need. */
+  records?: Int32Array;
   /**
    * A dataset of several files (core/dataset/parts.ts), in reading order; `blob`, `path` and `index` are then unused.
    * Each part's rows follow the previous part's; rows without a step get the part's.
@@ -55,6 +57,8 @@ export interface DatasetPart {
   /** The step its name gives, or null. */
   step: number | null;
   index?: LineIndex;
+  /** As `DatasetFile.records`. */
+  records?: Int32Array;
   /** The rows the import found in it (the browser): a worker then reads it only when a task reaches them. */
   rows?: number;
 }
@@ -73,6 +77,7 @@ export function checkParts(v: unknown, where: string, paths: boolean): DatasetPa
     if (!(p.blob instanceof Blob) && !(paths && typeof p.path === 'string')) bad(`${where}.${i}`, paths ? 'a blob or a path' : 'a Blob');
     if (p.step !== null && !(typeof p.step === 'number' && Number.isFinite(p.step))) bad(`${where}.${i}.step`, 'null or a finite number');
     if (p.index !== undefined) checkLineIndex(p.index, `${where}.${i}.index`);
+    if (p.records !== undefined) checkRecordRows(p.records, `${where}.${i}.records`);
     if (p.rows !== undefined) int(p.rows, `${where}.${i}.rows`, 0);
     return p as unknown as DatasetPart;
   });
@@ -84,6 +89,13 @@ export function checkLineIndex(v: unknown, where: string): LineIndex {
   if (!(ix.lines instanceof Int32Array) || !(ix.spans instanceof Float64Array) || ix.spans.length !== 2 * ix.lines.length)
     bad(where, 'spans (Float64Array) twice as long as lines (Int32Array)');
   return ix as unknown as LineIndex;
+}
+
+/** A file's source rows per row as a boundary receives them: an Int32Array of rows ≥ 1, ascending (equal within a record). */
+export function checkRecordRows(v: unknown, where: string): Int32Array {
+  if (!(v instanceof Int32Array)) return bad(where, 'an Int32Array');
+  for (let i = 0; i < v.length; i++) if (!(v[i] >= 1 && (i === 0 || v[i] >= v[i - 1]))) bad(`${where}.${i}`, 'rows ≥ 1, ascending');
+  return v;
 }
 
 /** Which Python function to call, and how (see src/core/python/runPython.ts). */
@@ -471,6 +483,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         if (f.parts !== undefined) checkParts(f.parts, 'file.parts', true);
         else if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
         if (f.index !== undefined) checkLineIndex(f.index, 'file.index');
+        if (f.records !== undefined) checkRecordRows(f.records, 'file.records');
         return m as ToWorker;
       }
       case 'run': {

@@ -1,4 +1,5 @@
-import { LineRows, unreadable, type LineIndex } from '../core/dataset/lineRows';
+import { LineRows, RecordRows, unreadable, type LineIndex } from '../core/dataset/lineRows';
+import { openParquetRows, type ParquetRows } from '../core/formats/read-parquet';
 import { addWholePart, partsRead } from '../core/dataset/loadAll';
 import { importStream } from '../core/formats/import-stream';
 import { withPartStep } from '../core/dataset/parts';
@@ -32,6 +33,22 @@ interface ByLines {
 }
 
 /**
+ * Records read from a Parquet file this many at least at once: each read decodes its row group's dictionaries and
+ * the page it starts in again (a 500,000-row file read by 8,192 rows took 3.8 s against 1.8 s whole; by 65,536, the
+ * half of it took 1.2 s).
+ */
+const RECORDS_PER_READ = 1 << 16;
+
+/** One Parquet file's rows read by ranges of its rows: rows [first, first + rows.size) of the dataset. */
+interface ByRecords {
+  first: number;
+  rows: RecordRows;
+  file: ParquetRows;
+  name: string;
+  step: number | null;
+}
+
+/**
  * A file of a dataset of several read whole, but only once a task asks for one of its rows: rows
  * [first, first + rows) of the dataset, as many as the import found in it.
  */
@@ -58,6 +75,8 @@ export class WorkerRows {
   found: { issues: ParseIssue[]; detection: Detection } | null = null;
   /** The files read by lines, by first row. */
   private byLines: ByLines[] = [];
+  /** The Parquet files read by ranges of rows, by first row. */
+  private byRecords: ByRecords[] = [];
   /** The files read whole when first asked for, by first row (each worker reads only those its tasks touch). */
   private later: WholeLater[] = [];
   /** The loaded dataset's format and mapping, which those files are read with. */
@@ -80,9 +99,10 @@ export class WorkerRows {
     this.rows = [];
     this.size = 0;
     this.byLines = [];
+    this.byRecords = [];
     this.later = [];
     this.found = null;
-    const parts: DatasetPart[] = f.parts ?? [{ blob: f.blob, path: f.path, name: f.name, step: null, index: f.index }];
+    const parts: DatasetPart[] = f.parts ?? [{ blob: f.blob, path: f.path, name: f.name, step: null, index: f.index, records: f.records }];
     const many = f.parts !== undefined;
     const format = f.format ?? undefined;
     const mapping = f.mapping ?? undefined;
@@ -90,6 +110,7 @@ export class WorkerRows {
     const into = partsRead();
     const rows = into.rows;
     const byLines: ByLines[] = [];
+    const byRecords: ByRecords[] = [];
     const later: WholeLater[] = [];
     for (const p of parts) {
       let blob = p.blob;
@@ -103,6 +124,14 @@ export class WorkerRows {
         byLines.push({ first, rows: lr, blob, name: p.name, step: p.step });
         // Packed, not holey: an array of 100,000 holes would be a dictionary.
         for (let i = 0; i < lr.size; i++) rows.push(undefined as unknown as Trajectory);
+        continue;
+      }
+      // A Parquet file of flat columns whose rows the import numbered (records) is read by ranges of its rows.
+      const n = p.records?.length ?? 0;
+      const file = p.records && n > 0 && format ? await openParquetRows(blob).catch(() => null) : null;
+      if (file && p.records && format && p.records[n - 1] <= file.numRows) {
+        byRecords.push({ first, rows: new RecordRows(p.records, { format, mapping }, 'row'), file, name: p.name, step: p.step });
+        for (let i = 0; i < n; i++) rows.push(undefined as unknown as Trajectory);
         continue;
       }
       if (many && format && p.rows !== undefined) {
@@ -120,6 +149,7 @@ export class WorkerRows {
     this.rows = rows;
     this.size = rows.length;
     this.byLines = byLines;
+    this.byRecords = byRecords;
     this.later = later;
     this.mapping = mapping;
     this.format = format;
@@ -174,6 +204,18 @@ export class WorkerRows {
       await this.readWhole(part, rows);
       if (rows !== this.rows) return; // another dataset was loaded meanwhile
     }
+    for (const by of this.byRecords) {
+      const a = Math.max(start, by.first);
+      const b = Math.min(end, by.first + by.rows.size, this.size);
+      for (let i = a; i < b; i++) {
+        if (rows[i] !== undefined) continue;
+        let j = i + 1;
+        while (j < b && rows[j] === undefined) j++;
+        await this.readRecords(by, rows, i, j);
+        if (rows !== this.rows) return; // another dataset was loaded meanwhile
+        i = j - 1;
+      }
+    }
     for (const by of this.byLines) {
       const a = Math.max(start, by.first);
       const b = Math.min(end, by.first + by.rows.size, this.size);
@@ -188,6 +230,47 @@ export class WorkerRows {
         if (rows !== this.rows) return; // another dataset was loaded meanwhile
         i = j;
       }
+    }
+  }
+
+  /**
+   * Read dataset rows [a, b) (all in `by`'s file) from their Parquet rows, and the rows after them still missing up to
+   * RECORDS_PER_READ records (a worker's next tasks go on from here: engine/taskQueue.ts). Throws when the file no
+   * longer gives those rows.
+   */
+  private async readRecords(by: ByRecords, into: Trajectory[], a: number, b: number): Promise<void> {
+    const rr = by.rows;
+    const off = by.first;
+    const lines = rr.lines;
+    const from = lines[a - off] - 1;
+    const limit = Math.max(lines[b - 1 - off], from + RECORDS_PER_READ);
+    const fileEnd = off + rr.size;
+    while (b < fileEnd && into[b] === undefined && lines[b - off] <= limit) b++;
+    const to = lines[b - 1 - off];
+    let records: Record<string, unknown>[];
+    try {
+      records = await by.file.read(from, to);
+    } catch (e) {
+      throw unreadable(by.name, e);
+    }
+    if (records.length !== to - from) throw unreadable(by.name, new Error(`it gives ${from + records.length} rows where the import read row ${to}`));
+    if (into !== this.rows) return; // another dataset was loaded meanwhile
+    let produced: Trajectory[] = [];
+    for (let i = a; i < b; i++) {
+      const k = i - off;
+      if (i === a || !rr.sameLine(k)) {
+        try {
+          produced = rr.produce(k, records[lines[k] - 1 - from]);
+        } catch (e) {
+          throw unreadable(by.name, e);
+        }
+      }
+      const t = rr.pick(k, produced, by.name);
+      if (off !== 0 || by.step !== null) {
+        t.index = i;
+        withPartStep(t, by.step);
+      }
+      into[i] = t;
     }
   }
 
