@@ -139,11 +139,12 @@ describe('RewardEngine on fake ports', () => {
     expect(Array.from(first.result.scores)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 0.5));
     expect(workers[0].runs()[0][0]).toBe(0);
     expect(workers[1].runs()[0][0]).toBe(5000);
-    // After a finished run (once its outcome is out) each worker hears it is idle, with its block.
+    // After a finished run (once its outcome is out) each worker hears it is idle, with its block and the last eighth
+    // of the other's (what it takes when it is done first).
     await new Promise((r) => setTimeout(r, 0));
     expect(workers.map((w) => w.sent.filter((m) => m.kind === 'idle'))).toEqual([
-      [{ kind: 'idle', block: [0, 5000] }],
-      [{ kind: 'idle', block: [5000, 10_000] }],
+      [{ kind: 'idle', block: [0, 5000], tails: [[9375, 10_000]] }],
+      [{ kind: 'idle', block: [5000, 10_000], tails: [[4375, 5000]] }],
     ]);
     const firstRuns = workers.map((w) => w.runs());
     for (const w of workers) w.sent = [];

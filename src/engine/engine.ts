@@ -497,7 +497,9 @@ export class RewardEngine {
     setTimeout(() => {
       if (this.current || this.dataset?.ds.file.datasetId !== datasetId) return;
       this.slots.forEach((s, k) => {
-        if (this.isReady(s)) s.port.post({ kind: 'idle', block: TaskQueue.blockOf(k, run.rows, this.size, run.align) });
+        if (!this.isReady(s)) return;
+        const block = TaskQueue.blockOf(k, run.rows, this.size, run.align);
+        s.port.post({ kind: 'idle', block, tails: TaskQueue.tailsOf(k, run.rows, this.size, run.align) });
       });
     }, 0);
   }

@@ -66,3 +66,18 @@ describe("one file's line index at the worker and frame boundaries", () => {
     expect(error(checkToFrame(oneFrame(index), () => undefined))).toBe(message === 'ok' ? 'ok' : `ds.${message}`);
   });
 });
+
+describe('an idle notice at the worker boundary', () => {
+  const idle = (extra: Record<string, unknown>) => ({ kind: 'idle', block: [0, 10], ...extra });
+  it.each([
+    ['a block and tails', { tails: [[20, 30]] }, 'ok'],
+    ['no tails', {}, 'ok'],
+    ['a block that goes back', { block: [10, 5] }, 'block.1: expected an integer in [10, Infinity]'],
+    ['tails that are not a list', { tails: { 0: [1, 2] } }, 'tails: expected an array of at most 256 pairs of rows'],
+    ['too many tails', { tails: Array.from({ length: 257 }, () => [0, 1]) }, 'tails: expected an array of at most 256 pairs of rows'],
+    ['a tail that is not a pair', { tails: [[1, 2, 3]] }, 'tails.0: expected a pair of rows'],
+    ['a negative tail', { tails: [[-1, 2]] }, 'tails.0.0: expected an integer in [0, Infinity]'],
+  ])('%s', (_, extra, message) => {
+    expect(error(checkToWorker(idle(extra)))).toBe(message);
+  });
+});

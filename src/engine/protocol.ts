@@ -91,6 +91,17 @@ export function checkLineIndex(v: unknown, where: string): LineIndex {
   return ix as unknown as LineIndex;
 }
 
+/** A pool has at most 256 workers (--workers), so an idle notice at most this many tails. */
+const MAX_TAILS = 256;
+
+/** Rows [a, b) as a pair of integers 0 ≤ a ≤ b. */
+function checkRows(v: unknown, where: string): void {
+  if (!Array.isArray(v) || v.length !== 2) bad(where, 'a pair of rows');
+  const [a, b] = v as unknown[];
+  int(a, `${where}.0`, 0);
+  int(b, `${where}.1`, a as number);
+}
+
 /** A file's source rows per row as a boundary receives them: an Int32Array of rows ≥ 1, ascending (equal within a record). */
 export function checkRecordRows(v: unknown, where: string): Int32Array {
   if (!(v instanceof Int32Array)) return bad(where, 'an Int32Array');
@@ -163,8 +174,11 @@ export type ToWorker =
   | PieceRequest
   | { kind: 'load'; file: DatasetFile; meta?: { label: string | null; groupBy?: string | null } }
   | RunTask
-  /** A run has ended: read the rows of this block not held yet, and (Python) make the next run's copies. */
-  | { kind: 'idle'; block: [number, number] }
+  /**
+   * A run has ended: read the rows not held yet of `block` (the worker's next run starts there) and of `tails` (the
+   * other blocks' ends, which it takes when done first), and (Python) make the next run's copies.
+   */
+  | { kind: 'idle'; block: [number, number]; tails?: [number, number][] }
   /** Compile (TypeScript) or parse (Python: list the reward functions, run nothing). */
   | { kind: 'check'; reqId: number; code: string }
   /** Are you there? (a worker that holds tasks but shows no row for a while) */
@@ -499,10 +513,11 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         return m as ToWorker;
       }
       case 'idle': {
-        if (!Array.isArray(m.block) || m.block.length !== 2) bad('block', 'a pair of rows');
-        const [a, b] = m.block as unknown[];
-        int(a, 'block.0', 0);
-        int(b, 'block.1', a as number);
+        checkRows(m.block, 'block');
+        if (m.tails !== undefined) {
+          if (!Array.isArray(m.tails) || m.tails.length > MAX_TAILS) bad('tails', `an array of at most ${MAX_TAILS} pairs of rows`);
+          (m.tails as unknown[]).forEach((t, i) => checkRows(t, `tails.${i}`));
+        }
         return m as ToWorker;
       }
       case 'check':

@@ -143,6 +143,7 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
             /* see above */
           }
           await rows.ensure(...m.block);
+          for (const t of m.tails ?? []) await rows.ensure(...t);
         });
       case 'run':
         return void queue(() => run(m));

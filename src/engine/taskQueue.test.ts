@@ -145,6 +145,31 @@ describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
     expect(ranges(new TaskQueue(100, 3), 1, [2])).toEqual([[66, 82]]); // 16-row tasks from the front of block 2
   });
 
+  it('tailsOf gives the last eighth of every other block, worked by hand', () => {
+    // Blocks of 100 rows among 3: [0, 33), [33, 66), [66, 100); eighths: ceil(33 / 8) = 5, ceil(34 / 8) = 5.
+    expect([0, 1, 2].map((k) => TaskQueue.tailsOf(k, 100, 3))).toEqual([
+      [
+        [61, 66],
+        [95, 100],
+      ],
+      [
+        [28, 33],
+        [95, 100],
+      ],
+      [
+        [28, 33],
+        [61, 66],
+      ],
+    ]);
+    // Aligned to 4 (a Python batch): blocks [0, 48) and [48, 100); a tail starts on the multiple of 4 at or before
+    // end − ⌈block / 8⌉: 100 − 7 = 93 → 92, 48 − 6 = 42 → 40.
+    expect(TaskQueue.tailsOf(0, 100, 2, 4)).toEqual([[92, 100]]);
+    expect(TaskQueue.tailsOf(1, 100, 2, 4)).toEqual([[40, 48]]);
+    // One worker has no other block; a block of one row has a tail of one row.
+    expect(TaskQueue.tailsOf(0, 100, 1)).toEqual([]);
+    expect(TaskQueue.tailsOf(0, 2, 2)).toEqual([[1, 2]]);
+  });
+
   it('atLeast raises the smallest task for the rest of the run, within its own minimum and MAX_TASK, worked by hand', () => {
     const q = new TaskQueue(100_000, 2);
     expect(ranges(q, 1)).toEqual([[0, 8334]]);

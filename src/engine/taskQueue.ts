@@ -82,6 +82,22 @@ export class TaskQueue {
     return [Math.min(rows, Math.floor((k * units) / w) * align), Math.min(rows, Math.floor(((k + 1) * units) / w) * align)];
   }
 
+  /**
+   * The last rows of every block but worker `worker`'s, 1 / TAIL_SHARE of each: what it takes when its own block is
+   * done first (`take` steals from the end of the fullest block), so it may read them before a run needs them.
+   */
+  static tailsOf(worker: number, rows: number, workers: number, align = 1): [number, number][] {
+    const w = Math.max(1, Math.floor(workers));
+    const tails: [number, number][] = [];
+    for (let j = 0; j < w; j++) {
+      if (j === worker % w) continue;
+      const [start, end] = TaskQueue.blockOf(j, rows, w, align);
+      const from = Math.max(start, Math.floor((end - Math.ceil((end - start) / TAIL_SHARE)) / align) * align);
+      if (from < end) tails.push([from, end]);
+    }
+    return tails;
+  }
+
   /** The next task for worker `worker` (0 ≤ worker < workers; call only when not empty). */
   take(worker = 0): Task {
     const raw = Math.max(this.minTask, Math.min(this.maxTask, Math.ceil(this.left / (this.workers * SHARE))));
@@ -120,6 +136,12 @@ export class TaskQueue {
     this.left += end - start;
   }
 }
+
+/**
+ * A block's tail is this share of it (`tailsOf`): at a million rows on 2 cores, the rows a worker took from the
+ * other's block in an edit run were read at that run's end, 40–140 ms of a ~250 ms run (bench/README.md, session 24).
+ */
+const TAIL_SHARE = 8;
 
 /** Ids 1, 2, 3, … */
 export function counter(): () => number {
