@@ -275,14 +275,11 @@ test('a large JSONL is read in pieces by several workers: the same rows, groups 
 });
 
 /**
- * A gzip JSONL file is decompressed once, and its rows are read back from those bytes by their lines' spans: by the
- * reward workers and by the table's text search. The reward reads the completion (`A<i>`, from those lines) and Group
- * by splits by `model` (m<i mod 3>, collected at import): the figures a person counts in the file need each row read
- * in its own place.
+ * 1,200 rows whose completions read `A<i>` and whose `model` is m<i mod 3>, 400 of each: a reward that is 1 exactly
+ * when i mod 3 = 1 gives model m1 a mean of 1 and the others 0, in Group by's table, only if every row was read from
+ * its own place in the file.
  */
-test('a gzip JSONL file is scored row by row, each row read back in its place, and searched', async ({ page }) => {
-  const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2} ça`, completion: `A${i} 日本`, model: `m${i % 3}` }));
-  await upload(page, 'models.jsonl.gz', gzipSync(Buffer.from(lines.join('\n') + '\n')), 'application/gzip');
+async function expectRewardByModel(page: Page): Promise<void> {
   await expect(statusLine(page)).toContainText('1,200 trajectories');
   await typeReward(page, 'export default function reward(t) {\n  return parseInt(t.completion.slice(1), 10) % 3 === 1 ? 1 : 0;\n}\n');
   await runAndWait(page, '1,200 scored');
@@ -293,6 +290,18 @@ test('a gzip JSONL file is scored row by row, each row read back in its place, a
   await expect(table.getByRole('row').nth(1)).toHaveText(['m0', '400', '0', '0'].join(''));
   await expect(table.getByRole('row').nth(2)).toHaveText(['m1', '400', '1', '0'].join(''));
   await expect(table.getByRole('row').nth(3)).toHaveText(['m2', '400', '0', '0'].join(''));
+}
+
+/**
+ * A gzip JSONL file is decompressed once, and its rows are read back from those bytes by their lines' spans: by the
+ * reward workers and by the table's text search. The reward reads the completion (`A<i>`, from those lines) and Group
+ * by splits by `model` (m<i mod 3>, collected at import): the figures a person counts in the file need each row read
+ * in its own place.
+ */
+test('a gzip JSONL file is scored row by row, each row read back in its place, and searched', async ({ page }) => {
+  const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2} ça`, completion: `A${i} 日本`, model: `m${i % 3}` }));
+  await upload(page, 'models.jsonl.gz', gzipSync(Buffer.from(lines.join('\n') + '\n')), 'application/gzip');
+  await expectRewardByModel(page);
   await expect(page.getByText('JSONL (gzip) · detected as')).toBeVisible();
   const search = page.getByRole('searchbox', { name: 'Search text' });
   await search.click();
@@ -319,16 +328,7 @@ test('a Parquet file is scored row by row, each row read by its row number in th
     rowGroupSize: 500,
   });
   await upload(page, 'models.parquet', Buffer.from(buf), 'application/vnd.apache.parquet');
-  await expect(statusLine(page)).toContainText('1,200 trajectories');
-  await typeReward(page, 'export default function reward(t) {\n  return parseInt(t.completion.slice(1), 10) % 3 === 1 ? 1 : 0;\n}\n');
-  await runAndWait(page, '1,200 scored');
-  await page.getByRole('tab', { name: 'Group by' }).click();
-  await expect(page.getByRole('combobox', { name: 'Group by column' })).toHaveValue('model');
-  const table = page.getByRole('table', { name: 'Reward by group' });
-  // File rows i with i mod 5 ≠ 4: 400 of each model; the reward is 1 exactly on model m1's rows.
-  await expect(table.getByRole('row')).toHaveCount(4);
-  await expect(table.getByRole('row').nth(1)).toHaveText(['m0', '400', '0', '0'].join(''));
-  await expect(table.getByRole('row').nth(2)).toHaveText(['m1', '400', '1', '0'].join(''));
-  await expect(table.getByRole('row').nth(3)).toHaveText(['m2', '400', '0', '0'].join(''));
+  // File rows i with i mod 5 ≠ 4: 400 of each model.
+  await expectRewardByModel(page);
   await expect(page.getByText('PARQUET · detected as')).toBeVisible();
 });
