@@ -3,6 +3,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chunkedSource, fixture, fixtureBytes, importAll, textSource } from './fixtures/load-fixture';
+import { importStream } from './import-stream';
+import type { Trajectory } from '../trajectory';
 
 describe('importStream: containers', () => {
   it('CSV with quoted commas, quoted newlines, doubled quotes, empty cells and a blank line', async () => {
@@ -186,6 +188,58 @@ describe('importStream: streaming', () => {
   });
 });
 
+describe('batches of a large record batch', () => {
+  // A Parquet row group arrives as one record batch (a million rows as pyarrow writes them): its rows go out in
+  // batches of `batchSize`, in order, with issues in line order; JSONL read in one large chunk keeps each row's span.
+  it('a row group of 1,000 rows in batches of 64: every row once, in order, issues with the batch they fall in', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const n = 1000;
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'prompt', data: Array.from({ length: n }, (_, i) => `p${i >> 2}`), type: 'STRING' },
+        { name: 'completion', data: Array.from({ length: n }, (_, i) => (i % 100 === 7 ? null : `c${i}`)), type: 'STRING' },
+      ],
+      rowGroupSize: n,
+    });
+    const sizes: number[] = [];
+    const rows: Trajectory[] = [];
+    const issues: number[] = [];
+    for await (const e of importStream(textSource('one-group.parquet', new Uint8Array(buf)), { batchSize: 64 })) {
+      if (e.type !== 'rows') continue;
+      sizes.push(e.rows.length);
+      rows.push(...e.rows);
+      issues.push(...e.issues.map((i) => i.line));
+    }
+    // 990 rows (rows 8, 108, …, 908 have no completion): 15 batches of 64 and one of 30.
+    expect(sizes).toEqual([...Array.from({ length: 15 }, () => 64), 30]);
+    expect(rows.map((t) => t.index)).toEqual(Array.from({ length: 990 }, (_, i) => i));
+    expect(rows.map((t) => t.completion)).toEqual(
+      Array.from({ length: n }, (_, i) => i)
+        .filter((i) => i % 100 !== 7)
+        .map((i) => `c${i}`),
+    );
+    expect(issues).toEqual(Array.from({ length: 10 }, (_, k) => 100 * k + 8));
+  });
+
+  it('JSONL read in one chunk, in batches of 7: each row keeps its own line span', async () => {
+    const lines = Array.from({ length: 100 }, (_, i) => JSON.stringify({ prompt: `p${i}`, completion: 'x'.repeat(i) }));
+    const text = lines.join('\n') + '\n';
+    const got: { line: number; span: [number, number] }[] = [];
+    for await (const e of importStream(textSource('spans.jsonl', text), { batchSize: 7 })) {
+      if (e.type !== 'rows' || !e.spans) continue;
+      expect(e.spans.length).toBe(2 * e.rows.length);
+      e.rows.forEach((t, k) => got.push({ line: t.line, span: [e.spans![2 * k], e.spans![2 * k + 1]] }));
+    }
+    let at = 0;
+    const want = lines.map((l, i) => {
+      const span: [number, number] = [at, at + l.length];
+      at += l.length + 1;
+      return { line: i + 1, span };
+    });
+    expect(got).toEqual(want);
+  });
+});
+
 describe('parquet INT64', () => {
   it('values that fit a number become numbers; larger ones their exact decimal strings, also inside lists', async () => {
     const { parquetWriteBuffer } = await import('hyparquet-writer');
@@ -204,6 +258,30 @@ describe('parquet INT64', () => {
       ['-9007199254740993', 4],
     ]);
     // Nothing of a row is a bigint any more: it can be shown, saved and shared as JSON.
+    expect(() => JSON.stringify(rows.map((r) => r.fields))).not.toThrow();
+  });
+
+  it('a VARIANT column holds 64-bit integers too, in a file with no INT64 column: converted the same way', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'prompt', data: ['p', 'p'], type: 'STRING' },
+        { name: 'completion', data: ['a', 'b'], type: 'STRING' },
+        {
+          name: 'meta',
+          data: [
+            { id: 9007199254740993n, n: [2n] },
+            { id: -9007199254740993n, n: [] },
+          ],
+          type: 'VARIANT',
+        },
+      ],
+    } as never);
+    const { rows } = await importAll(textSource('variant.parquet', new Uint8Array(buf)));
+    expect(rows.map((r) => r.fields.meta)).toEqual([
+      { id: '9007199254740993', n: [2] },
+      { id: '-9007199254740993', n: [] },
+    ]);
     expect(() => JSON.stringify(rows.map((r) => r.fields))).not.toThrow();
   });
 });

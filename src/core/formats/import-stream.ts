@@ -89,17 +89,20 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       issueCount++;
       if (firstIssues.length < ISSUES_IN_ERROR) firstIssues.push(issue);
     };
+    /**
+     * Rows before `head` are handed out: batches are taken from the front without copying the rest each time (a
+     * Parquet row group of a million rows arrives as one record batch; slicing the rest per batch was quadratic).
+     */
+    let head = 0;
     const take = (bytesRead: number): ImportEvent => {
-      let out = rows;
-      let outSpans = spans;
-      if (rows.length > batchSize) {
-        out = rows.slice(0, batchSize);
-        rows = rows.slice(batchSize);
-        outSpans = spans.slice(0, 2 * batchSize);
-        spans = spans.slice(2 * batchSize);
-      } else {
+      const end = Math.min(rows.length, head + batchSize);
+      const out = head === 0 && end === rows.length ? rows : rows.slice(head, end);
+      const outSpans = spans.slice(2 * head, 2 * end);
+      head = end;
+      if (head === rows.length) {
         rows = [];
         spans = [];
+        head = 0;
       }
       const event: ImportEvent = { type: 'rows', rows: out, issues, bytesRead, totalBytes };
       if (opened.spans) event.spans = Float64Array.from(outSpans);
@@ -139,9 +142,14 @@ export async function* importStream(source: ByteSource, opts: ImportOptions = {}
       }
       throwIfCancelled(signal, name);
       process(batch);
-      while (rows.length >= batchSize || issues.length >= batchSize) {
+      while (rows.length - head >= batchSize || issues.length >= batchSize) {
         throwIfCancelled(signal, name);
         yield take(batch.bytesRead);
+      }
+      if (head > 0) {
+        rows = rows.slice(head);
+        spans = spans.slice(2 * head);
+        head = 0;
       }
     }
 

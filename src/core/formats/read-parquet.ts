@@ -38,6 +38,7 @@ export async function* readParquet(file: AsyncBuffer, ctx: ParquetReadContext): 
     throw new ImportError('unreadable', `${ctx.name} is not a readable Parquet file (${messageOf(e)}).`);
   }
   const totalRows = Number(metadata.num_rows);
+  const bigInts = mayHoldBigInts(metadata);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     throwIfCancelled(ctx.signal, ctx.name);
@@ -56,7 +57,7 @@ export async function* readParquet(file: AsyncBuffer, ctx: ParquetReadContext): 
       bytesRead: totalRows > 0 ? Math.round((ctx.totalBytes * rowEnd) / totalRows) : ctx.totalBytes,
     };
     for (let i = 0; i < rows.length; i++) {
-      numbersFromBigInts(rows[i]);
+      if (bigInts) numbersFromBigInts(rows[i]);
       batch.lines[i] = rowStart + i + 1;
     }
     yield batch;
@@ -91,6 +92,7 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
   const [root, ...columns] = metadata.schema;
   if (root.num_children !== columns.length || columns.some((c) => (c.num_children ?? 0) > 0 || c.repetition_type === 'REPEATED')) return null;
   const names = columns.map((c) => c.name);
+  const bigInts = mayHoldBigInts(metadata);
   /** Rows [start, end) of `cols`, each row an array of their values in that order. */
   const readArrays = (cols: string[], rowStart: number, rowEnd: number) =>
     new Promise<unknown[][]>((resolve, reject) => {
@@ -127,13 +129,21 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
             const f = from[c];
             record[names[c]] = f.col ? f.col[i - g.start] : r[f.j];
           }
-          numbersFromBigInts(record);
+          if (bigInts) numbersFromBigInts(record);
           out.push(record);
         }
       }
       return out;
     },
   };
+}
+
+/**
+ * Whether hyparquet may give bigints for the file: a column of 64- or 96-bit integers (nested ones too), or a VARIANT
+ * (whose values may hold 64-bit integers). Otherwise the per-row walk of `numbersFromBigInts` is skipped.
+ */
+function mayHoldBigInts(metadata: FileMetaData): boolean {
+  return metadata.schema.some((e) => e.type === 'INT64' || e.type === 'INT96' || e.logical_type?.type === 'VARIANT');
 }
 
 /** Replace bigints by numbers when exact, else by their decimal strings, in place, through lists and plain objects. */
