@@ -38,7 +38,7 @@ export async function* readParquet(file: AsyncBuffer, ctx: ParquetReadContext): 
     throw new ImportError('unreadable', `${ctx.name} is not a readable Parquet file (${messageOf(e)}).`);
   }
   const totalRows = Number(metadata.num_rows);
-  const bigInts = mayHoldBigInts(metadata);
+  const bigInts = bigIntColumns(metadata);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     throwIfCancelled(ctx.signal, ctx.name);
@@ -57,7 +57,7 @@ export async function* readParquet(file: AsyncBuffer, ctx: ParquetReadContext): 
       bytesRead: totalRows > 0 ? Math.round((ctx.totalBytes * rowEnd) / totalRows) : ctx.totalBytes,
     };
     for (let i = 0; i < rows.length; i++) {
-      if (bigInts) numbersFromBigInts(rows[i]);
+      if (bigInts.length > 0) numbersInColumns(rows[i], bigInts);
       batch.lines[i] = rowStart + i + 1;
     }
     yield batch;
@@ -92,7 +92,7 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
   const [root, ...columns] = metadata.schema;
   if (root.num_children !== columns.length || columns.some((c) => (c.num_children ?? 0) > 0 || c.repetition_type === 'REPEATED')) return null;
   const names = columns.map((c) => c.name);
-  const bigInts = mayHoldBigInts(metadata);
+  const bigInts = bigIntColumns(metadata);
   /** Rows [start, end) of `cols`, each row an array of their values in that order. */
   const readArrays = (cols: string[], rowStart: number, rowEnd: number) =>
     new Promise<unknown[][]>((resolve, reject) => {
@@ -129,7 +129,7 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
             const f = from[c];
             record[names[c]] = f.col ? f.col[i - g.start] : r[f.j];
           }
-          if (bigInts) numbersFromBigInts(record);
+          if (bigInts.length > 0) numbersInColumns(record, bigInts);
           out.push(record);
         }
       }
@@ -139,25 +139,42 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
 }
 
 /**
- * Whether hyparquet may give bigints for the file: a column of 64- or 96-bit integers (nested ones too), or a VARIANT
- * (whose values may hold 64-bit integers). Otherwise the per-row walk of `numbersFromBigInts` is skipped.
+ * The top-level columns for which hyparquet may give bigints: 64- or 96-bit integers (nested ones too) or a VARIANT
+ * (whose values may hold 64-bit integers). Only these are walked in each record (`numbersInColumns`).
  */
-function mayHoldBigInts(metadata: FileMetaData): boolean {
-  return metadata.schema.some((e) => e.type === 'INT64' || e.type === 'INT96' || e.logical_type?.type === 'VARIANT');
+function bigIntColumns(metadata: FileMetaData): string[] {
+  const { schema } = metadata;
+  /** The end of the subtree of schema element j (elements are listed depth first). */
+  const subtreeEnd = (j: number): number => {
+    let end = j + 1;
+    for (let c = 0; c < (schema[j].num_children ?? 0); c++) end = subtreeEnd(end);
+    return end;
+  };
+  const out: string[] = [];
+  for (let i = 1, end; i < schema.length; i = end) {
+    end = subtreeEnd(i);
+    if (schema.slice(i, end).some((e) => e.type === 'INT64' || e.type === 'INT96' || e.logical_type?.type === 'VARIANT')) out.push(schema[i].name);
+  }
+  return out;
+}
+
+/** `numbersFromBigInts` over the record's own values of `columns` only. */
+function numbersInColumns(record: Record<string, unknown>, columns: readonly string[]): void {
+  for (const k of columns) if (Object.hasOwn(record, k)) numberAt(record, k);
 }
 
 /** Replace bigints by numbers when exact, else by their decimal strings, in place, through lists and plain objects. */
 function numbersFromBigInts(value: Record<string, unknown> | unknown[]): void {
-  const keys = Array.isArray(value) ? null : Object.keys(value);
-  const n = keys ? keys.length : (value as unknown[]).length;
-  for (let i = 0; i < n; i++) {
-    const k = keys ? keys[i] : i;
-    const v = (value as Record<string | number, unknown>)[k];
-    if (typeof v === 'bigint') {
-      (value as Record<string | number, unknown>)[k] = v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v.toString();
-    } else if (Array.isArray(v) || (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype)) {
-      numbersFromBigInts(v as Record<string, unknown>);
-    }
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) numberAt(value as unknown as Record<number, unknown>, i);
+  else for (const k of Object.keys(value)) numberAt(value, k);
+}
+
+/** The value at `k` of a record or list: a bigint replaced (see numbersFromBigInts), a list or plain object walked. */
+function numberAt(container: Record<string | number, unknown>, k: string | number): void {
+  const v = container[k];
+  if (typeof v === 'bigint') container[k] = v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v.toString();
+  else if (Array.isArray(v) || (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype)) {
+    numbersFromBigInts(v as Record<string, unknown>);
   }
 }
 
