@@ -114,6 +114,29 @@ describe('importStream: files that cannot be imported', () => {
     expect(err.message).toMatch(/^x\.parquet is not a readable Parquet file/);
   });
 
+  it('a Parquet file whose Snappy page is corrupt: refused with the reason', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const { parquetMetadata } = await import('hyparquet');
+    let x = 1;
+    const text = () => Array.from({ length: 200 }, () => String.fromCharCode(97 + ((x = (x * 1103515245 + 12345) & 0x7fffffff) % 26))).join('');
+    const buf = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'prompt', data: Array.from({ length: 50 }, () => 'p'), type: 'STRING' },
+          { name: 'completion', data: Array.from({ length: 50 }, text), type: 'STRING' },
+        ],
+      }),
+    );
+    // The completion column's Snappy page past its page header overwritten: 0xff tags are copies from 4-byte offsets
+    // far outside what was decoded.
+    const chunk = parquetMetadata(buf.buffer as ArrayBuffer).row_groups[0].columns[1].meta_data!;
+    const start = Number(chunk.data_page_offset);
+    buf.fill(0xff, start + 40, start + Number(chunk.total_compressed_size) - 8);
+    const err = await importFailure(textSource('bad.parquet', buf));
+    expect(err.code).toBe('unreadable');
+    expect(err.message).toBe('bad.parquet could not be read as Parquet (missing eof marker).');
+  });
+
   it('no usable rows: every record fails normalization', async () => {
     const err = await importFailure(fixture('no-usable-rows.jsonl'));
     expect(err.code).toBe('no-rows');
