@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
 import type { LabelColumn } from '../core/dataset/labelColumns';
 import type { CategoryColumn } from '../core/dataset/categories';
-import { importPacked } from '../core/dataset/importPacked';
+import { importPacked, type PackedEvent } from '../core/dataset/importPacked';
 import { PairColumnCollector } from '../core/dataset/pairColumns';
 import { batchTransfer } from '../core/dataset/packed';
-import { importParts, type PartSource } from '../core/dataset/importParts';
+import { importParts, type PartSource, type PartsEvent } from '../core/dataset/importParts';
 import { RowStoreBuilder, rowsOfParts, type PartStore, type RowStore } from '../core/dataset/rowStore';
 import { exportBytes } from '../core/table/rowExport';
 import type { Detection } from '../core/formats/types';
@@ -22,6 +22,14 @@ interface Held {
   categories: CategoryColumn[];
 }
 
+/** What an import collects besides its rows: the format, and the columns' labels and categories (last event). */
+interface Collected {
+  detection: Detection | null;
+  labels: LabelColumn[];
+  categories: CategoryColumn[];
+}
+const collected = (): Collected => ({ detection: null, labels: [], categories: [] });
+
 /** The import worker's message loop (workers/import.worker.ts only wires it to its scope). */
 export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
   const running = new Map<number, AbortController>();
@@ -38,6 +46,26 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
   const post = (m: DataReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
   const storeOf = (key: number) => held.get(key)?.store ?? null;
   const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+  /**
+   * What both imports (one file, several) do with an event: the format, the columns collected, progress and a batch
+   * (its rows' lines and spans kept in `kept`). False for the events each handles itself.
+   */
+  const onImportEvent = (jobId: number, e: PackedEvent | PartsEvent, got: Collected, kept: RowStoreBuilder): boolean => {
+    if (e.kind === 'meta') {
+      got.detection = e.detection;
+      post({ kind: 'meta', jobId, detection: e.detection });
+    } else if (e.kind === 'labels') {
+      got.labels = e.columns;
+      got.categories = e.categories;
+    } else if (e.kind === 'progress') {
+      post({ kind: 'progress', jobId, bytesRead: e.bytesRead, totalBytes: e.totalBytes });
+    } else if (e.kind === 'batch') {
+      kept.add(e.batch.line.slice(), e.spans, e.rows);
+      post({ kind: 'batch', jobId, batch: e.batch }, batchTransfer(e.batch));
+    } else return false;
+    return true;
+  };
 
   self.onmessage = async (ev: MessageEvent<DataRequest>) => {
     const m = ev.data;
@@ -170,30 +198,17 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     /** What the rows are read back from: the file, or its bytes decompressed. */
     let bytes = source;
     const kept = new RowStoreBuilder();
-    let detection: Detection | null = null;
-    let labels: LabelColumn[] = [];
-    let cats: CategoryColumn[] = [];
+    const got = collected();
     try {
       const events = importPacked(source, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces));
       for await (const e of events) {
-        if (e.kind === 'meta') {
-          detection = e.detection;
-          post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
-        } else if (e.kind === 'labels') {
-          labels = e.columns;
-          cats = e.categories;
-        } else if (e.kind === 'decompressed') {
-          bytes = { name: m.name, blob: e.blob };
-        } else if (e.kind === 'progress') {
-          post({ kind: 'progress', jobId: m.jobId, bytesRead: e.bytesRead, totalBytes: e.totalBytes });
-        } else {
-          kept.add(e.batch.line.slice(), e.spans, e.rows);
-          post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
-        }
+        if (onImportEvent(m.jobId, e, got, kept)) continue;
+        if (e.kind === 'decompressed') bytes = { name: m.name, blob: e.blob };
       }
+      const { detection, labels, categories } = got;
       if (!detection) throw new Error('the import ended without deciding a format');
       const { store, index } = kept.finish(bytes, { format: detection.format, mapping: m.opts.mapping });
-      commit({ key: m.jobId, store, labels, categories: cats }, abort);
+      commit({ key: m.jobId, store, labels, categories }, abort);
       // The rows' byte spans go to the page too: reward workers read from the file only the rows a run hands them
       // (from its bytes decompressed, for a gzip file: they go too).
       const spans = index?.spans.slice();
@@ -215,31 +230,22 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     /** The part's bytes decompressed, for a gzip file. */
     let decompressed: Blob | null = null;
     let first = 0;
-    let detection: Detection | null = null;
-    let labels: LabelColumn[] = [];
-    let cats: CategoryColumn[] = [];
+    const got = collected();
     try {
       for await (const e of importParts(parts, { ...m.opts, signal: abort.signal }, pieceWorkers(m.minPieceBytes, m.pieces))) {
-        if (e.kind === 'meta') {
-          detection = e.detection;
-          post({ kind: 'meta', jobId: m.jobId, detection: e.detection });
-        } else if (e.kind === 'labels') {
-          labels = e.columns;
-          cats = e.categories;
-        } else if (e.kind === 'part') {
+        if (onImportEvent(m.jobId, e, got, kept)) continue;
+        if (e.kind === 'part') {
           kept = new RowStoreBuilder();
           decompressed = null;
           post({ kind: 'part', jobId: m.jobId, index: e.index });
         } else if (e.kind === 'decompressed') {
           decompressed = e.blob;
-        } else if (e.kind === 'progress') {
-          post({ kind: 'progress', jobId: m.jobId, bytesRead: e.bytesRead, totalBytes: e.totalBytes });
         } else if (e.kind === 'part-end') {
           const p = parts[e.index];
           let spans: Float64Array | undefined;
-          if (e.rows > 0 && detection) {
+          if (e.rows > 0 && got.detection) {
             const from = decompressed ? { name: p.name, blob: decompressed } : p;
-            const { store, index } = kept.finish(from, { format: detection.format, mapping: m.opts.mapping });
+            const { store, index } = kept.finish(from, { format: got.detection.format, mapping: m.opts.mapping });
             stores.push({ store, first, name: p.name, step: p.step });
             spans = index?.spans.slice();
             // The first part's rows are answered for at once: the page shows them while the others load.
@@ -256,13 +262,10 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
             ...(e.failure ? { failure: e.failure } : {}),
           };
           post(reply, spans ? [spans.buffer as ArrayBuffer] : []);
-        } else {
-          kept.add(e.batch.line.slice(), e.spans, e.rows);
-          post({ kind: 'batch', jobId: m.jobId, batch: e.batch }, batchTransfer(e.batch));
         }
       }
-      if (!detection) throw new Error('the import ended without deciding a format');
-      commit({ key: m.jobId, store: rowsOfParts(stores), labels, categories: cats }, abort);
+      if (!got.detection) throw new Error('the import ended without deciding a format');
+      commit({ key: m.jobId, store: rowsOfParts(stores), labels: got.labels, categories: got.categories }, abort);
       post({ kind: 'done', jobId: m.jobId });
     } catch (e) {
       post({ kind: 'failed', jobId: m.jobId, error: importFailure(e) });
