@@ -42,15 +42,19 @@ describe('a dataset of several files at the worker and frame boundaries', () => 
   });
 });
 
-describe("one file's line index at the worker and frame boundaries", () => {
+describe("one file's line index and Parquet row numbers at the worker and frame boundaries", () => {
   const blob = new Blob(['{}\n']);
-  const one = (index: unknown) => ({ kind: 'load', file: { datasetId: 'd', name: 'a.jsonl.gz', blob, index } });
-  const oneFrame = (index: unknown) => ({
+  const one = (extra: Record<string, unknown>) => ({ kind: 'load', file: { datasetId: 'd', name: 'a.jsonl.gz', blob, ...extra } });
+  const oneFrame = (extra: Record<string, unknown>) => ({
     kind: 'dataset',
     pool: 'ts',
-    ds: { size: 1, file: { datasetId: 'd', name: 'a.jsonl.gz', blob, index } },
+    ds: { size: 1, file: { datasetId: 'd', name: 'a.jsonl.gz', blob, ...extra } },
     load: true,
   });
+  const both = (extra: Record<string, unknown>, message: string) => {
+    expect(error(checkToWorker(one(extra)))).toBe(message);
+    expect(error(checkToFrame(oneFrame(extra), () => undefined))).toBe(message === 'ok' ? 'ok' : `ds.${message}`);
+  };
 
   it.each([
     ['spans into the file', { spans: new Float64Array(2), lines: new Int32Array(1) }, 'ok'],
@@ -61,10 +65,14 @@ describe("one file's line index at the worker and frame boundaries", () => {
     ],
     ['spans as a plain list', { spans: [0, 1], lines: new Int32Array(1) }, 'file.index: expected spans (Float64Array) twice as long as lines (Int32Array)'],
     ['an index that is not an object', 'all of it', 'file.index: expected an object'],
-  ])('%s', (_, index, message) => {
-    expect(error(checkToWorker(one(index)))).toBe(message);
-    expect(error(checkToFrame(oneFrame(index), () => undefined))).toBe(message === 'ok' ? 'ok' : `ds.${message}`);
-  });
+  ])('%s', (_, index, message) => both({ index }, message));
+
+  it.each([
+    ['Parquet rows ascending, equal within a record', Int32Array.of(1, 1, 2, 5), 'ok'],
+    ['Parquet rows as a plain array', [1, 2], 'file.records: expected an Int32Array'],
+    ['a Parquet row 0', Int32Array.of(0, 1), 'file.records.0: expected rows ≥ 1, ascending'],
+    ['Parquet rows that go back', Int32Array.of(3, 2), 'file.records.1: expected rows ≥ 1, ascending'],
+  ])('%s', (_, records, message) => both({ records }, message));
 });
 
 describe('an idle notice at the worker boundary', () => {

@@ -1,5 +1,6 @@
 // One Parquet file read by ranges of its rows (engine/workerRows.ts `ByRecords`): the rows a whole read gives,
-// each read only when a task reaches it, and a file that changed says so.
+// each read only when a task reaches it, and a file that changed says so. Its row numbers at the boundaries:
+// protocol.parts.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -8,8 +9,6 @@ import { loadAll } from '../core/dataset/loadAll';
 import type { FormatId } from '../core/formats/types';
 import type { Trajectory } from '../core/trajectory';
 import { WorkerRows } from './workerRows';
-import { checkToWorker } from './protocol';
-import { checkToFrame } from './frameProtocol';
 
 type Column = { name: string; type: 'STRING' | 'INT32' | 'INT64' | 'DOUBLE'; data: unknown[] };
 const parquet = (columnData: Column[], rowGroupSize = 1000) =>
@@ -130,27 +129,5 @@ describe('WorkerRows over one Parquet file, read by ranges of its rows', () => {
     // Read at load: every row is there before any task.
     expect(w.rows.map(plain)).toEqual(whole.rows.map(plain));
     expect(w.rows[0].fields.reward_model).toEqual({ ground_truth: '72', style: 'rule' });
-  });
-});
-
-describe("one Parquet file's row numbers at the worker and frame boundaries", () => {
-  const blob = new Blob(['PAR1']);
-  const load = (records: unknown) => ({ kind: 'load', file: { datasetId: 'd', name: 'a.parquet', blob, records } });
-  const frame = (records: unknown) => ({
-    kind: 'dataset',
-    pool: 'ts',
-    ds: { size: 2, file: { datasetId: 'd', name: 'a.parquet', blob, records } },
-    load: true,
-  });
-  const error = (c: { ok: boolean; error?: string }) => (c.ok ? 'ok' : c.error);
-
-  it.each([
-    ['ascending rows, equal within a record', Int32Array.of(1, 1, 2, 5), 'ok'],
-    ['a plain array', [1, 2], 'file.records: expected an Int32Array'],
-    ['a row 0', Int32Array.of(0, 1), 'file.records.0: expected rows ≥ 1, ascending'],
-    ['rows that go back', Int32Array.of(3, 2), 'file.records.1: expected rows ≥ 1, ascending'],
-  ])('%s', (_, records, message) => {
-    expect(error(checkToWorker(load(records)))).toBe(message);
-    expect(error(checkToFrame(frame(records), () => undefined))).toBe(message.replace('file.', 'ds.file.'));
   });
 });
