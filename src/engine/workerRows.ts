@@ -265,12 +265,7 @@ export class WorkerRows {
           throw unreadable(by.name, e);
         }
       }
-      const t = rr.pick(k, produced, by.name);
-      if (off !== 0 || by.step !== null) {
-        t.index = i;
-        withPartStep(t, by.step);
-      }
-      into[i] = t;
+      into[i] = placed(by, rr, i, produced);
     }
   }
 
@@ -379,14 +374,22 @@ export class WorkerRows {
         previous = record;
         produced = lr.produce(k, record);
       }
-      const t = lr.pick(k, produced, by.name);
-      if (off !== 0 || by.step !== null) {
-        t.index = i;
-        withPartStep(t, by.step);
-      }
-      into[i] = t;
+      into[i] = placed(by, lr, i, produced);
     }
   }
+}
+
+/**
+ * Dataset row i of a file read by records (`by`, rows [by.first, …) of the dataset), picked from what its record
+ * `produced`: numbered in the dataset, with the file's step where it has none of its own.
+ */
+function placed(by: { first: number; name: string; step: number | null }, rows: RecordRows, i: number, produced: Trajectory[]): Trajectory {
+  const t = rows.pick(i - by.first, produced, by.name);
+  if (by.first !== 0 || by.step !== null) {
+    t.index = i;
+    withPartStep(t, by.step);
+  }
+  return t;
 }
 
 /**
