@@ -113,7 +113,11 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
         .filter((c) => c.meta_data && Number(c.meta_data.total_compressed_size) <= KEEP_BYTES_PER_ROW * Number(g.num_rows))
         .map((c) => c.meta_data?.path_in_schema[0]),
     );
-    return { start, end: at, kept: names.filter((n) => kept.has(n)), ranged: names.filter((n) => !kept.has(n)), values: null as Promise<unknown[][]> | null };
+    const keptNames = names.filter((n) => kept.has(n));
+    const rangedNames = names.filter((n) => !kept.has(n));
+    // Where each column's value comes from, in the file's column order: a kept column, or the range read's row.
+    const layout = names.map((n) => (kept.has(n) ? { kept: true, j: keptNames.indexOf(n) } : { kept: false, j: rangedNames.indexOf(n) }));
+    return { start, end: at, kept: keptNames, ranged: rangedNames, layout, values: null as Promise<unknown[][]> | null };
   });
   return {
     numRows: Number(metadata.num_rows),
@@ -127,13 +131,12 @@ export async function openParquetRows(blob: Blob): Promise<ParquetRows | null> {
         g.values ??= g.kept.length === 0 ? Promise.resolve([]) : readArrays(g.kept, g.start, g.end).then((rows) => g.kept.map((_, j) => rows.map((r) => r[j])));
         const [kept, ranged] = await Promise.all([g.values, g.ranged.length > 0 ? readArrays(g.ranged, a, b) : []]);
         // Each record's fields in the file's column order, as a whole read gives them.
-        const from = names.map((n) => (g.kept.includes(n) ? { col: kept[g.kept.indexOf(n)], j: -1 } : { col: null, j: g.ranged.indexOf(n) }));
         for (let i = a; i < b; i++) {
           const r = ranged[i - a];
           const record: Record<string, unknown> = {};
           for (let c = 0; c < names.length; c++) {
-            const f = from[c];
-            record[names[c]] = f.col ? f.col[i - g.start] : r[f.j];
+            const f = g.layout[c];
+            record[names[c]] = f.kept ? kept[f.j][i - g.start] : r[f.j];
           }
           if (bigInts.length > 0) numbersInColumns(record, bigInts);
           out.push(record);
