@@ -1,5 +1,5 @@
 // A generated GRPO dump for benchmarks: groups of 4 completions per prompt, ~900 bytes of text per rollout.
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 
 export function writeRollouts(path, rows) {
   const words =
@@ -91,6 +91,59 @@ export async function parquetFile(path, log = console.error) {
     `;
     const r = spawnSync(process.execPath, ['--max-old-space-size=16000', '--input-type=module', '-e', script], { stdio: 'inherit', cwd: process.cwd() });
     if (r.status !== 0) throw new Error(`writing ${out} failed`);
+  }
+  log(`${out}: ${(statSync(out).size / 1e6).toFixed(0)} MB`);
+  return out;
+}
+
+/**
+ * `path` (the generator's JSONL) as OpenAI chat records next to it (`-chat.jsonl`), written once (again when the JSONL
+ * is newer): each rollout a conversation with a system turn, the prompt, a calculator tool call, the tool's reply and
+ * the completion as the final assistant turn; ground_truth, uid, step and model as before.
+ */
+export function chatFile(path, log = console.error) {
+  const out = path.replace(/\.jsonl$/, '-chat.jsonl');
+  if (!existsSync(out) || statSync(out).mtimeMs < statSync(path).mtimeMs) {
+    log(`writing ${out} …`);
+    const system = 'You are a careful math assistant. Use the calculator tool when a step needs arithmetic.';
+    const fd = openSync(path, 'r');
+    const outFd = openSync(out, 'w');
+    const buf = Buffer.alloc(64 << 20);
+    let rest = '';
+    let i = 0;
+    for (let got; (got = readSync(fd, buf, 0, buf.length, null)) > 0;) {
+      const lines = (rest + buf.toString('utf8', 0, got)).split('\n');
+      rest = lines.pop();
+      const chats = [];
+      for (const l of lines) {
+        if (!l) continue;
+        const r = JSON.parse(l);
+        const id = `call_${i}`;
+        const n = i++ % 997;
+        chats.push(
+          JSON.stringify({
+            messages: [
+              { role: 'system', content: system },
+              { role: 'user', content: r.prompt },
+              {
+                role: 'assistant',
+                content: '',
+                tool_calls: [{ id, type: 'function', function: { name: 'calculator', arguments: JSON.stringify({ expression: `${n} * 3` }) } }],
+              },
+              { role: 'tool', tool_call_id: id, content: String(n * 3) },
+              { role: 'assistant', content: r.completion },
+            ],
+            ground_truth: r.ground_truth,
+            uid: r.uid,
+            step: r.step,
+            model: r.model,
+          }),
+        );
+      }
+      writeSync(outFd, chats.join('\n') + '\n');
+    }
+    closeSync(fd);
+    closeSync(outFd);
   }
   log(`${out}: ${(statSync(out).size / 1e6).toFixed(0)} MB`);
   return out;

@@ -18,11 +18,13 @@
 // - dataWorkerHeapMB, rewardWorkersHeapMB: the data worker's JS heap and the reward workers' together, each after a
 //   forced GC (CDP, through the frames' sessions).
 // `--gzip` uploads the same file gzip-compressed (written once, level 1); `--parquet` the same rows as one Parquet file
-// (one row group per 1,048,576 rows, as pyarrow writes it); the baselines still read the plain lines.
-// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--gzip | --parquet] [--dist DIR] [--json]
+// (one row group per 1,048,576 rows, as pyarrow writes it); the baselines still read the plain lines. `--chat` uploads
+// them as OpenAI chat records with a tool call (`chatFile`), and the baselines read those lines (the completion is the
+// last turn's content).
+// Usage: npx vite build && node bench/scale.bench.mjs [--rows 1000000] [--edits 3] [--gzip | --parquet | --chat] [--dist DIR] [--json]
 import { statSync } from 'node:fs';
 import { benchFileInput, cpuSample, launch, median, openStudioPage, pasteReward, PORT, shutDown, startPreview, stealSince, workerHeaps } from './browser.mjs';
-import { gzippedFile, parquetFile, scaleFile } from './rollouts.mjs';
+import { chatFile, gzippedFile, parquetFile, scaleFile } from './rollouts.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,8 +47,11 @@ const reward = (edit) => `export default function reward(t) {
 const path = scaleFile(ROWS, log);
 const GZIP = process.argv.includes('--gzip');
 const PARQUET = process.argv.includes('--parquet');
-const upload = GZIP ? await gzippedFile(path, log) : PARQUET ? await parquetFile(path, log) : path;
-const mb = statSync(path).size / 1e6;
+const CHAT = process.argv.includes('--chat');
+const upload = GZIP ? await gzippedFile(path, log) : PARQUET ? await parquetFile(path, log) : CHAT ? chatFile(path, log) : path;
+// The lines the baselines read: the chat records themselves, else the plain rows.
+const lines = CHAT ? upload : path;
+const mb = statSync(lines).size / 1e6;
 
 // `--dist DIR` serves another build (an A/B against an earlier commit built there).
 const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
@@ -60,7 +65,7 @@ try {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.locator('select[aria-label="Run history"] option').nth(1).waitFor({ state: 'attached' });
   // The file for the baselines, in a hidden input of the page (not the studio's).
-  await benchFileInput(page, path);
+  await benchFileInput(page, lines);
 
   // Every long task from here on, and the next `reward-run` measures as they come.
   await page.evaluate(() => {
@@ -170,7 +175,7 @@ try {
   // reward, compiled once, is called over all of them in a bare loop.
   log('baselines …');
   const base = await page.evaluate(
-    async ({ code }) => {
+    async ({ code, chat }) => {
       const src = `let rows = []; let fn;
       onmessage = async (e) => {
         if (e.data.file) {
@@ -186,7 +191,7 @@ try {
             const t0 = performance.now();
             for (const l of lines) if (l) JSON.parse(l);
             parse += performance.now() - t0;
-            for (const l of lines) if (l) { const r = JSON.parse(l); rows.push({ prompt: r.prompt, completion: r.completion, groundTruth: r.ground_truth }); }
+            for (const l of lines) if (l) { const r = JSON.parse(l); rows.push(e.data.chat ? { completion: r.messages[r.messages.length - 1].content, groundTruth: r.ground_truth } : { prompt: r.prompt, completion: r.completion, groundTruth: r.ground_truth }); }
           }
           fn = new Function('return ' + e.data.code.replace('export default function', 'function'))();
           return postMessage({ parse, n: rows.length });
@@ -202,13 +207,13 @@ try {
           w.onmessage = (e) => res(e.data);
           w.postMessage(msg);
         });
-      const { parse, n } = await ask({ file: document.getElementById('bench-file').files[0], code });
+      const { parse, n } = await ask({ file: document.getElementById('bench-file').files[0], code, chat });
       const loops = [];
       for (let r = 0; r < 7; r++) loops.push((await ask('go')).loop);
       w.terminate();
       return { parse, n, loops: loops.slice(2) };
     },
-    { code: reward(0) },
+    { code: reward(0), chat: CHAT },
   );
   if (base.n !== ROWS) throw new Error(`the baseline read ${base.n} rows, not ${ROWS}`);
   const bare = median(base.loops);
@@ -226,7 +231,7 @@ try {
     rewardWorkersHeapMB: Math.round(rewardWorkers),
   };
   log(
-    `\n${FMT} rollouts (${mb.toFixed(0)} MB${GZIP ? ', uploaded gzip-compressed' : PARQUET ? ', uploaded as Parquet' : ''}), one tab; CPU taken by the hypervisor (steal) during the sequence: ${steal}; load average ${(
+    `\n${FMT} rollouts (${mb.toFixed(0)} MB${GZIP ? ', uploaded gzip-compressed' : PARQUET ? ', uploaded as Parquet' : CHAT ? ', chat records with a tool call' : ''}), one tab; CPU taken by the hypervisor (steal) during the sequence: ${steal}; load average ${(
       await import('node:os')
     )
       .loadavg()

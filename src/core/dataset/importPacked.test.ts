@@ -296,3 +296,109 @@ describe('importPacked of a gzip-compressed file', () => {
     expect(got.issues.at(-1)?.reason).toMatch(/^the gzip stream ends early, so the file is cut short \(.+\): the rows before this point were loaded$/);
   });
 });
+
+describe('importPacked of a format read by the stream (packed as the rows come)', () => {
+  /** A chat dump: groups by uid, steps, a tool call every third row, and broken or invalid lines among them. */
+  function chatText(n: number): string {
+    const rows: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i % 211 === 7) rows.push('{"messages": broken');
+      if (i % 307 === 11) rows.push({ messages: [{ role: 'user', content: 'no answer' }] }); // no assistant turn
+      rows.push({
+        messages: [
+          { role: 'user', content: `q${Math.floor(i / 4)} ${'é'.repeat(i % 3)}` },
+          { role: 'assistant', content: `a${i}`, tool_calls: i % 3 ? undefined : [{ type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] },
+        ],
+        uid: `u${Math.floor(i / 4)}`,
+        step: Math.floor(i / 500),
+        correct: i % 2 === 0,
+      });
+    }
+    return jsonl(rows);
+  }
+
+  /** The page's batches as before: importStream's own batches of `batchSize`, each packed whole. */
+  async function packedWhole(src: ByteSource, batchSize?: number) {
+    const { importStream } = await import('../formats/import-stream');
+    const packer = new Packer();
+    const batches: { rows: number; issues: number[]; spans: number[]; line: number[]; groupOf: number[]; bytesRead: number }[] = [];
+    for await (const e of importStream(src, { batchSize })) {
+      if (e.type !== 'rows') continue;
+      const b = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
+      batches.push({
+        rows: b.line.length,
+        issues: b.issues.map((x) => x.line),
+        spans: [...(e.spans ?? [])],
+        line: [...b.line],
+        groupOf: [...b.groupOf],
+        bytesRead: b.bytesRead,
+      });
+    }
+    return batches;
+  }
+
+  async function packedHere(src: ByteSource, batchSize?: number) {
+    const batches: Awaited<ReturnType<typeof packedWhole>> = [];
+    for await (const e of importPacked(src, { batchSize })) {
+      if (e.kind !== 'batch') continue;
+      const b = e.batch;
+      batches.push({
+        rows: b.line.length,
+        issues: b.issues.map((x) => x.line),
+        spans: [...(e.spans ?? [])],
+        line: [...b.line],
+        groupOf: [...b.groupOf],
+        bytesRead: b.bytesRead,
+      });
+    }
+    return batches;
+  }
+
+  it.each([undefined, 300, 128, 50, 1])('gives the batches importStream gives at that size, with their issues and spans (batchSize %s)', async (batchSize) => {
+    const src = source(chatText(4500), 'chat.jsonl');
+    const want = await packedWhole(src, batchSize);
+    const got = await packedHere(src, batchSize);
+    // The same rows, groups, spans and issues in the same order, in batches of the same sizes. (An issue may come one
+    // batch earlier than before: importStream now hands out rows before it has read as far.)
+    const joined = (bs: typeof got) => ({
+      rows: bs.map((b) => b.rows),
+      line: bs.flatMap((b) => b.line),
+      groupOf: bs.flatMap((b) => b.groupOf),
+      spans: bs.flatMap((b) => b.spans),
+      issues: bs.flatMap((b) => b.issues),
+      bytesRead: bs.at(-1)?.bytesRead,
+    });
+    expect(joined(got)).toEqual(joined(want));
+    // The page's batches keep their size: 2,000 rows unless asked otherwise, though importStream now gives 128 at a time.
+    const size = batchSize ?? 2000;
+    expect(got.map((b) => b.rows)).toEqual([...Array<number>(Math.floor(4500 / size)).fill(size), ...(4500 % size ? [4500 % size] : [])]);
+    expect(joined(got).issues).toHaveLength(22 + 15);
+    expect(joined(got).issues).toEqual([...joined(got).issues].sort((a, b) => a - b));
+  });
+
+  it('hands the trajectories to the page where there are no spans (a JSON document), in the same batches', async () => {
+    const rows = Array.from({ length: 700 }, (_, i) => ({
+      messages: [
+        { role: 'user', content: `q${i}` },
+        { role: 'assistant', content: `a${i}` },
+      ],
+    }));
+    const got: number[][] = [];
+    for await (const e of importPacked(source(JSON.stringify(rows), 'chat.json'), { batchSize: 300 })) {
+      if (e.kind !== 'batch') continue;
+      expect(e.spans).toBeUndefined();
+      expect(e.rows?.map((t) => t.line)).toEqual([...e.batch.line]);
+      got.push([...e.batch.line]);
+    }
+    expect(got.map((l) => l.length)).toEqual([300, 300, 100]);
+    expect(got.flat()).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
+  });
+
+  it('in pieces, gives what one piece gives', async () => {
+    const src = source(chatText(3000), 'chat.jsonl');
+    const { progress: p1, ...one } = await collect(src, undefined, { batchSize: 300 });
+    const { progress: p3, ...three } = await collect(src, inPieces(3), { batchSize: 300 });
+    expect(three).toEqual(one);
+    expect(p1.at(-1)).toBe(p3.at(-1));
+  });
+});

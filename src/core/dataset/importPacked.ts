@@ -17,7 +17,7 @@
  * first piece turns out not to be JSONL read as a stream (`meta.spans` false: e.g. one pretty-printed JSON
  * document), holds fewer records than format detection samples, or fails before deciding its format.
  */
-import { DETECTION_SAMPLE, importStream, noRows } from '../formats/import-stream';
+import { batchSizeOf, DETECTION_SAMPLE, importStream, noRows } from '../formats/import-stream';
 import type { ByteSource, ColumnMapping, Detection, FormatId, ImportEvent, ImportOptions } from '../formats/types';
 import { ImportError } from '../formats/types';
 import type { ParseIssue, Trajectory } from '../trajectory';
@@ -151,7 +151,7 @@ async function* importPlain(source: ByteSource, opts: ImportOptions, par?: Paral
   // The scan's read starts while the format is decided (only a file the scan then reads makes use of it).
   const ahead = readAhead(source.blob);
   let head: IteratorResult<ImportEvent>;
-  const events = importStream(source, opts);
+  const events = importStream(source, streamOptions(opts));
   try {
     head = await events.next();
     if (!head.done && head.value.type === 'meta' && head.value.spans && scansFlat(head.value.detection.format)) {
@@ -181,16 +181,92 @@ async function* importPlain(source: ByteSource, opts: ImportOptions, par?: Paral
   } finally {
     ahead.cancel();
   }
+  const packing = new StreamPacking(packer, labels, opts);
   for (let e = head; !e.done; e = await events.next()) {
     const event = e.value;
     if (event.type === 'meta') yield { kind: 'meta', detection: event.detection };
-    else if (event.type === 'rows') {
-      labels.add(event.rows);
-      const batch = packer.pack(event.rows, event.issues, event.bytesRead, event.totalBytes);
-      yield event.spans ? { kind: 'batch', batch, spans: event.spans } : { kind: 'batch', batch, rows: event.rows };
+    else if (event.type === 'rows') for (const b of packing.add(event)) yield { kind: 'batch', ...b };
+  }
+  for (const b of packing.end()) yield { kind: 'batch', ...b };
+  yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };
+}
+
+/**
+ * Rows per `importStream` batch where the import packs them: few, so that each batch's trajectories die young. With
+ * the page's 2,000 at a time they outlived the young generation, and a chat import spent a quarter of its time in
+ * the garbage collector (bench/README, session 25).
+ */
+const STREAM_ROWS = 128;
+
+/** `opts` for the `importStream` whose rows are packed here (`StreamPacking`): its batches of at most STREAM_ROWS. */
+function streamOptions(opts: ImportOptions): ImportOptions {
+  return { ...opts, batchSize: Math.min(STREAM_ROWS, batchSizeOf(opts)) };
+}
+
+/** A packed batch and what the page keeps of its rows: their line spans, or the trajectories themselves. */
+interface Packed {
+  batch: PackedBatch;
+  spans?: Float64Array;
+  rows?: Trajectory[];
+}
+
+/**
+ * `importStream`'s small batches of trajectories packed as they come, handed out as batches of the page's size
+ * (`opts.batchSize`): the same rows, spans and issues, cut where importStream's own batches of that size were.
+ */
+class StreamPacking {
+  private readonly size: number;
+  private issues: ParseIssue[] = [];
+  private spans: number[] = [];
+  private rows: Trajectory[] = [];
+  private withSpans = false;
+  private bytesRead = 0;
+  private totalBytes = 0;
+
+  constructor(
+    private readonly packer: Packer,
+    private readonly labels: LabelCollector,
+    opts: ImportOptions,
+  ) {
+    this.size = batchSizeOf(opts);
+  }
+
+  /** Take in one importStream batch; the page's batches it completes. */
+  *add(e: Extract<ImportEvent, { type: 'rows' }>): Generator<Packed> {
+    this.labels.add(e.rows);
+    for (const issue of e.issues) this.issues.push(issue);
+    this.withSpans = e.spans !== undefined;
+    this.bytesRead = e.bytesRead;
+    this.totalBytes = e.totalBytes;
+    for (let i = 0; i < e.rows.length; i++) {
+      this.packer.trajectory(e.rows[i]);
+      if (e.spans) this.spans.push(e.spans[2 * i], e.spans[2 * i + 1]);
+      else this.rows.push(e.rows[i]);
+      if (this.packer.rows >= this.size) yield this.take();
+    }
+    if (this.issues.length >= this.size) yield this.take();
+  }
+
+  /** The last batch, once importStream has ended. */
+  *end(): Generator<Packed> {
+    if (this.packer.rows > 0 || this.issues.length > 0) {
+      this.bytesRead = this.totalBytes;
+      yield this.take();
     }
   }
-  yield { kind: 'labels', columns: labels.finish(), categories: labels.categoryColumns() };
+
+  private take(): Packed {
+    const batch = this.packer.take(this.issues, this.bytesRead, this.totalBytes);
+    this.issues = [];
+    if (!this.withSpans) {
+      const rows = this.rows;
+      this.rows = [];
+      return { batch, rows };
+    }
+    const spans = Float64Array.from(this.spans);
+    this.spans = [];
+    return { batch, spans };
+  }
 }
 
 /** Rows and issues of an import's batches, and its first issues (for a `no-rows` error). */
@@ -227,7 +303,7 @@ async function* readPieces(
   chunks: AsyncGenerator<Uint8Array>,
 ): AsyncGenerator<PackedEvent, 'done' | 'sequential'> {
   const { name, blob } = source;
-  const first = importStream({ name, blob: piece }, { ...opts, allowEmpty: true });
+  const first = importStream({ name, blob: piece }, { ...streamOptions(opts), allowEmpty: true });
   let head: IteratorResult<ImportEvent>;
   try {
     head = await first.next();
@@ -275,15 +351,22 @@ async function* readPieces(
         yield { kind: 'batch', batch, spans };
       }
       lineOffset = r.value;
-    } else
-      for await (const e of first) {
-        if (e.type === 'rows') {
-          labels.add(e.rows);
-          const batch = packer.pack(e.rows, e.issues, e.bytesRead + readAfter(0), blob.size);
+    } else {
+      const packing = new StreamPacking(packer, labels, opts);
+      const pass = function* (packed: Iterable<Packed>): Generator<PackedEvent> {
+        for (const { batch, spans } of packed) {
+          batch.bytesRead += readAfter(0);
+          batch.totalBytes = blob.size;
           counts.add(batch);
-          yield { kind: 'batch', batch, spans: e.spans };
-        } else if (e.type === 'done') lineOffset = e.lineCount ?? 0;
+          yield { kind: 'batch', batch, spans };
+        }
+      };
+      for await (const e of first) {
+        if (e.type === 'rows') yield* pass(packing.add(e));
+        else if (e.type === 'done') lineOffset = e.lineCount ?? 0;
       }
+      yield* pass(packing.end());
+    }
     for (let k = 0; k < runs.length; k++) {
       const numbering: PieceNumbering = { groups: [], pairs: [] };
       let lines = -1;
@@ -322,15 +405,20 @@ export async function* importPiece(source: ByteSource, range: PieceRange, opts: 
     let r = await scan.next();
     for (; !r.done; r = await scan.next()) yield { kind: 'batch', batch: r.value.batch, spans: r.value.spans };
     lineCount = r.value;
-  } else
-    for await (const e of importStream(piece, { ...opts, jsonlPiece: true })) {
-      if (e.type === 'rows') {
-        labels.add(e.rows);
-        const spans = e.spans ?? new Float64Array(0);
+  } else {
+    const packing = new StreamPacking(packer, labels, opts);
+    const pass = function* (packed: Iterable<Packed>): Generator<PieceEvent> {
+      for (const { batch, spans = new Float64Array(0) } of packed) {
         for (let i = 0; i < spans.length; i++) spans[i] += range.start;
-        yield { kind: 'batch', batch: packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes), spans };
-      } else if (e.type === 'done') lineCount = e.lineCount ?? 0;
+        yield { kind: 'batch', batch, spans };
+      }
+    };
+    for await (const e of importStream(piece, { ...streamOptions(opts), jsonlPiece: true })) {
+      if (e.type === 'rows') yield* pass(packing.add(e));
+      else if (e.type === 'done') lineCount = e.lineCount ?? 0;
     }
+    yield* pass(packing.end());
+  }
   yield { kind: 'end', lineCount, labels: labels.partial() };
 }
 

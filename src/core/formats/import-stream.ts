@@ -26,10 +26,15 @@ export const DEFAULT_BATCH_SIZE = 2000;
 /** How many issues a `no-rows` error carries. */
 const ISSUES_IN_ERROR = 20;
 
+/** Rows per batch that `opts` asks for (DEFAULT_BATCH_SIZE unless it asks for at least 1). */
+export function batchSizeOf(opts: ImportOptions): number {
+  return opts.batchSize !== undefined && opts.batchSize >= 1 ? Math.floor(opts.batchSize) : DEFAULT_BATCH_SIZE;
+}
+
 export async function* importStream(source: ByteSource, opts: ImportOptions = {}): AsyncGenerator<ImportEvent> {
   const { name } = source;
   const { signal } = opts;
-  const batchSize = opts.batchSize !== undefined && opts.batchSize >= 1 ? Math.floor(opts.batchSize) : DEFAULT_BATCH_SIZE;
+  const batchSize = batchSizeOf(opts);
   const totalBytes = source.blob.size;
   throwIfCancelled(signal, name);
   if (opts.jsonlPiece && !opts.format) throw new Error('importStream: a JSONL piece needs its format');
