@@ -105,6 +105,45 @@ describe('WorkerRows read by lines', () => {
     }
   });
 
+  it('chat records with equal nested strings (turns, parts, tool calls) kept once: the same rows as a whole read', async () => {
+    const system = 'You are a careful assistant; use the calculator tool.';
+    const rows: unknown[] = [];
+    for (let i = 0; i < 40; i++) {
+      const user = `Question ${Math.floor(i / 4)}: what is ${Math.floor(i / 4)} times three?`;
+      const messages: unknown[] = [
+        { role: 'system', content: system },
+        // Multi-part content on some rows: a list where the previous row has a string, and the other way round.
+        { role: 'user', content: i % 5 === 2 ? [{ type: 'text', text: user }, 'and a second part long enough'] : user },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: `call_${i % 2}`, type: 'function', function: { name: 'calculator', arguments: JSON.stringify({ expression: `${Math.floor(i / 4)} * 3` }) } },
+          ],
+        },
+        { role: 'tool', tool_call_id: `call_${i % 2}`, content: String(Math.floor(i / 4) * 3) },
+        { role: 'assistant', content: `The answer is ${Math.floor(i / 4) * 3}, computed with the tool. ${i}` },
+      ];
+      // Lists of other lengths, objects where the previous row has a list, and a nested own "__proto__" key.
+      if (i % 7 === 3) messages.splice(3, 2, { role: 'assistant', content: `no tool this time, row ${i}` });
+      rows.push({ messages, uid: `q${Math.floor(i / 4)}`, meta: i % 3 === 0 ? ['a list long enough to share'] : { ['__proto__']: system, note: system } });
+    }
+    const blob = new Blob([jsonl(rows)]);
+    const whole = (await loadAll({ name: 'chat.jsonl', blob })).rows;
+    expect(whole.length).toBe(40);
+    const { format, index } = await imported(blob);
+    expect(format).toBe('openai-messages');
+    for (const readBytes of [1, 300, 1 << 20]) {
+      const w = new WorkerRows(readBytes);
+      await w.load({ datasetId: 'c', blob, name: 'chat.jsonl', format, index });
+      await w.ensure(0, 40);
+      expect(w.rows).toEqual(whole);
+      const meta = w.rows[4].fields.meta as Record<string, unknown>;
+      expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(meta, '__proto__')?.value).toBe(system);
+    }
+  });
+
   it('preference records: the two rows of a pair come from one line, even when a task starts on the second', async () => {
     const pairs = Array.from({ length: 20 }, (_, i) => ({ prompt: `p${i}`, chosen: `good ${i}`, rejected: `bad ${i}` }));
     const blob = new Blob([jsonl(pairs)]);

@@ -418,14 +418,42 @@ function adoptPiece(piece: KeptPiece, index: LineIndex, into: Trajectory[]): voi
 }
 
 /**
- * Where a top-level string of `record` equals the same field's string in `previous`, take that string: the rows of a
- * group repeat their prompt (and ids, model names), and a worker holding half of a million rows kept a copy of each
- * (~14 % of its heap in Node). Strings are values: no reward can tell the difference.
+ * Where a string of `record` equals the string at the same place in `previous`, take that string: the rows of a group
+ * repeat their prompt (and ids, model names), and a worker holding half of a million rows kept a copy of each (~14 %
+ * of its heap in Node). Nested too, to SHARE_DEPTH: a chat's system and user turns (~11 % of a chat row's heap).
+ * Strings are values: no reward can tell the difference.
  */
 function shareEqualStrings(record: Record<string, unknown>, previous: Record<string, unknown>): void {
-  for (const key in record) {
-    const v = record[key];
-    // An own "__proto__" (JSON.parse makes one) is a data property: assigning it sets that property, not the prototype.
-    if (typeof v === 'string' && v.length > 16 && Object.hasOwn(previous, key) && previous[key] === v) record[key] = previous[key];
+  shared(record, previous, 0);
+}
+
+/** How deep `shareEqualStrings` looks: a record's list of turns (1), a turn (2), its parts or tool calls (3, 4). */
+const SHARE_DEPTH = 4;
+
+/** Take the strings of `v` (an object or a list) that equal those at the same places in `p` from `p`, in place. */
+function shared(v: object, p: object, depth: number): void {
+  if (Array.isArray(v)) {
+    if (!Array.isArray(p)) return;
+    const n = Math.min(v.length, p.length);
+    for (let i = 0; i < n; i++) {
+      const x = v[i] as unknown;
+      const y = p[i] as unknown;
+      // `===` compares strings by value; the assignment is what keeps one of them.
+      if (typeof x === 'string') {
+        if (x.length > 16 && x === y) v[i] = y;
+      } else if (depth < SHARE_DEPTH && typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) shared(x, y, depth + 1);
+    }
+  } else if (!Array.isArray(p)) {
+    const o = v as Record<string, unknown>;
+    const q = p as Record<string, unknown>;
+    for (const key in o) {
+      if (!Object.hasOwn(q, key)) continue;
+      const x = o[key];
+      const y = q[key];
+      // An own "__proto__" (JSON.parse makes one) is a data property: assigning it sets that property, not the prototype.
+      if (typeof x === 'string') {
+        if (x.length > 16 && x === y) o[key] = y;
+      } else if (depth < SHARE_DEPTH && typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) shared(x, y, depth + 1);
+    }
   }
 }

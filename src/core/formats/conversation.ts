@@ -31,19 +31,21 @@ export interface Conversation {
 export function flattenMessages(messages: Message[], end = messages.length): string {
   if (end === 0) return '';
   if (end === 1 && !messages[0].toolCalls) return messages[0].content;
-  const blocks: string[] = new Array(end);
+  // Joined with `+`, not `join`: V8 then keeps the text as a rope over the turns' own strings until something reads
+  // it, instead of a copy per rollout (two bytes a character with a tool call's arrow: ~0.8 KB a chat row).
+  let text = '';
   for (let i = 0; i < end; i++) {
     const m = messages[i];
-    let block = m.name ? `${m.role} (${m.name}): ${m.content}` : `${m.role}: ${m.content}`;
+    if (i > 0) text += '\n\n';
+    text += m.name ? m.role + ' (' + m.name + '): ' + m.content : m.role + ': ' + m.content;
     if (m.toolCalls) {
       for (const call of m.toolCalls) {
         const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-        block += `\n→ ${call.name}(${args})`;
+        text += '\n→ ' + call.name + '(' + args + ')';
       }
     }
-    blocks[i] = block;
   }
-  return blocks.join('\n\n');
+  return text;
 }
 
 /** Index of the last assistant turn, or -1. */
