@@ -2,6 +2,7 @@ import { LineRows, RecordRows, unreadable, type LineIndex } from '../core/datase
 import { openParquetRows, type ParquetRows } from '../core/formats/read-parquet';
 import { addWholePart, partsRead } from '../core/dataset/loadAll';
 import { importStream } from '../core/formats/import-stream';
+import { freeBuffer } from '../core/formats/byte-reader';
 import { withPartStep } from '../core/dataset/parts';
 import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
@@ -341,6 +342,8 @@ export class WorkerRows {
         this.ahead = { by, into, i: b, j: end, bytes: read(b, end) };
       }
       this.parseLines(by, into, i, upTo, bytes.subarray(0, lr.end(upTo - 1 - off) - from));
+      // Parsed: its memory goes back now (`freeBuffer`), unless the rest of it waits for the next task.
+      if (!(j > b)) freeBuffer(bytes.buffer);
       i = upTo;
       j = k2;
     }

@@ -20,6 +20,20 @@ const FIRST_SLICE_BYTES = 256 << 10;
  * large JSONL import reads the head here to decide the format, then the rest by other means (scanJsonl), and a
  * second slice read ahead was 4 MB read for nothing on the cores the import needs.
  */
+/** Buffers `sliceStream` read, which nothing outside this module holds: a ByteReader may free them (`freeUsed`). */
+const OWNED = new WeakSet<ArrayBufferLike>();
+
+/**
+ * Free a buffer of bytes read from a file now. A read's buffer outlives V8's young generation while its bytes are
+ * parsed, and then waits for a full GC; V8 counts such memory and starts a full GC for every ~64 MB of it ("external
+ * memory pressure"), each marking everything the thread holds: reading a million chat rows in one worker spent most
+ * of its time there (bench/README.md, session 25). Transferred to a clone that nothing keeps, it is freed at the next
+ * scavenge. Views of it read as empty afterwards: only for a buffer the caller alone holds.
+ */
+export function freeBuffer(buffer: ArrayBufferLike): void {
+  if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) structuredClone(buffer, { transfer: [buffer] });
+}
+
 export function sliceStream(blob: Blob, sliceBytes = SLICE_BYTES): ReadableStream<Uint8Array> {
   let offset = 0;
   let next: Promise<ArrayBuffer> | null = null;
@@ -37,6 +51,7 @@ export function sliceStream(blob: Blob, sliceBytes = SLICE_BYTES): ReadableStrea
         if (next === null && offset >= blob.size) return controller.close();
         const first = offset === 0;
         const bytes = new Uint8Array(await (next ?? read()));
+        OWNED.add(bytes.buffer);
         next = !first && offset < blob.size ? read() : null;
         controller.enqueue(bytes);
       },
@@ -60,6 +75,9 @@ export class ByteReader {
   private produced = 0;
   /** Why the stream ended early, when `endsEarly` let it end as if it were complete. */
   truncated: string | null = null;
+  /** After `freeUsed`: the buffer of the last chunk `read` handed out. */
+  private lastBuffer: ArrayBufferLike | null = null;
+  private freeing = false;
 
   /**
    * @param mapError turns a stream error (e.g. a corrupt gzip) into the error the caller should see
@@ -88,8 +106,26 @@ export class ByteReader {
     return { bytes: this.buffered[0] ?? new Uint8Array(0), eof: this.ended };
   }
 
+  /**
+   * From now on the caller keeps no chunk past the next `read`: a buffer `sliceStream` read is freed once `read` has
+   * handed out the last of it (`freeBuffer`).
+   */
+  freeUsed(): void {
+    this.freeing = true;
+  }
+
   /** The next chunk (at most MAX_CHUNK bytes), or undefined at the end. */
   async read(): Promise<Uint8Array | undefined> {
+    const chunk = await this.next();
+    if (this.freeing) {
+      const buffer = chunk?.buffer ?? null;
+      if (this.lastBuffer !== null && this.lastBuffer !== buffer && OWNED.has(this.lastBuffer)) freeBuffer(this.lastBuffer);
+      this.lastBuffer = buffer;
+    }
+    return chunk;
+  }
+
+  private async next(): Promise<Uint8Array | undefined> {
     let chunk = this.buffered.shift();
     if (chunk !== undefined) {
       this.bufferedBytes -= chunk.length;

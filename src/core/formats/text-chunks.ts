@@ -39,6 +39,8 @@ export async function* textChunksWithBytes(reader: ByteReader): AsyncGenerator<T
   let streamingUsed = false;
   /** Stream offset of the next byte `reader.read()` returns. */
   let offset = 0;
+  // Every chunk's bytes are done with (decoded, or copied into `carry`) before the next is read.
+  reader.freeUsed();
   try {
     for (let bytes = await reader.read(); bytes !== undefined; bytes = await reader.read()) {
       let start = offset;
@@ -53,7 +55,7 @@ export async function* textChunksWithBytes(reader: ByteReader): AsyncGenerator<T
       }
       if (first) {
         if (bytes.length < 3 && bytes[0] === 0xef) {
-          carry = bytes; // maybe a BOM split across chunks
+          carry = bytes.slice(); // maybe a BOM split across chunks (a copy: the reader frees what it read)
           continue;
         }
         first = false;
