@@ -2,7 +2,7 @@ import { LineRows, RecordRows, unreadable, type LineIndex } from '../core/datase
 import { openParquetRows, type ParquetRows } from '../core/formats/read-parquet';
 import { addWholePart, partsRead } from '../core/dataset/loadAll';
 import { importStream } from '../core/formats/import-stream';
-import { freeBuffer } from '../core/formats/byte-reader';
+import { freeBuffer, readSlice } from '../core/formats/byte-reader';
 import { withPartStep } from '../core/dataset/parts';
 import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
@@ -308,15 +308,12 @@ export class WorkerRows {
       return lo;
     };
     const read = (i: number, j: number): Promise<Uint8Array> => {
-      const p = by.blob
-        .slice(lr.start(i - off), lr.end(j - 1 - off))
-        .arrayBuffer()
-        .then(
-          (buf) => new Uint8Array(buf),
-          (e: unknown) => {
-            throw unreadable(by.name, e);
-          },
-        );
+      const p = readSlice(by.blob.slice(lr.start(i - off), lr.end(j - 1 - off))).then(
+        (buf) => new Uint8Array(buf),
+        (e: unknown) => {
+          throw unreadable(by.name, e);
+        },
+      );
       p.catch(() => undefined); // a read ahead that is never awaited (another dataset came) must not go unhandled
       return p;
     };

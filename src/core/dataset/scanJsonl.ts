@@ -2,6 +2,7 @@
  * The fast path of a large JSONL import: packed batches straight from the file's bytes for flat-record formats,
  * never decoding the file to one string nor parsing rows into objects (docs/import.md).
  */
+import { READING } from '../formats/byte-reader';
 import { throwIfCancelled } from '../formats/cancel';
 import { GROUP_COLUMNS, keyOfValue } from '../formats/group-key';
 import {
@@ -323,14 +324,6 @@ class LastText {
     return (this.text = make(s, f));
   }
 }
-
-/**
- * The streams and readers of the reads in progress, held here: in Chromium a Blob's stream that only a suspended
- * reader refers to can be collected mid-read, and its pending read then never settles (the import stopped, once
- * in every ~8 imports of a 91 MB file in bench runs; never in 52 with them held). WebKit fixed the same fault in
- * its engine (WebKit/WebKit#54097: "the stream reader could be GCed. This lead to read promises to never resolve").
- */
-const READING = new Set<unknown>();
 
 /**
  * The bytes of `blob`, in chunks of `size` bytes (the last one shorter), each valid until the next is asked for.
