@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayReadInPieces, piecesFor } from './pieces';
+import { mayReadInPieces, piecesFor, piecesPay } from './pieces';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -176,12 +176,19 @@ describe('mayReadInPieces', () => {
     expect(piecesFor(join(dir, 'missing.jsonl'), 4)).toBe(1);
   });
 
-  it('a Python reward reads a large JSONL file in pieces on any machine; TypeScript only on 3 cores or more', () => {
+  it('a Python reward reads a large JSONL file in pieces on any machine; TypeScript on 3 cores, or 2 from 512 MB', () => {
+    const MB = 1 << 20;
+    expect([1, 2, 3, 16].map((cores) => piecesPay(cores, 16 * MB, true))).toEqual([true, true, true, true]);
+    expect([1, 2, 3, 16].map((cores) => piecesPay(cores, 16 * MB, false))).toEqual([false, false, true, true]);
+    expect([1, 2, 3].map((cores) => piecesPay(cores, 512 * MB, false))).toEqual([false, true, true]);
+    expect(piecesPay(2, 512 * MB - 1, false)).toBe(false);
     // Sparse: only the head is read. Two pieces of the 8 MB minimum, and a byte less.
     const big = file('big.jsonl', '{"prompt": "p", "completion": "c"}\n');
     truncateSync(big, 2 * (8 << 20));
     expect(mayReadInPieces(big, true)).toBe(true);
     expect(mayReadInPieces(big, false)).toBe(availableParallelism() >= 3);
+    truncateSync(big, 512 << 20);
+    expect(mayReadInPieces(big, false)).toBe(availableParallelism() >= 2);
     truncateSync(big, 2 * (8 << 20) - 1);
     expect(mayReadInPieces(big, true)).toBe(false);
     const csv = file('big.csv', 'prompt,completion\n');

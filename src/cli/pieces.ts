@@ -24,16 +24,29 @@ const MIN_PIECE_BYTES = TEST_PIECE_BYTES || 8 << 20;
  * Not for Python: its workers all start at once and each read the whole file otherwise, so pieces halve each read.
  */
 const MIN_CORES = 3;
+/**
+ * On 2 cores a TypeScript reward reads a file of at least this size in pieces all the same: once a read's buffers
+ * stopped starting full GCs, two pieces took 0.98× a whole read's time at 273 MB, 0.79× at 913 MB and 0.66× at 1.3 GB
+ * (bench/README, session 25), and 0.90× pandas against 0.83× at 91 MB.
+ */
+const TWO_CORE_PIECE_FILE_BYTES = 512 << 20;
+
+/** Whether pieces pay for a file of `bytes` on `cores` cores (before the file's size and head are checked). */
+export function piecesPay(cores: number, bytes: number, python: boolean): boolean {
+  if (python) return true;
+  return cores >= MIN_CORES || (cores === 2 && bytes >= TWO_CORE_PIECE_FILE_BYTES);
+}
 
 /**
  * Whether `path` may be read in pieces, checked before the workers start (so that a file read whole starts one, as
- * before): a machine of MIN_CORES cores or more (any, for a Python reward), a file large enough for two pieces, and
- * its first character (after a byte-order mark and blanks) a `{`.
+ * before): pieces pay on this machine (`piecesPay`; any machine for a Python reward), a file large enough for two
+ * pieces, and its first character (after a byte-order mark and blanks) a `{`.
  */
 export function mayReadInPieces(path: string, python = false): boolean {
-  if (!TEST_PIECE_BYTES && !python && availableParallelism() < MIN_CORES) return false;
   try {
-    if (statSync(path).size < 2 * MIN_PIECE_BYTES) return false;
+    const size = statSync(path).size;
+    if (!TEST_PIECE_BYTES && !piecesPay(availableParallelism(), size, python)) return false;
+    if (size < 2 * MIN_PIECE_BYTES) return false;
     const fd = openSync(path, 'r');
     const head = new Uint8Array(64);
     let got: number;
