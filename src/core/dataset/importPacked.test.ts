@@ -317,40 +317,30 @@ describe('importPacked of a format read by the stream (packed as the rows come)'
     return jsonl(rows);
   }
 
+  /** What the page is given of a batch. */
+  const seen = (b: PackedBatch, spans: Iterable<number> | undefined) => ({
+    rows: b.line.length,
+    issues: b.issues.map((x) => x.line),
+    spans: [...(spans ?? [])],
+    line: [...b.line],
+    groupOf: [...b.groupOf],
+    bytesRead: b.bytesRead,
+  });
+
   /** The page's batches as before: importStream's own batches of `batchSize`, each packed whole. */
   async function packedWhole(src: ByteSource, batchSize?: number) {
     const { importStream } = await import('../formats/import-stream');
     const packer = new Packer();
-    const batches: { rows: number; issues: number[]; spans: number[]; line: number[]; groupOf: number[]; bytesRead: number }[] = [];
+    const batches: ReturnType<typeof seen>[] = [];
     for await (const e of importStream(src, { batchSize })) {
-      if (e.type !== 'rows') continue;
-      const b = packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes);
-      batches.push({
-        rows: b.line.length,
-        issues: b.issues.map((x) => x.line),
-        spans: [...(e.spans ?? [])],
-        line: [...b.line],
-        groupOf: [...b.groupOf],
-        bytesRead: b.bytesRead,
-      });
+      if (e.type === 'rows') batches.push(seen(packer.pack(e.rows, e.issues, e.bytesRead, e.totalBytes), e.spans));
     }
     return batches;
   }
 
   async function packedHere(src: ByteSource, batchSize?: number) {
-    const batches: Awaited<ReturnType<typeof packedWhole>> = [];
-    for await (const e of importPacked(src, { batchSize })) {
-      if (e.kind !== 'batch') continue;
-      const b = e.batch;
-      batches.push({
-        rows: b.line.length,
-        issues: b.issues.map((x) => x.line),
-        spans: [...(e.spans ?? [])],
-        line: [...b.line],
-        groupOf: [...b.groupOf],
-        bytesRead: b.bytesRead,
-      });
-    }
+    const batches: ReturnType<typeof seen>[] = [];
+    for await (const e of importPacked(src, { batchSize })) if (e.kind === 'batch') batches.push(seen(e.batch, e.spans));
     return batches;
   }
 
