@@ -23,7 +23,7 @@ async function lineIndex(blob: Blob) {
 }
 
 /** A worker serving a counting blob: every read of the file's bytes is counted; tasks answer with their rows' completions. */
-async function worker() {
+async function worker(sizes?: { readBytes: number; idleStepRows: number }) {
   let reads = 0;
   // A Blob (the boundary checks that it is one) that counts the reads of its bytes.
   class Counting extends Blob {
@@ -56,6 +56,8 @@ async function worker() {
       listen: (f) => (on = f),
     },
     runtime,
+    undefined,
+    sizes,
   );
   const send = (m: ToWorker) => new Promise<void>((r) => ((answered = r), on(m)));
   await send({ kind: 'load', file: { datasetId: 'd', name: 'd.jsonl', blob, format: format as never, index } });
@@ -80,5 +82,25 @@ describe('serve: an idle notice', () => {
     await w.send({ kind: 'run', datasetId: 'd', code: '', taskId: 3, start: 250, end: 251 } as ToWorker);
     expect(w.reads()).toBeGreaterThan(prepared);
     expect(w.seen[2]).toEqual(['A250']);
+  });
+
+  it('gives way to a run that comes while it reads: the run does not wait for the tails', async () => {
+    const sizes = { readBytes: 1000, idleStepRows: 50 };
+    const idle: ToWorker = { kind: 'idle', block: [0, 200], tails: [[200, 400]] };
+    // Alone, the idle work reads the whole file (a dozen reads of 1,000 bytes).
+    const alone = await worker(sizes);
+    alone.on(idle);
+    await settle();
+    const all = alone.reads();
+    expect(all).toBeGreaterThan(8);
+    // A run right after the notice: answered after its own rows' reads, not the idle work's.
+    const w = await worker(sizes);
+    w.on(idle);
+    await w.send({ kind: 'run', datasetId: 'd', code: '', taskId: 1, start: 0, end: 10 } as ToWorker);
+    expect(w.reads()).toBeLessThan(4);
+    expect(w.seen).toEqual([Array.from({ length: 10 }, (_, k) => `A${k}`)]);
+    // The rows stay right: a later task on a tail reads and gives them.
+    await w.send({ kind: 'run', datasetId: 'd', code: '', taskId: 2, start: 390, end: 400 } as ToWorker);
+    expect(w.seen[1]).toEqual(Array.from({ length: 10 }, (_, k) => `A${390 + k}`));
   });
 });

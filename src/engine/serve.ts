@@ -36,12 +36,24 @@ export interface ServeChannel {
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: string) => Promise<Blob>): void {
+/** Rows the idle work after a run reads before it looks whether a run has come (and then gives way to it). */
+const IDLE_STEP_ROWS = 8192;
+
+/** `sizes`: smaller reads and idle steps, for tests. */
+export function serve(
+  ch: ServeChannel,
+  runtime: Runtime,
+  openPath?: (path: string) => Promise<Blob>,
+  sizes?: { readBytes: number; idleStepRows: number },
+): void {
   let watch: Watch | null = null;
-  const rows = new WorkerRows();
+  const rows = new WorkerRows(sizes?.readBytes);
+  const idleStep = sizes?.idleStepRows ?? IDLE_STEP_ROWS;
   // Tasks and the idle work after a run, one after another.
   let tasks: Promise<void> = Promise.resolve();
   const queue = (f: () => Promise<void> | void) => (tasks = tasks.then(f).catch(() => undefined));
+  /** Runs received and not started: the idle work gives way to them. */
+  let runsWaiting = 0;
 
   const run = async (m: RunTask) => {
     let out: TaskOutcome;
@@ -142,11 +154,17 @@ export function serve(ch: ServeChannel, runtime: Runtime, openPath?: (path: stri
           } catch {
             /* see above */
           }
-          await rows.ensure(...m.block);
-          for (const t of m.tails ?? []) await rows.ensure(...t);
+          // In steps, stopping for a run that came meanwhile: its tasks read the rows they need, and an edit soon after
+          // a run does not wait for all the tails (at a million chat rows, its first edit run took 1.3–2.2 s).
+          for (const [a, b] of [m.block, ...(m.tails ?? [])])
+            for (let i = a; i < b && runsWaiting === 0; i += idleStep) await rows.ensure(i, Math.min(b, i + idleStep));
         });
       case 'run':
-        return void queue(() => run(m));
+        runsWaiting++;
+        return void queue(() => {
+          runsWaiting--;
+          return run(m);
+        });
     }
   });
 }
