@@ -12,14 +12,6 @@ export const SLICE_BYTES = 4 << 20;
 /** Bytes of the first read. */
 const FIRST_SLICE_BYTES = 256 << 10;
 
-/**
- * A Blob as a stream of large slices. In Chromium, reading a File through `blob.stream()` (64 KiB chunks) takes about
- * twice as long as reading it by multi-megabyte `slice().arrayBuffer()` calls.
- *
- * Each slice after the first is read while the one before it is used. The second is read only once asked for: a
- * large JSONL import reads the head here to decide the format, then the rest by other means (scanJsonl), and a
- * second slice read ahead was 4 MB read for nothing on the cores the import needs.
- */
 /** Buffers `sliceStream` read, which nothing outside this module holds: a ByteReader may free them (`freeUsed`). */
 const OWNED = new WeakSet<ArrayBufferLike>();
 
@@ -82,6 +74,14 @@ export async function readSlice(part: Blob): Promise<ArrayBuffer> {
   }
 }
 
+/**
+ * A Blob as a stream of large slices. In Chromium, reading a File through `blob.stream()` (64 KiB chunks) takes about
+ * twice as long as reading it by multi-megabyte `slice().arrayBuffer()` calls.
+ *
+ * Each slice after the first is read while the one before it is used. The second is read only once asked for: a
+ * large JSONL import reads the head here to decide the format, then the rest by other means (scanJsonl), and a
+ * second slice read ahead was 4 MB read for nothing on the cores the import needs.
+ */
 export function sliceStream(blob: Blob, sliceBytes = SLICE_BYTES): ReadableStream<Uint8Array> {
   let offset = 0;
   let next: Promise<ArrayBuffer> | null = null;
