@@ -205,33 +205,34 @@ export class WorkerRows {
       await this.readWhole(part, rows);
       if (rows !== this.rows) return; // another dataset was loaded meanwhile
     }
-    for (const by of this.byRecords) {
-      const a = Math.max(start, by.first);
-      const b = Math.min(end, by.first + by.rows.size, this.size);
-      for (let i = a; i < b; i++) {
-        if (rows[i] !== undefined) continue;
-        let j = i + 1;
-        while (j < b && rows[j] === undefined) j++;
-        await this.readRecords(by, rows, i, j);
-        if (rows !== this.rows) return; // another dataset was loaded meanwhile
-        i = j - 1;
+    for (const by of this.byRecords) if (!(await this.readMissing(by, rows, start, end, (a, b) => this.readRecords(by, rows, a, b)))) return;
+    for (const by of this.byLines) if (!(await this.readMissing(by, rows, start, end, (a, b) => this.readLines(by, rows, a, b)))) return;
+  }
+
+  /**
+   * The rows of [start, end) in `by`'s file that `into` lacks, each run of them read by `read`; false once another
+   * dataset was loaded meanwhile.
+   */
+  private async readMissing(
+    by: { first: number; rows: { size: number } },
+    into: Trajectory[],
+    start: number,
+    end: number,
+    read: (a: number, b: number) => Promise<void>,
+  ): Promise<boolean> {
+    const b = Math.min(end, by.first + by.rows.size, this.size);
+    for (let i = Math.max(start, by.first); i < b;) {
+      if (into[i] !== undefined) {
+        i++;
+        continue;
       }
+      let j = i + 1;
+      while (j < b && into[j] === undefined) j++;
+      await read(i, j);
+      if (into !== this.rows) return false;
+      i = j;
     }
-    for (const by of this.byLines) {
-      const a = Math.max(start, by.first);
-      const b = Math.min(end, by.first + by.rows.size, this.size);
-      for (let i = a; i < b;) {
-        if (rows[i] !== undefined) {
-          i++;
-          continue;
-        }
-        let j = i + 1;
-        while (j < b && rows[j] === undefined) j++;
-        await this.readLines(by, rows, i, j);
-        if (rows !== this.rows) return; // another dataset was loaded meanwhile
-        i = j;
-      }
-    }
+    return true;
   }
 
   /**
@@ -340,7 +341,7 @@ export class WorkerRows {
       }
       this.parseLines(by, into, i, upTo, bytes.subarray(0, lr.end(upTo - 1 - off) - from));
       // Parsed: its memory goes back now (`freeBuffer`), unless the rest of it waits for the next task.
-      if (!(j > b)) freeBuffer(bytes.buffer);
+      if (j <= b) freeBuffer(bytes.buffer);
       i = upTo;
       j = k2;
     }
