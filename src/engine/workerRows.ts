@@ -436,25 +436,21 @@ function shared(v: object, p: object, depth: number): void {
   if (Array.isArray(v)) {
     if (!Array.isArray(p)) return;
     const n = Math.min(v.length, p.length);
-    for (let i = 0; i < n; i++) {
-      const x = v[i] as unknown;
-      const y = p[i] as unknown;
-      // `===` compares strings by value; the assignment is what keeps one of them.
-      if (typeof x === 'string') {
-        if (x.length > 16 && x === y) v[i] = y;
-      } else if (depth < SHARE_DEPTH && typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) shared(x, y, depth + 1);
-    }
+    for (let i = 0; i < n; i++) if (takes(v[i], p[i], depth)) v[i] = p[i];
   } else if (!Array.isArray(p)) {
     const o = v as Record<string, unknown>;
     const q = p as Record<string, unknown>;
-    for (const key in o) {
-      if (!Object.hasOwn(q, key)) continue;
-      const x = o[key];
-      const y = q[key];
-      // An own "__proto__" (JSON.parse makes one) is a data property: assigning it sets that property, not the prototype.
-      if (typeof x === 'string') {
-        if (x.length > 16 && x === y) o[key] = y;
-      } else if (depth < SHARE_DEPTH && typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) shared(x, y, depth + 1);
-    }
+    // An own "__proto__" (JSON.parse makes one) is a data property: assigning it sets that property, not the prototype.
+    for (const key in o) if (Object.hasOwn(q, key) && takes(o[key], q[key], depth)) o[key] = q[key];
   }
+}
+
+/**
+ * Whether `x` is a string to be replaced by `y`, its equal (`===` compares strings by value; the assignment is what
+ * keeps one of them). Otherwise, where both are objects within SHARE_DEPTH, shares inside them.
+ */
+function takes(x: unknown, y: unknown, depth: number): boolean {
+  if (typeof x === 'string') return x.length > 16 && x === y;
+  if (depth < SHARE_DEPTH && typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) shared(x, y, depth + 1);
+  return false;
 }
