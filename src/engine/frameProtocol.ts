@@ -10,17 +10,7 @@ import { TOKENIZERS, type TokenizerId } from '../core/tokenize/tokenizers';
 import { bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import type { EngineDataset, RunOptions, RunOutcome, RunProgress, RunResult } from './engine';
 import type { CheckResult } from './protocol';
-import {
-  checkCandidates,
-  checkCheckResult,
-  checkComponents,
-  checkLineIndex,
-  checkParts,
-  checkPythonCall,
-  checkRecordRows,
-  checkSteps,
-  checkStrings,
-} from './protocol';
+import { checkCandidates, checkCheckResult, checkComponents, checkParts, checkPythonCall, checkRowPlaces, checkSteps, checkStrings } from './protocol';
 
 export type PoolId = 'ts' | 'py';
 export type FrameRunOptions = Omit<RunOptions, 'onProgress'>;
@@ -105,8 +95,7 @@ function checkDataset(v: unknown): EngineDataset {
   str(f.name, 'ds.file.name');
   if (f.parts !== undefined) checkParts(f.parts, 'ds.file.parts', false);
   else if (!(f.blob instanceof Blob)) bad('ds.file.blob', 'a Blob');
-  if (f.index !== undefined) checkLineIndex(f.index, 'ds.file.index');
-  if (f.records !== undefined) checkRecordRows(f.records, 'ds.file.records');
+  checkRowPlaces(f, 'ds.file');
   if (d.size !== undefined) int(d.size, 'ds.size', 0);
   return d as unknown as EngineDataset;
 }

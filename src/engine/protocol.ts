@@ -76,15 +76,14 @@ export function checkParts(v: unknown, where: string, paths: boolean): DatasetPa
     if (name.length > PART_NAME_LIMIT) bad(`${where}.${i}.name`, `at most ${PART_NAME_LIMIT} characters`);
     if (!(p.blob instanceof Blob) && !(paths && typeof p.path === 'string')) bad(`${where}.${i}`, paths ? 'a blob or a path' : 'a Blob');
     if (p.step !== null && !(typeof p.step === 'number' && Number.isFinite(p.step))) bad(`${where}.${i}.step`, 'null or a finite number');
-    if (p.index !== undefined) checkLineIndex(p.index, `${where}.${i}.index`);
-    if (p.records !== undefined) checkRecordRows(p.records, `${where}.${i}.records`);
+    checkRowPlaces(p, `${where}.${i}`);
     if (p.rows !== undefined) int(p.rows, `${where}.${i}.rows`, 0);
     return p as unknown as DatasetPart;
   });
 }
 
 /** A file's line index as a boundary receives it: spans twice as long as lines. */
-export function checkLineIndex(v: unknown, where: string): LineIndex {
+function checkLineIndex(v: unknown, where: string): LineIndex {
   const ix = record(v, where);
   if (!(ix.lines instanceof Int32Array) || !(ix.spans instanceof Float64Array) || ix.spans.length !== 2 * ix.lines.length)
     bad(where, 'spans (Float64Array) twice as long as lines (Int32Array)');
@@ -102,8 +101,14 @@ function checkRows(v: unknown, where: string): void {
   int(b, `${where}.1`, a as number);
 }
 
+/** Where a file's rows are, as a boundary receives them: `${where}.index` (plain JSONL) and `${where}.records` (Parquet). */
+export function checkRowPlaces(f: { index?: unknown; records?: unknown }, where: string): void {
+  if (f.index !== undefined) checkLineIndex(f.index, `${where}.index`);
+  if (f.records !== undefined) checkRecordRows(f.records, `${where}.records`);
+}
+
 /** A file's source rows per row as a boundary receives them: an Int32Array of rows ≥ 1, ascending (equal within a record). */
-export function checkRecordRows(v: unknown, where: string): Int32Array {
+function checkRecordRows(v: unknown, where: string): Int32Array {
   if (!(v instanceof Int32Array)) return bad(where, 'an Int32Array');
   for (let i = 0; i < v.length; i++) if (!(v[i] >= 1 && (i === 0 || v[i] >= v[i - 1]))) bad(`${where}.${i}`, 'rows ≥ 1, ascending');
   return v;
@@ -496,8 +501,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         str(f.name, 'file.name');
         if (f.parts !== undefined) checkParts(f.parts, 'file.parts', true);
         else if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
-        if (f.index !== undefined) checkLineIndex(f.index, 'file.index');
-        if (f.records !== undefined) checkRecordRows(f.records, 'file.records');
+        checkRowPlaces(f, 'file');
         return m as ToWorker;
       }
       case 'run': {
