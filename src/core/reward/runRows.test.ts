@@ -88,6 +88,57 @@ describe('runRows', () => {
   });
 });
 
+describe('runRows: rollouts are read-only to reward code', () => {
+  const rows = () =>
+    [
+      { ...row(0, 'A: 1'), messages: [{ role: 'assistant', content: 'A: 1' }], fields: { xs: [3, 1, 2], meta: { tags: ['b', 'a'] } } },
+      { ...row(1, 'A: 22'), fields: { xs: [9, 8] } },
+    ] as Trajectory[];
+  const run = (src: string, data: Trajectory[]) => runRows(compile(src), (i) => data[i], 0, data.length);
+
+  it('a reward that changes its rollout fails that row with the reason and a way out; the rollout is unchanged', () => {
+    const data = rows();
+    const r = run('export default (t) => (t.fields.xs.sort(), t.fields.xs[0])', data);
+    expect([...r.status]).toEqual([RowStatus.Error, RowStatus.Error]);
+    expect(r.errors[0].message).toBe(
+      "TypeError: Cannot assign to read only property '0' of object '[object Array]' (rollouts are read-only in reward code: change a copy, e.g. [...t.fields.xs].sort())",
+    );
+    expect(r.errors[0].line).toBe(1);
+    expect(data[0].fields.xs).toEqual([3, 1, 2]);
+    // A copy is the way out.
+    expect([...run('export default (t) => [...t.fields.xs].sort()[0]', data).scores]).toEqual([1, 8]);
+  });
+
+  it('a change the reward swallows reaches no later run, version or function: nested fields, turns, new properties', () => {
+    const data = rows();
+    const hostile = `export default (t) => {
+      for (const f of [
+        () => { t.completion = 'A: 999'; },
+        () => { t.messages.push({ role: 'user', content: 'x' }); },
+        () => { t.messages[0].content = 'changed'; },
+        () => { t.fields.meta.tags.reverse(); },
+        () => { t.fields.added = 1; },
+        () => { delete t.fields.xs; },
+        () => { Object.defineProperty(t, 'prompt', { value: 'p2' }); },
+      ]) try { f(); } catch {}
+      return 0;
+    }`;
+    expect([...run(hostile, data).status]).toEqual([RowStatus.Ok, RowStatus.Ok]);
+    const seen = run('export default (t) => ({ score: t.completion.length, note: JSON.stringify([t.prompt, t.messages, t.fields]) })', data);
+    expect([...seen.scores]).toEqual([4, 5]);
+    expect(seen.notes.map((n) => n.note)).toEqual([
+      JSON.stringify(['p', [{ role: 'assistant', content: 'A: 1' }], { xs: [3, 1, 2], meta: { tags: ['b', 'a'] } }]),
+      JSON.stringify(['p', [], { xs: [9, 8] }]),
+    ]);
+  });
+
+  it('a field holding bytes (a Parquet binary column) is handed over as it is', () => {
+    const data = [{ ...row(0, 'x'), fields: { bytes: new Uint8Array([7, 8]) } }] as Trajectory[];
+    expect([...run('export default (t) => t.fields.bytes[1]', data).scores]).toEqual([8]);
+    expect(Object.isFrozen(data[0].fields)).toBe(true);
+  });
+});
+
 describe('ctx.tokenCount', () => {
   const rows = [{ completion: 'ab' }, { completion: 'abcd' }] as unknown as Trajectory[];
   const fn = ((t: Trajectory, ctx: { tokenCount(s: string): number }) => ctx.tokenCount(t.completion)) as unknown as RewardFn;

@@ -4,6 +4,7 @@ import type { RewardFn } from './compile';
 import { errorLine } from './compile';
 import { createContext, type ModelColumns } from './context';
 import { COMPONENT_LIMIT, RowStatus, setOwn, STRING_COLUMN_LIMIT, validateResult } from './contract';
+import { freezeRow, readOnlyHint } from './readOnly';
 
 export interface RowError {
   /** Dataset index of the row. */
@@ -47,7 +48,7 @@ export function addString(strings: Record<string, (string | null)[]>, n: number,
 /**
  * Score rows [start, end) with a compiled reward; `rowAt(i)` gives trajectory i. `onRow(i)` is called before each
  * row (the pool uses it to publish which row is running, so a stuck row can be timed out from outside).
- * Nothing thrown escapes.
+ * The reward gets each row frozen (readOnly.ts): a worker keeps its rows for later runs. Nothing thrown escapes.
  */
 export function runRows(
   fn: RewardFn,
@@ -73,11 +74,11 @@ export function runRows(
     ctx.index = row;
     let value: unknown;
     try {
-      value = fn(rowAt(row), ctx);
+      value = fn(freezeRow(rowAt(row)), ctx);
     } catch (e) {
       status[i] = RowStatus.Error;
       const err = e instanceof Error ? e : new Error(String(e));
-      errors.push({ row, message: `${err.name}: ${err.message}`, line: errorLine(err) });
+      errors.push({ row, message: readOnlyHint(`${err.name}: ${err.message}`), line: errorLine(err) });
       continue;
     }
     // The common case, a finite number, takes no allocation.
