@@ -20,7 +20,7 @@ test('forged result messages posted by reward code are dropped and reported; the
     self.postMessage(forged);
     postMessage(forged);
     Object.getOwnPropertyDescriptor(self, "postMessage").value.call(self, forged);
-    MessagePort.prototype.postMessage = function () { throw new Error('patched'); };
+    try { MessagePort.prototype.postMessage = function () { throw new Error('patched'); }; } catch {}
   }
   return 1;
 }
@@ -33,6 +33,54 @@ test('forged result messages posted by reward code are dropped and reported; the
   await expectSaved(page);
   await page.reload();
   await expect(page.getByTestId('run-summary')).toContainText('mean 1.0000 · 800 scored');
+});
+
+test('a reward cannot change what the next one computes or posts: the realm is frozen, and the rollouts', async ({ page }) => {
+  await openStudio(page);
+  // Eleven changes a later reward in the same worker would see; each is refused, and the reward scores how many were.
+  await typeReward(
+    page,
+    `export default function reward(t) {
+  const tries = [
+    () => { String.prototype.includes = () => false; },
+    () => { Function.prototype.call = function () { return 0; }; },
+    () => { JSON.parse = () => ({}); },
+    () => { Array.prototype.map = function () { return []; }; },
+    () => { Object.values = () => []; },
+    () => { globalThis.Math = { max: () => -1 }; },
+    () => { Object.defineProperty(self, 'Number', { value: () => 0 }); },
+    () => { Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({ done: true }); },
+    () => { Float64Array.prototype.fill = function () { return this; }; },
+    () => { MessagePort.prototype.postMessage = function () {}; },
+    () => { t.completion = 'x'; },
+  ];
+  let refused = 0;
+  for (const f of tries) try { f(); } catch { refused++; }
+  return refused;
+}
+`,
+  );
+  await runAndWait(page, 'mean 11.0000 · 800 scored');
+  // The next reward gets the realm and the rollouts as they were: 1 + 1 + 1 + 1 (+ 1000 when its own Error subclass names itself).
+  await typeReward(
+    page,
+    `class Mine extends Error { constructor(m) { super(m); this.name = 'Mine'; } }
+export default function reward(t) {
+  const ok = t.completion.includes(t.completion) && JSON.parse('2') === 2 && [1].map((x) => x)[0] === 1;
+  return (ok ? 1 : 0) + Math.max(0, Object.values({ a: 1 })[0]) + Number('1') + (t.completion === 'x' ? 0 : 1) + (String(new Mine('m')) === 'Mine: m' ? 1000 : 0);
+}
+`,
+  );
+  await runAndWait(page, 'mean 1004.0000 · 800 scored');
+});
+
+test('a reward that changes RegExp.prototype (left unfrozen for speed) stops its run with the reason; the next Run is whole', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(page, "export default function reward(t) {\n  RegExp.prototype[Symbol.split] = () => ['x'];\n  return 1;\n}\n");
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'reward code changed RegExp.prototype' })).toBeVisible({ timeout: 15_000 });
+  await typeReward(page, 'export default function reward(t) {\n  return t.completion.split(/\\s+/).length > 1 ? 1 : 0;\n}\n');
+  await runAndWait(page, 'mean 1.0000 · 800 scored');
 });
 
 test('close() in reward code fails that row with the reason; the run goes on', async ({ page }) => {

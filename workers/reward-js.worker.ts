@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 // A TypeScript reward worker: the engine's serve loop with the JavaScript runtime (src/engine).
 import { browserChannel, forbidClose } from '../src/engine/browser';
+import { hardenRealm } from '../src/engine/harden';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { jsRuntime } from '../src/engine/runtimes/js';
 import { serve } from '../src/engine/serve';
@@ -12,7 +13,9 @@ const ownFetch = self.fetch.bind(self);
 const channel = browserChannel(self);
 lockDownNetwork(self);
 forbidClose(self);
+// Last, once everything the worker runs is loaded: one reward cannot change what the next computes or posts.
+const realm = hardenRealm(self, { read: ['performance'] });
 serve(
   channel,
-  jsRuntime((id) => loadTokenCounter(id, ownFetch)),
+  jsRuntime((id) => loadTokenCounter(id, ownFetch), realm.intact),
 );

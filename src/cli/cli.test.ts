@@ -247,6 +247,62 @@ describe('several reward functions (TRL reward_funcs + reward_weights)', () => {
   }, 60_000);
 });
 
+describe('one reward cannot change the next (src/engine/harden.ts)', () => {
+  const three = () => file('three.jsonl', ['a', 'bb', 'ccc'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c })).join('\n') + '\n');
+
+  it('what a function tries on the realm and its rollout is refused; the next function in the same worker computes as it would alone', () => {
+    // The first function tries ten changes a later reward would see; the second uses each thing they target.
+    const list = file(
+      'hostile-list.ts',
+      [
+        'function hostile(t) {',
+        '  const tries = [',
+        '    () => { String.prototype.includes = () => false; },',
+        '    () => { Function.prototype.call = function () { return 0; }; },',
+        '    () => { JSON.parse = () => ({}); },',
+        '    () => { Array.prototype.map = function () { return []; }; },',
+        '    () => { Object.values = () => []; },',
+        '    () => { globalThis.Math = { max: () => -1 }; },',
+        "    () => { Object.defineProperty(globalThis, 'Number', { value: () => 0 }); },",
+        '    () => { Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({ done: true }); },',
+        '    () => { Float64Array.prototype.fill = function () { return this; }; },',
+        "    () => { t.completion = 'x'; },",
+        '  ];',
+        '  let refused = 0;',
+        '  for (const f of tries) try { f(); } catch { refused++; }',
+        '  return refused;',
+        '}',
+        "class Mine extends Error { constructor(m) { super(m); this.name = 'Mine'; } }",
+        'function honest(t) {',
+        '  const chars = [...JSON.parse(JSON.stringify({ c: t.completion })).c].map((c) => c.length);',
+        "  const e = new Mine('x');",
+        '  return chars.reduce((a, b) => a + b, 0) + (t.completion.includes(t.completion) ? 100 : 0) + Math.max(0, Object.values({ a: 1 })[0]) +',
+        "    Number('1') + (String(e) === 'Mine: x' ? 1000 : 0);",
+        '}',
+        'export const rewardFuncs = [hostile, honest];',
+        'export const rewardWeights = [0, 1];',
+        '',
+      ].join('\n'),
+    );
+    const r = cli(['score', three(), '--reward', list, '--json']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    // Every try refused (10 of 10 on each row); honest: length + 100 (includes) + 1 (Object.values, Math.max) + 1 (Number) + 1000
+    // (an Error subclass still names itself): 1103, 1104, 1105.
+    expect(d.functions[0]).toMatchObject({ name: 'hostile', mean: 10, std: 0, errors: 0 });
+    expect(d.functions[1]).toMatchObject({ name: 'honest', mean: 1104, errors: 0 });
+    expect(d.reward).toMatchObject({ mean: 1104, min: 1103, max: 1105 });
+  }, 60_000);
+
+  it('a reward that changes RegExp.prototype (left unfrozen for speed) stops the run with the reason', () => {
+    const re = file('regexp.ts', "export default (t) => { RegExp.prototype[Symbol.split] = () => ['x']; return t.completion.split(/b/).length; };\n");
+    const r = cli(['score', three(), '--reward', re, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('reward code changed RegExp.prototype, which every later run in this worker would have seen');
+  }, 60_000);
+});
+
 describe('input problems', () => {
   it('malformed lines are reported on stderr with their line numbers; the rest is scored', () => {
     const good = (i: number) => JSON.stringify({ prompt: `q${i}`, completion: `answer ${i}`, uid: `g${i % 3}` });

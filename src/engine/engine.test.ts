@@ -522,6 +522,15 @@ describe('RewardEngine on fake ports', () => {
     expect(await e.loadInfo()).toEqual({ ok: true, rows: 37 });
   });
 
+  it('a task that fails outright ends the run with the reason, and its worker is replaced (it may be unfit: a changed realm)', async () => {
+    const { e, workers, live } = engine(1, { forge: (m) => ({ kind: 'failed', taskId: m.taskId, message: 'reward code changed RegExp.prototype' }) });
+    e.setDataset(dataset('d1'), true);
+    const run = e.run('code');
+    expect(await run.done).toEqual({ kind: 'failed', message: 'reward code changed RegExp.prototype' });
+    expect(workers[0].terminated).toBe(true);
+    expect(live()).toHaveLength(1);
+  });
+
   it('a load that fails ends the run with the reason', async () => {
     const { e, workers } = engine(1, { autoLoad: false });
     e.setDataset(dataset('d10'), false);

@@ -692,7 +692,11 @@ class Run {
     slot.tasks.shift();
     slot.sent--;
     if (m.kind === 'compile-error') return this.finish({ kind: 'compile-error', message: m.message, line: m.line, stdout: m.stdout });
-    if (m.kind === 'failed') return this.finish({ kind: 'failed', message: m.message });
+    if (m.kind === 'failed') {
+      // Its worker goes too: a task that fails outright may leave the worker unfit (a changed realm, runtimes/js.ts).
+      this.engine.replace(slot);
+      return this.finish({ kind: 'failed', message: m.message });
+    }
     let range;
     try {
       range = checkRangeResult(m.result, task.start, task.end);

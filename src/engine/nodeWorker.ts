@@ -3,6 +3,7 @@ import { constants as fsConstants, existsSync, openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
+import { hardenRealm } from './harden';
 import { lockDownNetwork } from './lockDown';
 import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
@@ -48,10 +49,12 @@ export function serveNodeWorker(): void {
     return;
   }
   lockDownNetwork(globalThis);
+  // As in the browser (harden.ts). Node's own `process` and `console` change as they work: left as they are.
+  const realm = hardenRealm(globalThis, { skip: ['process', 'console'] });
   // Imported only when asked for: the tokenizer library and its 2–11 MB of JSON.
   serve(
     channel,
-    jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id)),
+    jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id), realm.intact),
     (p) => open(p),
   );
 }
