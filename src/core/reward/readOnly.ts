@@ -3,24 +3,45 @@
  * `t.fields.xs.sort()`, a `t.completion = …`) would change what every later run, version and function scores.
  */
 export function freezeRow<T>(t: T): T {
-  if (typeof t === 'object' && t !== null && !Object.isFrozen(t)) freezeDeep(t);
+  // Extensible until its whole tree is frozen (children first), so this one-bit check says it all.
+  if (typeof t === 'object' && t !== null && Object.isExtensible(t)) freezeTree(t, 0);
   return t;
 }
 
-function freezeDeep(v: object): void {
-  Object.freeze(v);
+/** Levels frozen by recursion; a deeper record goes on with an explicit stack (a call stack would overflow). */
+const DEEP = 200;
+
+function freezeTree(v: object, depth: number): void {
+  if (depth > DEEP) return freezeDeepTree(v);
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      if (typeof x === 'object' && x !== null && !Object.isFrozen(x) && !ArrayBuffer.isView(x)) freezeDeep(x);
+      if (typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x)) freezeTree(x, depth + 1);
     }
-    return;
+  } else {
+    for (const k in v) {
+      const x: unknown = (v as Record<string, unknown>)[k];
+      // A typed array with elements cannot be frozen (Parquet binary columns): it stays as it is.
+      if (typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x) && Object.hasOwn(v, k)) freezeTree(x, depth + 1);
+    }
   }
-  for (const k in v) {
-    const x: unknown = (v as Record<string, unknown>)[k];
-    // A typed array with elements cannot be frozen (Parquet binary columns): it stays as it is.
-    if (typeof x === 'object' && x !== null && !Object.isFrozen(x) && !ArrayBuffer.isView(x) && Object.hasOwn(v, k)) freezeDeep(x);
+  Object.freeze(v);
+}
+
+/** The same order (children before their parents) without recursion. */
+function freezeDeepTree(root: object): void {
+  const todo: object[] = [root];
+  const order: object[] = [];
+  while (todo.length) {
+    const v = todo.pop()!;
+    // At once, so that an object met twice (or a cycle) is taken once.
+    Object.preventExtensions(v);
+    order.push(v);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x)) todo.push(x);
+    }
   }
+  for (let i = order.length - 1; i >= 0; i--) Object.freeze(order[i]);
 }
 
 /** The reason a row failed, with a way out when it failed by changing its rollout. */

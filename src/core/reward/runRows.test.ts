@@ -132,6 +132,17 @@ describe('runRows: rollouts are read-only to reward code', () => {
     ]);
   });
 
+  it('a record nested 100,000 deep is frozen to its last level without overflowing the stack', () => {
+    const deep = JSON.parse('['.repeat(100_000) + '7' + ']'.repeat(100_000));
+    const data = [{ ...row(0, 'x'), fields: { deep } }] as Trajectory[];
+    const r = run(
+      'export default (t) => { let v = t.fields.deep; while (Array.isArray(v)) { try { v.push(1); } catch { v = v[0]; continue; } return -1; } return v; }',
+      data,
+    );
+    expect([...r.status]).toEqual([RowStatus.Ok]);
+    expect([...r.scores]).toEqual([7]);
+  });
+
   it('a field holding bytes (a Parquet binary column) is handed over as it is', () => {
     const data = [{ ...row(0, 'x'), fields: { bytes: new Uint8Array([7, 8]) } }] as Trajectory[];
     expect([...run('export default (t) => t.fields.bytes[1]', data).scores]).toEqual([8]);
