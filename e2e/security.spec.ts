@@ -239,6 +239,33 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None):
   await expect(page.getByTestId('run-summary')).toContainText('mean 0.0000 · 800 scored', { timeout: 90_000 });
 });
 
+test('Python reward code cannot change its worker’s JavaScript realm for the next run either', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(
+    page,
+    `import pyodide_js
+
+def run_js(code):
+    pyodide_js.constructor.constructor('"use strict"; ' + code)()
+
+run_js("return 1")  # reaches the realm: a refusal below is the realm refusing
+
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    refused = 0
+    for code in ("String.prototype.includes = () => false", "Function.prototype.call = function () {}", "self.JSON = {}"):
+        try:
+            run_js(code)
+        except Exception:
+            refused += 1
+    return refused
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 3.0000 · 800 scored', { timeout: 90_000 });
+});
+
 test('a reward sandbox that stops answering mid-run (as when a reward crashes its process) fails that run with the reason; the page lives and the next Run works', async ({
   page,
 }) => {

@@ -15,7 +15,4 @@ lockDownNetwork(self);
 forbidClose(self);
 // Last, once everything the worker runs is loaded: one reward cannot change what the next computes or posts.
 const realm = hardenRealm(self, { read: ['performance'] });
-serve(
-  channel,
-  jsRuntime((id) => loadTokenCounter(id, ownFetch), realm.intact),
-);
+serve(channel, { ...jsRuntime((id) => loadTokenCounter(id, ownFetch)), intact: realm.intact });

@@ -190,6 +190,33 @@ beforeAll(async () => {
   // sympy.simplify of a trigonometric identity takes over a second on a loaded machine.
   runs.cached = cli(['score', packageRows, '--reward', cached, '--workers', '1', '--time-limit', '30000', '--out', outs.cached, '--json'], 240_000);
 
+  // Python reaching its worker's JavaScript realm: the js module is empty, but a JsProxy's constructor chain reaches
+  // Function (harden.ts).
+  const threeRows = file('three.jsonl', ['a', 'bb', 'ccc'].map((c) => JSON.stringify({ prompt: 'q', completion: c })).join('\n') + '\n');
+  const jsTry = (code: string) => `    try:\n        run_js(${JSON.stringify(code)})\n    except Exception:\n        refused += 1\n`;
+  const hostilePy = [
+    'import json',
+    'import pyodide_js',
+    '',
+    'def run_js(code):',
+    '    pyodide_js.constructor.constructor(\'"use strict"; \' + code)()',
+    '',
+    'run_js("return 1")  # reaches the realm: a refusal below is the realm refusing',
+    '',
+    'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+    '    refused = 0',
+    jsTry('String.prototype.includes = () => false'),
+    jsTry("Object.defineProperty(JSON, 'parse', { value: () => 1 })"),
+    jsTry('Function.prototype.call = function () { return 0 }'),
+    jsTry('globalThis.Math = {}'),
+    '    return refused + json.loads("1")',
+    '',
+  ].join('\n');
+  start('hostilePy', ['score', threeRows, '--reward', file('hostile_js.py', hostilePy), '--json']);
+  const regexpPy =
+    'import pyodide_js\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    pyodide_js.constructor.constructor("RegExp.prototype.exec = () => null")()\n    return 1.0\n';
+  start('regexpPy', ['score', threeRows, '--reward', file('regexp_js.py', regexpPy), '--json']);
+
   const r = await tsRun;
   if (r.code !== 0) throw new Error(`the TypeScript run failed: ${r.stderr}`);
   ts = { json: r.stdout, out: outLines(join(dir, 'ts.jsonl')) };
@@ -314,6 +341,21 @@ describe('time limits', () => {
     const rows = outLines(outs.stubborn).map((l) => JSON.parse(l));
     expect(rows.map((x) => x.reward)).toEqual([3, 3, null, 3, 3, null]);
     expect(rows.map((x) => x.error)).toEqual([null, null, `timed out after ${LIMIT} ms`, null, null, `timed out after ${LIMIT} ms`]);
+  }, 120_000);
+});
+
+describe('Python cannot change its worker’s JavaScript realm for the next run (harden.ts)', () => {
+  it('each change through Function, reached from a JsProxy, is refused', async () => {
+    const r = await runs.hostilePy;
+    expect(r.code).toBe(0);
+    // Four tries refused, plus json.loads("1"), on every row.
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, errors: 0, reward: { mean: 5, std: 0 } });
+  }, 120_000);
+
+  it('a change to RegExp.prototype stops the run with the reason', async () => {
+    const r = await runs.regexpPy;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('reward code changed RegExp.prototype, which every later run in this worker would have seen');
   }, 120_000);
 });
 

@@ -13,6 +13,10 @@ export interface Hardened {
   intact(): boolean;
 }
 
+/** A task's outcome when reward code changed what `hardenRealm` left unfrozen (serve.ts checks before and after). */
+export const REALM_CHANGED =
+  'reward code changed RegExp.prototype, which every later run in this worker would have seen: the run stopped and its worker was replaced (use a RegExp of your own instead)';
+
 const { defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, isFrozen } = Object;
 const { ownKeys } = Reflect;
 const { isView } = ArrayBuffer;

@@ -3,13 +3,16 @@ import { constants as fsConstants, existsSync, openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import { hardenRealm } from './harden';
+import { hardenRealm, type Hardened } from './harden';
 import { lockDownNetwork } from './lockDown';
 import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
 import { pythonRuntime } from './runtimes/python';
 import { serve, type ServeChannel } from './serve';
+
+/** Node's own `process` and `console` change as they work: the frozen realm leaves them as they are. */
+const NODE_LEFT = { skip: ['process', 'console'] };
 
 export function serveNodeWorker(): void {
   const port = parentPort;
@@ -36,7 +39,12 @@ export function serveNodeWorker(): void {
     // From the Pyodide snapshot the unsandboxed process made, when there is a valid one (pyodideSnapshot.ts).
     const pyodide = startPyodide((workerData as NodeWorkerData).pyodideSnapshot);
     // As in the browser: reward code gets no network APIs, so it behaves the same in both (parity, not a sandbox).
-    const lock = () => lockDownNetwork(globalThis);
+    // Its realm too, once Pyodide is loaded: Python reaches it through the `js` module.
+    let realm: Hardened | null = null;
+    const lock = () => {
+      lockDownNetwork(globalThis);
+      realm = hardenRealm(globalThis, NODE_LEFT);
+    };
     void pyodide.then(lock, lock);
     const rewrite = (m: string) =>
       m
@@ -45,18 +53,16 @@ export function serveNodeWorker(): void {
     // TRL's completion_ids: imported only for a function that reads them.
     const tokenIds = async (id: TokenizerId) => (await import('./nodeTokenizer')).loadTokenEncoderNode(id);
     const wheel = async (file: string) => new Uint8Array(await readFile(new URL(file, vendorPython())));
-    serve(channel, pythonRuntime({ pyodide, rewrite, keepRows: false, tokenIds, wheel }), (p) => open(p));
+    const runtime = pythonRuntime({ pyodide, rewrite, keepRows: false, tokenIds, wheel });
+    serve(channel, { ...runtime, intact: () => realm?.intact() ?? true }, (p) => open(p));
     return;
   }
   lockDownNetwork(globalThis);
-  // As in the browser (harden.ts). Node's own `process` and `console` change as they work: left as they are.
-  const realm = hardenRealm(globalThis, { skip: ['process', 'console'] });
+  // As in the browser (harden.ts).
+  const realm = hardenRealm(globalThis, NODE_LEFT);
   // Imported only when asked for: the tokenizer library and its 2–11 MB of JSON.
-  serve(
-    channel,
-    jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id), realm.intact),
-    (p) => open(p),
-  );
+  const runtime = jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id));
+  serve(channel, { ...runtime, intact: realm.intact }, (p) => open(p));
 }
 
 /** The shipped wheels' folder: beside dist-cli/ in the built CLI (the package ships it), ../../ from src/engine. */

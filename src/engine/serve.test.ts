@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { importPacked } from '../core/dataset/importPacked';
 import type { FromWorker, ToWorker } from './protocol';
 import { serve, type Runtime } from './serve';
+import { REALM_CHANGED } from './harden';
 
 const n = 400;
 const text = Array.from({ length: n }, (_, i) => JSON.stringify({ prompt: `Q${i >> 2}`, completion: `A${i}` })).join('\n') + '\n';
@@ -23,7 +24,7 @@ async function lineIndex(blob: Blob) {
 }
 
 /** A worker serving a counting blob: every read of the file's bytes is counted; tasks answer with their rows' completions. */
-async function worker(sizes?: { readBytes: number; idleStepRows: number }) {
+async function worker(sizes?: { readBytes: number; idleStepRows: number }, intact?: () => boolean) {
   let reads = 0;
   // A Blob (the boundary checks that it is one) that counts the reads of its bytes.
   class Counting extends Blob {
@@ -38,11 +39,14 @@ async function worker(sizes?: { readBytes: number; idleStepRows: number }) {
   const posted: FromWorker[] = [];
   let answered: () => void = () => undefined;
   const seen: string[][] = [];
+  let ran = 0;
   const runtime: Runtime = {
     ready: Promise.resolve(),
     check: () => ({ ok: true, candidates: [] }) as never,
+    intact,
     run: (task, source) => {
       seen.push(source.rows.slice(task.start, task.end).map((t) => t.completion));
+      ran++;
       const m = task.end - task.start;
       return { kind: 'result', result: { start: task.start, scores: new Float64Array(m), status: new Uint8Array(m), errors: [], components: {}, notes: [] } };
     },
@@ -61,7 +65,7 @@ async function worker(sizes?: { readBytes: number; idleStepRows: number }) {
   );
   const send = (m: ToWorker) => new Promise<void>((r) => ((answered = r), on(m)));
   await send({ kind: 'load', file: { datasetId: 'd', name: 'd.jsonl', blob, format: format as never, index } });
-  return { send, on: (m: ToWorker) => on(m), reads: () => reads, seen, posted };
+  return { send, on: (m: ToWorker) => on(m), reads: () => reads, seen, posted, ran: () => ran };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -102,5 +106,24 @@ describe('serve: an idle notice', () => {
     // The rows stay right: a later task on a tail reads and gives them.
     await w.send({ kind: 'run', datasetId: 'd', code: '', taskId: 2, start: 390, end: 400 } as ToWorker);
     expect(w.seen[1]).toEqual(Array.from({ length: 10 }, (_, k) => `A${390 + k}`));
+  });
+});
+
+describe('serve: a changed realm (harden.ts)', () => {
+  it('a task fails with the reason when the realm was changed before it (nothing runs) or while it ran (its result is dropped)', async () => {
+    let changed = false;
+    const w = await worker(undefined, () => !changed);
+    await w.send({ kind: 'run', datasetId: 'd', code: '', taskId: 1, start: 0, end: 10 } as ToWorker);
+    expect(w.posted.at(-1)).toMatchObject({ kind: 'result', taskId: 1 });
+    changed = true;
+    await w.send({ kind: 'run', datasetId: 'd', code: '', taskId: 2, start: 10, end: 20 } as ToWorker);
+    expect(w.posted.at(-1)).toEqual({ kind: 'failed', taskId: 2, message: REALM_CHANGED });
+    expect(w.ran()).toBe(1);
+    // Changed by the task itself: the check after it.
+    let calls = 0;
+    const v = await worker(undefined, () => calls++ === 0);
+    await v.send({ kind: 'run', datasetId: 'd', code: '', taskId: 3, start: 0, end: 10 } as ToWorker);
+    expect(v.ran()).toBe(1);
+    expect(v.posted.at(-1)).toEqual({ kind: 'failed', taskId: 3, message: REALM_CHANGED });
   });
 });

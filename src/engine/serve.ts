@@ -9,6 +9,7 @@ import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from '
 import { WATCH_IDLE, watchOf, type Watch } from './watch';
 import { probeRows, subsetRows, type RowSource } from './probeRows';
 import { WorkerRows } from './workerRows';
+import { REALM_CHANGED } from './harden';
 
 /** What a language runtime answers for one task. */
 export type TaskOutcome =
@@ -26,6 +27,8 @@ export interface Runtime {
   idle?(): void;
   /** What to say when `ready` failed. */
   notReady?(e: unknown): string;
+  /** False once reward code changed what the worker's realm left unfrozen (harden.ts): the task fails, and so the run. */
+  intact?(): boolean;
 }
 
 /** The worker's end of its channel to the engine. */
@@ -63,7 +66,9 @@ export function serve(
       if (m.probe) source = await probeRows(rows, m.datasetId, m.start, m.probe);
       else if (m.rows) source = await subsetRows(rows, m.datasetId, m.start, m.rows);
       else await rows.ensureFor(m.datasetId, m.start, m.end);
-      out = await runtime.run(m, source, watch);
+      // Before (a timer left by an earlier run) and after (this task's own code): a task that met a changed realm fails.
+      out = runtime.intact?.() === false ? { kind: 'failed', message: REALM_CHANGED } : await runtime.run(m, source, watch);
+      if (runtime.intact?.() === false) out = { kind: 'failed', message: REALM_CHANGED };
     } catch (e) {
       out = { kind: 'failed', message: messageOf(e) };
     }

@@ -6,12 +6,7 @@ import type { TokenCounter, TokenizerId } from '../../core/tokenize/tokenizers';
 import type { Runtime } from '../serve';
 import { WATCH_COMPILING, WATCH_IDLE, type Watch } from '../watch';
 
-/** The run's outcome when reward code changed what `hardenRealm` could not freeze (harden.ts). */
-export const REALM_CHANGED =
-  'reward code changed RegExp.prototype, which every later run in this worker would have seen: the run stopped and its worker was replaced (use a RegExp of your own instead)';
-
-/** `intact`: false once reward code changed the worker's realm (harden.ts); checked before and after each function. */
-export function jsRuntime(loadTokenizer: (id: TokenizerId) => Promise<TokenCounter> | TokenCounter, intact: () => boolean = () => true): Runtime {
+export function jsRuntime(loadTokenizer: (id: TokenizerId) => Promise<TokenCounter> | TokenCounter): Runtime {
   let compiled: { code: string; result: CompileResult } | null = null;
   // The module's top-level code runs here: the engine times it.
   const compile = (code: string, w: Watch | null): CompileResult => {
@@ -36,25 +31,17 @@ export function jsRuntime(loadTokenizer: (id: TokenizerId) => Promise<TokenCount
       } catch (e) {
         return { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
       }
-      if (!intact()) return { kind: 'failed', message: REALM_CHANGED };
       const c = compile(m.code, w);
-      if (!intact()) return { kind: 'failed', message: REALM_CHANGED };
       if (!c.ok) return { kind: 'compile-error', message: c.message, line: c.line };
       const models = m.models ? { columns: m.models, offset: m.start } : undefined;
       // A plain store per row: one aligned int32 cannot tear, and the watchdog only needs to see it change.
       const onRow = w ? (row: number) => void (w.row[0] = row) : undefined;
       const rowAt = (i: number) => rows.rows[i];
-      if (!c.functions) {
-        const result = runRows(c.fn, rowAt, m.start, m.end, onRow, tokenCount, models);
-        return intact() ? { kind: 'result', result } : { kind: 'failed', message: REALM_CHANGED };
-      }
       // A rewardFuncs list: each function over the range, then TRL's weighted nansum (as the CLI's repeated --reward).
-      const each = [];
-      for (const { name, weight, fn } of c.functions) {
-        each.push({ name, weight, result: runRows(fn, rowAt, m.start, m.end, onRow, tokenCount, models) });
-        if (!intact()) return { kind: 'failed', message: REALM_CHANGED };
-      }
-      return { kind: 'result', result: combineFunctions(each) };
+      const result = c.functions
+        ? combineFunctions(c.functions.map(({ name, weight, fn }) => ({ name, weight, result: runRows(fn, rowAt, m.start, m.end, onRow, tokenCount, models) })))
+        : runRows(c.fn, rowAt, m.start, m.end, onRow, tokenCount, models);
+      return { kind: 'result', result };
     },
   };
 }
