@@ -14,5 +14,5 @@ const channel = browserChannel(self);
 lockDownNetwork(self);
 forbidClose(self);
 // Last, once everything the worker runs is loaded: one reward cannot change what the next computes or posts.
-const realm = hardenRealm(self, { read: ['performance'] });
+const realm = hardenRealm(self);
 serve(channel, { ...jsRuntime((id) => loadTokenCounter(id, ownFetch)), intact: realm.intact });

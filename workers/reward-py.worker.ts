@@ -32,7 +32,7 @@ forbidClose(self);
 let realm: Hardened | null = null;
 const lock = () => {
   lockDownNetwork(self);
-  realm = hardenRealm(self, { read: ['performance'] });
+  realm = hardenRealm(self);
 };
 void pyodide.then(lock, lock);
 const runtime = pythonRuntime({ pyodide, wheel, tokenIds: (id) => loadTokenEncoder(id, ownFetch) });

@@ -85,9 +85,9 @@ function hiddenIntrinsics(): unknown[] {
 /**
  * Freeze every object reachable from `scope`'s properties and prototypes, except `scope` itself (its data
  * properties become read-only instead), `RegExp.prototype` (checked by `intact`) and `skip`. Getters are never
- * called: an accessor's functions are frozen, not what it returns, unless `read` names it.
+ * called: an accessor's functions are frozen, not what it returns.
  */
-export function hardenRealm(scope: object, opts: { skip?: string[]; read?: string[] } = {}): Hardened {
+export function hardenRealm(scope: object, opts: { skip?: string[] } = {}): Hardened {
   const regExpProto = RegExp.prototype as unknown as Record<string | symbol, unknown>;
   const left = new Set<unknown>([scope, regExpProto]);
   for (const name of opts.skip ?? []) {
@@ -118,13 +118,6 @@ export function hardenRealm(scope: object, opts: { skip?: string[]; read?: strin
   };
   walk(scope);
   walk(regExpProto);
-  for (const name of opts.read ?? []) {
-    try {
-      add((scope as Record<string, unknown>)[name]);
-    } catch {
-      /* not readable here */
-    }
-  }
   for (const v of hiddenIntrinsics()) add(v);
   let frozen = 0;
   while (todo.length) {
