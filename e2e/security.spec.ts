@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import FIXTURES from '../src/core/session/fixtures/share-links.json' with { type: 'json' };
 import { SHARE_VERSION } from '../src/core/session/schema';
 import { decodeShare, encodeFrame, toBase64Url } from '../src/core/session/shareCodec';
@@ -213,12 +213,19 @@ test('TypeScript reward code cannot open the studio’s IndexedDB or caches, dir
   expect(names.length).toBeGreaterThan(0);
 });
 
-test('Python reward code cannot open the studio’s IndexedDB either, though it reaches the worker’s global scope', async ({ page }) => {
-  test.setTimeout(120_000);
+/** Open the studio, switch to Python, type `code`, press Run and wait for `summary` (Pyodide starts on the first run). */
+async function runPythonReward(page: Page, code: string, summary: string): Promise<void> {
   await openStudio(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await typeReward(page, code);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText(summary, { timeout: 90_000 });
+}
+
+test('Python reward code cannot open the studio’s IndexedDB either, though it reaches the worker’s global scope', async ({ page }) => {
+  test.setTimeout(120_000);
   // The js module is empty in the studio's Python, but a JsProxy's constructor chain still reaches Function.
-  await typeReward(
+  await runPythonReward(
     page,
     `import pyodide_js
 
@@ -234,16 +241,13 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None):
             pass
     return score
 `,
+    'mean 0.0000 · 800 scored',
   );
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByTestId('run-summary')).toContainText('mean 0.0000 · 800 scored', { timeout: 90_000 });
 });
 
 test('Python reward code cannot change its worker’s JavaScript realm for the next run either', async ({ page }) => {
   test.setTimeout(120_000);
-  await openStudio(page);
-  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
-  await typeReward(
+  await runPythonReward(
     page,
     `import pyodide_js
 
@@ -261,9 +265,8 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None):
             refused += 1
     return refused
 `,
+    'mean 3.0000 · 800 scored',
   );
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByTestId('run-summary')).toContainText('mean 3.0000 · 800 scored', { timeout: 90_000 });
 });
 
 test('a reward sandbox that stops answering mid-run (as when a reward crashes its process) fails that run with the reason; the page lives and the next Run works', async ({
