@@ -74,6 +74,20 @@ export default function reward(t) {
   await runAndWait(page, 'mean 1004.0000 · 800 scored');
 });
 
+test('a reward that changes its rollout fails those rows, and the detail view says why and what to do', async ({ page }) => {
+  await openStudio(page);
+  await typeReward(
+    page,
+    'export default function reward(t) {\n  if (t.index % 2 === 0) t.messages.push({ role: "user", content: "more" });\n  return t.messages.length;\n}\n',
+  );
+  await runAndWait(page, '400 scored · 400 errors');
+  await page.getByRole('checkbox', { name: 'Errors only' }).check();
+  await page.locator('.rt-data[data-row="0"]').click();
+  await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText(
+    'rollouts are read-only in reward code: change a copy',
+  );
+});
+
 test('a reward that changes RegExp.prototype (left unfrozen for speed) stops its run with the reason; the next Run is whole', async ({ page }) => {
   await openStudio(page);
   await typeReward(page, "export default function reward(t) {\n  RegExp.prototype[Symbol.split] = () => ['x'];\n  return 1;\n}\n");
