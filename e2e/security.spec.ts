@@ -84,7 +84,7 @@ test('a reward that changes its rollout fails those rows, and the detail view sa
   await page.getByRole('checkbox', { name: 'Errors only' }).check();
   await page.locator('.rt-data[data-row="0"]').click();
   await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText(
-    'rollouts are read-only in reward code: change a copy',
+    'rollouts and built-ins are read-only in reward code: change a copy',
   );
 });
 

@@ -294,6 +294,15 @@ describe('one reward cannot change the next (src/engine/harden.ts)', () => {
     expect(d.reward).toMatchObject({ mean: 1104, min: 1103, max: 1105 });
   }, 60_000);
 
+  it('a polyfill on a built-in fails to compile, with the reason and the way out', () => {
+    const poly = file('polyfill.ts', 'Array.prototype.last = function () {\n  return this[this.length - 1];\n};\nexport default (t) => [1].last();\n');
+    const r = cli(['score', three(), '--reward', poly, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /the reward does not compile \(.*polyfill\.ts, line 1\): TypeError: Cannot add property last, object is not extensible \(rollouts and built-ins are read-only in reward code/,
+    );
+  }, 60_000);
+
   it('a reward that changes RegExp.prototype (left unfrozen for speed) stops the run with the reason', () => {
     const re = file('regexp.ts', "export default (t) => { RegExp.prototype[Symbol.split] = () => ['x']; return t.completion.split(/b/).length; };\n");
     const r = cli(['score', three(), '--reward', re, '--json']);

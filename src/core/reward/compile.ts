@@ -1,4 +1,5 @@
 import { transform } from 'sucrase';
+import { readOnlyHint } from './readOnly';
 import type { Trajectory } from '../trajectory';
 import type { RewardContext } from './context';
 import { COMPONENT_LIMIT } from './contract';
@@ -41,7 +42,7 @@ export function compileReward(source: string): CompileResult {
     exports = module.exports;
   } catch (e) {
     const err = e as Error;
-    return { ok: false, message: `${err.name}: ${err.message}`, line: errorLine(err) };
+    return { ok: false, message: readOnlyHint(`${err.name}: ${err.message}`), line: errorLine(err) };
   }
   if (Object.hasOwn(exports, 'rewardFuncs') || Object.hasOwn(exports, 'reward_funcs')) return listedRewards(exports);
   const fn = exports.default ?? exports.reward;

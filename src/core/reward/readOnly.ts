@@ -44,9 +44,9 @@ function freezeDeepTree(root: object): void {
   for (let i = order.length - 1; i >= 0; i--) Object.freeze(order[i]);
 }
 
-/** The reason a row failed, with a way out when it failed by changing its rollout. */
+/** The reason a row (or the module's top level) failed, with a way out when it failed by changing its rollout or a built-in. */
 export function readOnlyHint(message: string): string {
   return /^TypeError: .*(read only property|object is not extensible|Cannot delete property|Cannot redefine property)/.test(message)
-    ? `${message} (rollouts are read-only in reward code: change a copy, e.g. [...t.fields.xs].sort())`
+    ? `${message} (rollouts and built-ins are read-only in reward code: change a copy, e.g. [...t.fields.xs].sort(), and keep helpers in objects of your own)`
     : message;
 }

@@ -34,6 +34,15 @@ describe('compileReward', () => {
     expect(c.ok).toBe(false);
     if (!c.ok) expect(c.line).toBe(2);
   });
+  it('top-level code that changes something frozen fails to compile with the way out', () => {
+    const c = compileReward('const o = Object.freeze({});\no.last = 1;\nexport default () => 1;\n');
+    expect(c).toMatchObject({
+      ok: false,
+      message:
+        'TypeError: Cannot add property last, object is not extensible (rollouts and built-ins are read-only in reward code: change a copy, e.g. [...t.fields.xs].sort(), and keep helpers in objects of your own)',
+      line: 2,
+    });
+  });
   it('requires a default export (or a rewardFuncs list)', () => {
     const c = compileReward('export const x = 1;');
     expect(c).toEqual({ ok: false, message: 'reward code must `export default function reward(t, ctx)` or `export const rewardFuncs = [f, g]`' });
@@ -101,7 +110,7 @@ describe('runRows: rollouts are read-only to reward code', () => {
     const r = run('export default (t) => (t.fields.xs.sort(), t.fields.xs[0])', data);
     expect([...r.status]).toEqual([RowStatus.Error, RowStatus.Error]);
     expect(r.errors[0].message).toBe(
-      "TypeError: Cannot assign to read only property '0' of object '[object Array]' (rollouts are read-only in reward code: change a copy, e.g. [...t.fields.xs].sort())",
+      "TypeError: Cannot assign to read only property '0' of object '[object Array]' (rollouts and built-ins are read-only in reward code: change a copy, e.g. [...t.fields.xs].sort(), and keep helpers in objects of your own)",
     );
     expect(r.errors[0].line).toBe(1);
     expect(data[0].fields.xs).toEqual([3, 1, 2]);
