@@ -693,7 +693,7 @@ class Run {
     slot.sent--;
     if (m.kind === 'compile-error') return this.finish({ kind: 'compile-error', message: m.message, line: m.line, stdout: m.stdout });
     if (m.kind === 'failed') {
-      // Its worker goes too: a task that fails outright may leave the worker unfit (a changed realm, runtimes/js.ts).
+      // Its worker goes too: a task that fails outright may leave the worker unfit (a changed realm: harden.ts).
       this.engine.replace(slot);
       return this.finish({ kind: 'failed', message: m.message });
     }

@@ -39,7 +39,7 @@ export function serveNodeWorker(): void {
     // From the Pyodide snapshot the unsandboxed process made, when there is a valid one (pyodideSnapshot.ts).
     const pyodide = startPyodide((workerData as NodeWorkerData).pyodideSnapshot);
     // As in the browser: reward code gets no network APIs, so it behaves the same in both (parity, not a sandbox).
-    // Its realm too, once Pyodide is loaded: Python reaches it through the `js` module.
+    // Its realm too, once Pyodide is loaded: Python reaches it through a JsProxy's constructor chain (harden.ts).
     let realm: Hardened | null = null;
     const lock = () => {
       lockDownNetwork(globalThis);
