@@ -84,10 +84,10 @@ function hiddenIntrinsics(): unknown[] {
 
 /**
  * Freeze every object reachable from `scope`'s properties and prototypes, except `scope` itself (its data
- * properties become read-only instead), `RegExp.prototype` (checked by `intact`) and `skip`. Getters are never
- * called: an accessor's functions are frozen, not what it returns.
+ * properties become read-only instead), `RegExp.prototype` (checked by `intact`) and `skip`. A getter is called only
+ * when `read` names it (what it returns is frozen too); otherwise its functions are frozen, not what it returns.
  */
-export function hardenRealm(scope: object, opts: { skip?: string[] } = {}): Hardened {
+export function hardenRealm(scope: object, opts: { skip?: string[]; read?: string[] } = {}): Hardened {
   const regExpProto = RegExp.prototype as unknown as Record<string | symbol, unknown>;
   const left = new Set<unknown>([scope, regExpProto]);
   for (const name of opts.skip ?? []) {
@@ -118,6 +118,7 @@ export function hardenRealm(scope: object, opts: { skip?: string[] } = {}): Hard
   };
   walk(scope);
   walk(regExpProto);
+  for (const name of opts.read ?? []) add((scope as Record<string, unknown>)[name]);
   for (const v of hiddenIntrinsics()) add(v);
   let frozen = 0;
   while (todo.length) {
@@ -147,4 +148,21 @@ export function hardenRealm(scope: object, opts: { skip?: string[] } = {}): Hard
       return true;
     },
   };
+}
+
+/** Node's own `process` and `console` change as they work: the frozen realm leaves them as they are. */
+const NODE_SKIP = ['process', 'console'];
+/** Globals Node keeps behind getters that are not read: the fetch family loads undici (12 ms), and the worker uses none. */
+const NODE_UNREAD = new Set([...NODE_SKIP, 'performance', 'crypto', 'FormData', 'Headers', 'Request', 'Response']);
+
+/**
+ * `hardenRealm` for a Node worker thread. Node exposes most Web APIs (Blob, TextDecoder, the streams, MessagePort)
+ * through getters that load them when first read, and a getter is not followed: they are read first (~2 ms), so that
+ * they are frozen too.
+ */
+export function hardenNodeRealm(): Hardened {
+  const read = Object.entries(Object.getOwnPropertyDescriptors(globalThis))
+    .filter(([k, d]) => d.get && !NODE_UNREAD.has(k))
+    .map(([k]) => k);
+  return hardenRealm(globalThis, { skip: NODE_SKIP, read });
 }

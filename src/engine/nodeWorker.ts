@@ -3,16 +3,13 @@ import { constants as fsConstants, existsSync, openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import { hardenRealm, type Hardened } from './harden';
+import { hardenNodeRealm, type Hardened } from './harden';
 import { lockDownNetwork } from './lockDown';
 import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
 import { pythonRuntime } from './runtimes/python';
 import { serve, type ServeChannel } from './serve';
-
-/** Node's own `process` and `console` change as they work: the frozen realm leaves them as they are. */
-const NODE_LEFT = { skip: ['process', 'console'] };
 
 export function serveNodeWorker(): void {
   const port = parentPort;
@@ -43,7 +40,7 @@ export function serveNodeWorker(): void {
     let realm: Hardened | null = null;
     const lock = () => {
       lockDownNetwork(globalThis);
-      realm = hardenRealm(globalThis, NODE_LEFT);
+      realm = hardenNodeRealm();
     };
     void pyodide.then(lock, lock);
     const rewrite = (m: string) =>
@@ -59,7 +56,7 @@ export function serveNodeWorker(): void {
   }
   lockDownNetwork(globalThis);
   // As in the browser (harden.ts).
-  const realm = hardenRealm(globalThis, NODE_LEFT);
+  const realm = hardenNodeRealm();
   // Imported only when asked for: the tokenizer library and its 2–11 MB of JSON.
   const runtime = jsRuntime(async (id) => (await import('./nodeTokenizer')).loadTokenCounterNode(id));
   serve(channel, { ...runtime, intact: realm.intact }, (p) => open(p));
