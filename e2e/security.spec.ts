@@ -7,6 +7,13 @@ import { expectSaved, openStudio, runAndWait, statusLine, typeReward, upload } f
 
 /** Attacks on the studio from reward code, as a hostile colleague would write it (issue 20). */
 
+/** Show only the rows that failed, open row `row` and give the note that says why it failed. */
+async function failedRowNote(page: Page, row: number) {
+  await page.getByRole('checkbox', { name: 'Errors only' }).check();
+  await page.locator(`.rt-data[data-row="${row}"]`).click();
+  return page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note');
+}
+
 test('forged result messages posted by reward code are dropped and reported; the scores are the real ones', async ({ page }) => {
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -81,11 +88,7 @@ test('a reward that changes its rollout fails those rows, and the detail view sa
     'export default function reward(t) {\n  if (t.index % 2 === 0) t.messages.push({ role: "user", content: "more" });\n  return t.messages.length;\n}\n',
   );
   await runAndWait(page, '400 scored · 400 errors');
-  await page.getByRole('checkbox', { name: 'Errors only' }).check();
-  await page.locator('.rt-data[data-row="0"]').click();
-  await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText(
-    'rollouts and built-ins are read-only in reward code: change a copy',
-  );
+  await expect(await failedRowNote(page, 0)).toContainText('rollouts and built-ins are read-only in reward code: change a copy');
 });
 
 test('a reward that changes RegExp.prototype (left unfrozen for speed) stops its run with the reason; the next Run is whole', async ({ page }) => {
@@ -101,9 +104,7 @@ test('close() in reward code fails that row with the reason; the run goes on', a
   await openStudio(page);
   await typeReward(page, 'export default function reward(t) {\n  if (t.index === 5) self.close();\n  return 1;\n}\n');
   await runAndWait(page, '799 scored · 1 error');
-  await page.getByRole('checkbox', { name: 'Errors only' }).check();
-  await page.locator('.rt-data[data-row="5"]').click();
-  await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText('close() is not available in reward code');
+  await expect(await failedRowNote(page, 5)).toContainText('close() is not available in reward code');
 });
 
 test('a reward that never returns on any row stops early with the reason', async ({ page }) => {
@@ -321,9 +322,7 @@ test('a reward that allocates without end on one row: that row fails, its worker
     'export default function reward(t) {\n  if (t.index === 7) {\n    const hoard = [];\n    for (;;) hoard.push(new Array(1e6).fill(t.index));\n  }\n  return 1;\n}\n',
   );
   await runAndWait(page, 'mean 1.0000 · 799 scored · 1 timed out');
-  await page.getByRole('checkbox', { name: 'Errors only' }).check();
-  await page.locator('.rt-data[data-row="7"]').click();
-  await expect(page.getByRole('complementary', { name: 'Rollout detail' }).getByRole('note')).toContainText('timed out');
+  await expect(await failedRowNote(page, 7)).toContainText('timed out');
   expect(pageErrors).toEqual([]);
 });
 
