@@ -3,9 +3,16 @@
  * `t.fields.xs.sort()`, a `t.completion = …`) would change what every later run, version and function scores.
  */
 export function freezeRow<T>(t: T): T {
-  // Extensible until its whole tree is frozen (children first), so this one-bit check says it all.
-  if (typeof t === 'object' && t !== null && Object.isExtensible(t)) freezeTree(t, 0);
+  if (unfrozen(t)) freezeTree(t, 0);
   return t;
+}
+
+/**
+ * An object whose tree is still to be frozen. Objects are frozen children first, so one still extensible is the only
+ * kind that needs it. A typed array with elements cannot be frozen (Parquet binary columns): it stays as it is.
+ */
+function unfrozen(x: unknown): x is object {
+  return typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x);
 }
 
 /** Levels frozen by recursion; a deeper record goes on with an explicit stack (a call stack would overflow). */
@@ -16,13 +23,12 @@ function freezeTree(v: object, depth: number): void {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      if (typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x)) freezeTree(x, depth + 1);
+      if (unfrozen(x)) freezeTree(x, depth + 1);
     }
   } else {
     for (const k in v) {
       const x: unknown = (v as Record<string, unknown>)[k];
-      // A typed array with elements cannot be frozen (Parquet binary columns): it stays as it is.
-      if (typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x) && Object.hasOwn(v, k)) freezeTree(x, depth + 1);
+      if (unfrozen(x) && Object.hasOwn(v, k)) freezeTree(x, depth + 1);
     }
   }
   Object.freeze(v);
@@ -37,9 +43,7 @@ function freezeDeepTree(root: object): void {
     // At once, so that an object met twice (or a cycle) is taken once.
     Object.preventExtensions(v);
     order.push(v);
-    for (const x of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof x === 'object' && x !== null && Object.isExtensible(x) && !ArrayBuffer.isView(x)) todo.push(x);
-    }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (unfrozen(x)) todo.push(x);
   }
   for (let i = order.length - 1; i >= 0; i--) Object.freeze(order[i]);
 }
