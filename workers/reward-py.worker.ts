@@ -2,7 +2,7 @@
 // A Python reward worker: the engine's serve loop with one Pyodide, loaded from the app's own /pyodide/ (no CDN).
 import type { PyodideAPI } from 'pyodide';
 import { browserChannel, forbidClose } from '../src/engine/browser';
-import { hardenRealm, type Hardened } from '../src/engine/harden';
+import { hardenAfter, hardenRealm } from '../src/engine/harden';
 import { lockDownNetwork } from '../src/engine/lockDown';
 import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
@@ -28,12 +28,10 @@ const wheel = async (file: string) => {
 const channel = browserChannel(self);
 forbidClose(self);
 // Once Pyodide is loaded, its worker's realm is frozen as a TypeScript worker's is (harden.ts): Python reaches it
-// through run_js.
-let realm: Hardened | null = null;
-const lock = () => {
+// through a JsProxy's constructor chain.
+const intact = hardenAfter(pyodide, () => {
   lockDownNetwork(self);
-  realm = hardenRealm(self);
-};
-void pyodide.then(lock, lock);
+  return hardenRealm(self);
+});
 const runtime = pythonRuntime({ pyodide, wheel, tokenIds: (id) => loadTokenEncoder(id, ownFetch) });
-serve(channel, { ...runtime, intact: () => realm?.intact() ?? true });
+serve(channel, { ...runtime, intact });

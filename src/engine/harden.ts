@@ -150,6 +150,17 @@ export function hardenRealm(scope: object, opts: { skip?: string[]; read?: strin
   };
 }
 
+/**
+ * For a worker whose runtime loads first (Pyodide, which needs the network APIs and an unfrozen realm to start):
+ * `lock` (the lock-down and the freeze) runs once `ready` has settled; the realm counts as intact until then.
+ */
+export function hardenAfter(ready: Promise<unknown>, lock: () => Hardened): () => boolean {
+  let realm: Hardened | null = null;
+  const done = () => void (realm = lock());
+  void ready.then(done, done);
+  return () => realm?.intact() ?? true;
+}
+
 /** Node's own `process` and `console` change as they work: the frozen realm leaves them as they are. */
 const NODE_SKIP = ['process', 'console'];
 /** Globals Node keeps behind getters that are not read: the fetch family loads undici (12 ms), and the worker uses none. */

@@ -3,7 +3,7 @@ import { constants as fsConstants, existsSync, openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import { hardenNodeRealm, type Hardened } from './harden';
+import { hardenAfter, hardenNodeRealm } from './harden';
 import { lockDownNetwork } from './lockDown';
 import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
@@ -37,12 +37,10 @@ export function serveNodeWorker(): void {
     const pyodide = startPyodide((workerData as NodeWorkerData).pyodideSnapshot);
     // As in the browser: reward code gets no network APIs, so it behaves the same in both (parity, not a sandbox).
     // Its realm too, once Pyodide is loaded: Python reaches it through a JsProxy's constructor chain (harden.ts).
-    let realm: Hardened | null = null;
-    const lock = () => {
+    const intact = hardenAfter(pyodide, () => {
       lockDownNetwork(globalThis);
-      realm = hardenNodeRealm();
-    };
-    void pyodide.then(lock, lock);
+      return hardenNodeRealm();
+    });
     const rewrite = (m: string) =>
       m
         .replace('Python runs offline in the browser with Pyodide', 'Python runs offline in Pyodide')
@@ -51,7 +49,7 @@ export function serveNodeWorker(): void {
     const tokenIds = async (id: TokenizerId) => (await import('./nodeTokenizer')).loadTokenEncoderNode(id);
     const wheel = async (file: string) => new Uint8Array(await readFile(new URL(file, vendorPython())));
     const runtime = pythonRuntime({ pyodide, rewrite, keepRows: false, tokenIds, wheel });
-    serve(channel, { ...runtime, intact: () => realm?.intact() ?? true }, (p) => open(p));
+    serve(channel, { ...runtime, intact }, (p) => open(p));
     return;
   }
   lockDownNetwork(globalThis);
