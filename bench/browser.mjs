@@ -102,12 +102,12 @@ export async function watchLongTasks(page, query) {
 }
 
 /** Paste a reward into the editor as a person would (the context needs clipboard permissions); resolves once saved. */
-export async function pasteReward(page, code) {
+export async function pasteReward(page, code, key = 'reward-studio:code') {
   await page.evaluate((t) => navigator.clipboard.writeText(t), code);
   await page.locator('.monaco-editor').first().click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+V');
-  await page.waitForFunction((t) => localStorage.getItem('reward-studio:code') === t, code);
+  await page.waitForFunction(([t, k]) => localStorage.getItem(k) === t, [code, key]);
 }
 
 /** `path` in a hidden file input of the page (not the studio's), for baselines that read the file in a worker. */

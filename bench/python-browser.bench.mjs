@@ -8,22 +8,28 @@
 // On each page, per round:
 // - first run: the file is uploaded again (a new dataset), and the Run that follows an import runs the Python reward:
 //   each worker reads its rows from the file and moves them into Python, then calls the function on every row;
-// - run again: Run pressed on the same data 2 s later, as after an edit: only the calls (the rows are kept in the
-//   workers, which made the argument copies for it in the meantime, as they do while a user edits).
+// - run again: Run pressed on the same data 2 s later: only the calls (the rows are kept in the workers, which made
+//   the argument copies for it in the meantime);
+// - edit run: 2 s later, the code edited (a comment added) and Run pressed: a new code gets fresh interpreters, started
+//   when the Run asks for them (docs/engine.md, "One reward cannot change the next"), which read and convert the rows.
 // Times are the studio's 'reward-run' User Timing measure (from the run's start to the scores being in the page).
 // Each ratio is native / studio, the median of the rounds' own ratios (the machine drifts between rounds). The
 // interpreters' start-up is not in these times: each page runs Python once before the rounds (see
 // bench/python-startup.bench.mjs for start-up).
-// Usage: npx vite build && node bench/python-browser.bench.mjs [rows] [reps]
+// Usage: npx vite build && node bench/python-browser.bench.mjs [rows] [reps] [--dist DIR]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cpuSample, expectMeasure, launch, measured, median, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
+import { cpuSample, expectMeasure, launch, measured, median, pasteReward, PORT, shutDown, startPreview, stealSince } from './browser.mjs';
 import { writeRollouts } from './rollouts.mjs';
 import { importTs } from './tsImport.mjs';
 
-const ROWS = Number(process.argv[2] ?? 100_000);
-const REPS = Number(process.argv[3] ?? 5);
+const argv = process.argv.slice(2);
+const distAt = argv.indexOf('--dist');
+/** `--dist DIR`: serve another build (a base to compare with). */
+const DIST = distAt >= 0 ? argv.splice(distAt, 2)[1] : undefined;
+const ROWS = Number(argv[0] ?? 100_000);
+const REPS = Number(argv[1] ?? 5);
 const ROOT = resolve(import.meta.dirname, '..');
 /** Between a run and the next: the time a user takes to edit the reward (the workers prepare the next run meanwhile). */
 const EDIT_MS = 2000;
@@ -48,12 +54,14 @@ function runNative() {
   return JSON.parse(r.stdout);
 }
 
-const server = await startPreview();
+const server = await startPreview({ outDir: DIST });
 const browser = await launch();
 try {
   /** A page on `query` with the file loaded and Python picked and warm (each worker has loaded Pyodide). */
   const openPage = async (query) => {
-    const page = await (await browser.newContext()).newPage();
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await context.newPage();
     await page.goto(`http://localhost:${PORT}/${query}`);
     await page.getByRole('status', { name: 'Dataset status' }).getByText('800 trajectories').waitFor();
     await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
@@ -78,7 +86,7 @@ try {
   };
 
   const pages = { one: await openPage('?workers=1'), pool: await openPage('') };
-  const t = { native: [], nativeRead: [], one: [], oneAgain: [], pool: [], poolAgain: [] };
+  const t = { native: [], nativeRead: [], one: [], oneAgain: [], oneEdit: [], pool: [], poolAgain: [], poolEdit: [] };
   let nativeMean;
   const means = new Set();
   const cpu = cpuSample();
@@ -94,13 +102,17 @@ try {
       // The time a user takes to edit the reward: the workers make the next run's argument copies meanwhile.
       await page.waitForTimeout(EDIT_MS);
       const again = await run(page, () => page.getByRole('button', { name: 'Run', exact: true }).click());
+      await page.waitForTimeout(EDIT_MS);
+      await pasteReward(page, `${DEFAULT_REWARD_PY}\n# edit ${rep} ${k}\n`, 'reward-studio:code-py');
+      const edit = await run(page, () => page.getByRole('button', { name: 'Run', exact: true }).click());
       await page.waitForTimeout(300);
       t[k].push(first.ms);
       t[`${k}Again`].push(again.ms);
-      means.add(first.mean.toFixed(4)).add(again.mean.toFixed(4));
+      t[`${k}Edit`].push(edit.ms);
+      means.add(first.mean.toFixed(4)).add(again.mean.toFixed(4)).add(edit.mean.toFixed(4));
     }
     console.log(
-      `round ${rep + 1}: native ${n.score_ms.toFixed(0)} ms (reading ${n.read_ms.toFixed(0)} ms) · one worker ${t.one.at(-1).toFixed(0)} ms, again ${t.oneAgain.at(-1).toFixed(0)} ms · pool ${t.pool.at(-1).toFixed(0)} ms, again ${t.poolAgain.at(-1).toFixed(0)} ms`,
+      `round ${rep + 1}: native ${n.score_ms.toFixed(0)} ms (reading ${n.read_ms.toFixed(0)} ms) · one worker ${t.one.at(-1).toFixed(0)} ms, again ${t.oneAgain.at(-1).toFixed(0)} ms, edited ${t.oneEdit.at(-1).toFixed(0)} ms · pool ${t.pool.at(-1).toFixed(0)} ms, again ${t.poolAgain.at(-1).toFixed(0)} ms, edited ${t.poolEdit.at(-1).toFixed(0)} ms`,
     );
   }
   if (means.size !== 1 || !means.has(nativeMean)) throw new Error(`the studio's mean reward ${[...means].join(', ')} is not native's ${nativeMean}`);
@@ -113,9 +125,11 @@ try {
   const rows = [
     ['native CPython, the scoring loop', 'native', `(its json.loads of the file before it: ${median(t.nativeRead).toFixed(0)} ms)`],
     ['one worker, first run on the data', 'one'],
-    ['one worker, run again (2 s later, as after an edit)', 'oneAgain'],
+    ['one worker, run again (2 s later, the same code)', 'oneAgain'],
+    ['one worker, the code edited, run (2 s later)', 'oneEdit'],
     [`default pool (${Math.max(2, cores)} workers, ${cores} cores), first run`, 'pool'],
     ['default pool, run again (2 s later)', 'poolAgain', '(target ≥ 0.4×)'],
+    ['default pool, the code edited, run (2 s later)', 'poolEdit'],
   ];
   for (const [label, k, note] of rows) console.log(`  ${`${label}:`.padEnd(54)}${ms(k)}  ${k === 'native' ? '' : `native / this ${ratio(k)}×  `}${note ?? ''}`);
   const withRead = t.native.map((x, i) => x + t.nativeRead[i]);

@@ -284,6 +284,68 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None):
   );
 });
 
+test('a Python reward cannot change what the next Python code computes: each code gets an interpreter of its own', async ({ page }) => {
+  test.setTimeout(180_000);
+  // What one interpreter keeps between codes: builtins, modules, classes, the decimal context, and the rows the
+  // harness holds for the next run (reached through the frames); plus a timer that would patch again later.
+  await runPythonReward(
+    page,
+    `import asyncio, builtins, collections, decimal, math, re, statistics, string, sys
+
+def poison():
+    builtins.abs = lambda x: -1
+    builtins.divmod = lambda a, b: (0, 0)
+    re.match = lambda *a, **k: None
+    statistics.mean = lambda xs: -1
+    math.sqrt = lambda x: -1.0
+    collections.Counter.most_common = lambda self, n=None: []
+    decimal.getcontext().prec = 2
+    string.digits = "x"
+    f = sys._getframe()
+    while f is not None and "_held" not in f.f_globals:
+        f = f.f_back
+    if f is not None:
+        rows = f.f_globals["_held"]["rows"]
+        for i, r in list(rows.items()):
+            rows[i] = (r[0], "forged") + r[2:]
+        f.f_globals["_ready"].clear()
+
+def again():
+    poison()
+    asyncio.get_event_loop().call_later(0.05, again)
+
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    poison()
+    try:
+        asyncio.get_event_loop().call_later(0.05, again)
+    except Exception:
+        pass
+    return 1
+`,
+    'mean 1.0000 · 800 scored',
+  );
+  await typeReward(
+    page,
+    `import collections, decimal, math, re, statistics, string
+
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    ok = 0
+    ok += abs(-3) == 3
+    ok += divmod(7, 2) == (3, 1)
+    ok += re.match("a", "abc") is not None
+    ok += statistics.mean([1, 2, 3]) == 2
+    ok += math.sqrt(16.0) == 4.0
+    ok += collections.Counter("aab").most_common(1) == [("a", 2)]
+    ok += str(decimal.Decimal(1) / decimal.Decimal(3)) == "0." + "3" * 28
+    ok += string.digits == "0123456789"
+    ok += solution_str != "forged"
+    return ok
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-summary')).toContainText('mean 9.0000 · 800 scored', { timeout: 90_000 });
+});
+
 test('a reward sandbox that stops answering mid-run (as when a reward crashes its process) fails that run with the reason; the page lives and the next Run works', async ({
   page,
 }) => {

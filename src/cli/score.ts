@@ -295,6 +295,7 @@ export async function openReward(
     size: poolSize,
     spawn: () => (early?.language === language ? early.take() : null) ?? nodeWorkerPort(workerUrl, language, o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
+    oneCodePerWorker: python,
     staged: true,
     prepareBetweenRuns: false,
     outputLimit: Infinity,

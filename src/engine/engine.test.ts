@@ -91,6 +91,8 @@ afterEach(() => {
 
 interface FakeOptions {
   interruptible?: boolean;
+  oneCodePerWorker?: boolean;
+  prepareBetweenRuns?: boolean;
   minTaskMs?: number;
   staged?: boolean;
   compileLimitMs?: number;
@@ -529,6 +531,77 @@ describe('RewardEngine on fake ports', () => {
     expect(await run.done).toEqual({ kind: 'failed', message: 'reward code changed RegExp.prototype' });
     expect(workers[0].terminated).toBe(true);
     expect(live()).toHaveLength(1);
+  });
+
+  it('oneCodePerWorker: a worker that ran one code is replaced before another code runs, and kept for the same code', async () => {
+    const { e, workers, live } = engine(2, { oneCodePerWorker: true, minTaskMs: 0, prepareBetweenRuns: false });
+    e.setDataset(dataset('d1000'));
+    expect((await e.run('a').done).kind).toBe('done');
+    const first = live();
+    expect(first).toHaveLength(2);
+    // The same code again (Run without an edit, a probe of it): the same workers.
+    expect((await e.run('a').done).kind).toBe('done');
+    expect(live()).toEqual(first);
+    // Another code: fresh workers, and no task of it reaches the old ones.
+    const out = await e.run('b').done;
+    expect(out.kind).toBe('done');
+    if (out.kind === 'done') expect(out.result.scores[999]).toBe(999.5);
+    expect(first.every((w) => w.terminated)).toBe(true);
+    for (const w of first) expect(w.sent.filter((m) => m.kind === 'run' && m.code === 'b')).toEqual([]);
+    expect(live()).toHaveLength(2);
+    expect(workers).toHaveLength(4);
+  });
+
+  it('oneCodePerWorker: after a run, a spare per worker reads that worker’s block; other code runs on the spares', async () => {
+    const { e, workers, live } = engine(2, { oneCodePerWorker: true, minTaskMs: 0 });
+    e.setDataset(dataset('d1000'));
+    await e.run('a').done;
+    const first = [...e.workers];
+    await until(() => workers.length === 4 && workers.slice(2).every((w) => w.sent.some((m) => m.kind === 'idle')));
+    const spares = workers.slice(2);
+    // Each spare reads the block its worker scored, and runs nothing.
+    expect(spares.map((w) => w.sent.find((m) => m.kind === 'idle'))).toEqual([
+      { kind: 'idle', block: [0, 500], tails: [] },
+      { kind: 'idle', block: [500, 1000], tails: [] },
+    ]);
+    expect(spares.every((w) => !w.sent.some((m) => m.kind === 'run'))).toBe(true);
+    // The same code: the workers stay, the spares wait.
+    await e.run('a').done;
+    expect(e.workers).toEqual(first);
+    expect(spares.every((w) => !w.terminated)).toBe(true);
+    // Other code: the spares take over, no worker is started for it.
+    const n = workers.length;
+    const out = await e.run('b').done;
+    expect(out.kind).toBe('done');
+    expect(workers.slice(0, 2).every((w) => w.terminated)).toBe(true);
+    expect(spares.every((w) => w.sent.some((m) => m.kind === 'run' && m.code === 'b'))).toBe(true);
+    expect(workers.length).toBe(n);
+    // A new dataset: spares of the old one are dropped.
+    await until(() => workers.length === n + 2);
+    e.setDataset(dataset('d10'));
+    expect(live()).toHaveLength(2);
+  });
+
+  it('oneCodePerWorker: a check in flight on a worker replaced for other code is asked of its fresh worker', async () => {
+    const { e, workers } = engine(1, { oneCodePerWorker: true, prepareBetweenRuns: false });
+    e.setDataset(dataset('d10'));
+    await e.run('a').done;
+    // The studio checks the edited code while the user types; Run comes before the answer.
+    const checked = e.check('b');
+    const run = e.run('b');
+    expect(await checked).toEqual({ ok: true, candidates: [] });
+    expect(workers[0].terminated).toBe(true);
+    expect(workers[1].sent.some((m) => m.kind === 'check' && m.code === 'b')).toBe(true);
+    expect((await run.done).kind).toBe('done');
+  });
+
+  it('without oneCodePerWorker (TypeScript: its realm is frozen), workers run one code after another', async () => {
+    const { e, live } = engine(2, { minTaskMs: 0 });
+    e.setDataset(dataset('d1000'));
+    await e.run('a').done;
+    const first = live();
+    await e.run('b').done;
+    expect(live()).toEqual(first);
   });
 
   it('a load that fails ends the run with the reason', async () => {

@@ -43,6 +43,13 @@ export interface EngineOptions {
   /** Python workers: a call past its limit is interrupted (KeyboardInterrupt) before its worker is replaced. */
   interruptible?: boolean;
   /**
+   * A worker that ran one code is replaced before it runs another (Python: an interpreter keeps whatever a reward
+   * changed in it, and nothing in Python can be frozen; docs/engine.md, "One reward cannot change the next"). With
+   * `prepareBetweenRuns`, a spare for each worker starts after a run and reads that worker's rows, so that the run of
+   * an edited code does not wait for an interpreter to start.
+   */
+  oneCodePerWorker?: boolean;
+  /**
    * Start one worker, and the rest only when they can still help (each reads the whole file: the CLI). Python
    * (`interruptible`) pools start them all at once even so: see `firstWorkers`.
    */
@@ -146,6 +153,10 @@ interface Slot {
   /** Tasks given to this worker, oldest first; the first `sent` of them have been posted (the rest wait for its read). */
   tasks: Task[];
   sent: number;
+  /** The code of the last task posted to it (`oneCodePerWorker`), null before any. */
+  code: string | null;
+  /** A spare (`oneCodePerWorker`): not among the workers until it takes one's place. */
+  spare?: boolean;
   /** The engine terminated it: anything it still says is ignored. */
   retired: boolean;
   spawnedAt: number;
@@ -162,9 +173,13 @@ const LIVENESS = { pingAfterMs: 5000, pongMs: 15_000 };
 
 export class RewardEngine {
   private slots: Slot[] = [];
+  /** `oneCodePerWorker`: a fresh worker ready to take slot k's place when other code comes (see `swapIn`). */
+  private spares: (Slot | null)[] = [];
+  /** The last finished run's rows and alignment: a spare reads the block its worker would get. */
+  private lastBlocks: { rows: number; align: number; python?: PythonCall } | null = null;
   private dataset: { ds: EngineDataset; info: Promise<LoadInfo>; settle: (i: LoadInfo) => void; metaFrom: Slot | null } | null = null;
   private current: Run | null = null;
-  private checks = new Map<number, { slot: Slot; resolve: (r: CheckResult) => void }>();
+  private checks = new Map<number, { slot: Slot; code: string; resolve: (r: CheckResult) => void }>();
   /** `dispose` was called: `readPieces` starts no worker. */
   private disposed = false;
   /** Pieces being read (`readPieces`), by the worker reading each. */
@@ -187,6 +202,7 @@ export class RewardEngine {
     let settle!: (i: LoadInfo) => void;
     const info = new Promise<LoadInfo>((r) => (settle = r));
     this.dataset = { ds, info, settle, metaFrom: null };
+    this.dropSpares();
     if (!load) return;
     this.fill(this.firstWorkers());
     for (const s of this.slots) this.ensureData(s);
@@ -229,7 +245,7 @@ export class RewardEngine {
     const slot = this.slots[0];
     const reqId = this.nextCheck++;
     return new Promise((resolve) => {
-      this.checks.set(reqId, { slot, resolve });
+      this.checks.set(reqId, { slot, code, resolve });
       this.watch();
       slot.port.post({ kind: 'check', reqId, code });
     });
@@ -248,6 +264,7 @@ export class RewardEngine {
   /** Stop every worker (the CLI, once it has its results). */
   dispose(): void {
     this.disposed = true;
+    this.dropSpares();
     for (const s of this.slots) this.retire(s);
     this.slots = [];
     this.current?.cancel();
@@ -287,6 +304,7 @@ export class RewardEngine {
       loaded: false,
       tasks: [],
       sent: 0,
+      code: null,
       retired: false,
       spawnedAt: performance.now(),
       heardAt: Date.now(),
@@ -310,12 +328,16 @@ export class RewardEngine {
     slot.port.terminate();
   }
 
-  /** @internal Put a fresh worker in `slot`'s place (reading the current dataset); returns it. */
-  replace(slot: Slot): Slot {
+  /**
+   * @internal Put a fresh worker in `slot`'s place (reading the current dataset); returns it. `checksMove`: the checks
+   * it had are asked of the fresh one (it was sound, only used by other code), else they fail.
+   */
+  replace(slot: Slot, checksMove = false): Slot {
     this.retire(slot);
     const fresh = this.spawn();
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots[i] = fresh;
+    if (checksMove) this.moveChecks(slot, fresh);
     for (const [id, c] of this.checks) {
       if (c.slot !== slot) continue;
       this.checks.delete(id);
@@ -323,6 +345,54 @@ export class RewardEngine {
     }
     this.ensureData(fresh);
     return fresh;
+  }
+
+  /**
+   * @internal Slot `slot` has run other code: its spare takes its place when it reads the current dataset, else a
+   * fresh worker does. Its checks (sound, only made by other code) are asked of the new one.
+   */
+  swapIn(slot: Slot): void {
+    const k = this.slots.indexOf(slot);
+    const spare = this.spares[k];
+    if (k < 0 || !spare || spare.retired || spare.datasetId !== this.dataset?.ds.file.datasetId) return void this.replace(slot, true);
+    this.spares[k] = null;
+    this.retire(slot);
+    this.slots[k] = spare;
+    this.moveChecks(slot, spare);
+  }
+
+  /** Spares of another dataset are of no use (and at dispose, none is). */
+  private dropSpares(): void {
+    for (const s of this.spares) if (s) this.retire(s);
+    this.spares = [];
+  }
+
+  /** After a finished run: a spare for each worker that has none, reading the current dataset. */
+  private makeSpares(): void {
+    this.slots.forEach((_, k) => {
+      if (this.spares[k] && !this.spares[k].retired) return;
+      const spare = this.spawn();
+      spare.spare = true;
+      this.spares[k] = spare;
+      this.ensureData(spare);
+    });
+  }
+
+  /** A spare has read the dataset: it reads the rows of the block its worker had in the last run. */
+  private spareLoaded(spare: Slot): void {
+    const k = this.spares.indexOf(spare);
+    const last = this.lastBlocks;
+    if (k < 0 || !last) return;
+    const block = TaskQueue.blockOf(k, last.rows, this.size, last.align);
+    spare.port.post({ kind: 'idle', block, tails: [], ...(last.python ? { python: last.python } : {}) });
+  }
+
+  private moveChecks(from: Slot, to: Slot): void {
+    for (const [id, c] of this.checks) {
+      if (c.slot !== from) continue;
+      c.slot = to;
+      to.port.post({ kind: 'check', reqId: id, code: c.code });
+    }
   }
 
   /** @internal Have the worker read the current dataset (once). */
@@ -394,6 +464,13 @@ export class RewardEngine {
   private loaded(slot: Slot, m: Extract<FromWorker, { kind: 'loaded' | 'load-failed' }>): void {
     const d = this.dataset;
     if (!d || m.datasetId !== slot.datasetId || m.datasetId !== d.ds.file.datasetId) return;
+    if (slot.spare && !this.slots.includes(slot)) {
+      if (m.kind === 'loaded') {
+        slot.loaded = true;
+        this.spareLoaded(slot);
+      } else this.spares[this.spares.indexOf(slot)] = null;
+      return;
+    }
     if (m.kind === 'load-failed') {
       slot.datasetId = null;
       d.settle({ ok: false, message: m.message });
@@ -410,6 +487,12 @@ export class RewardEngine {
 
   private died(slot: Slot, why: string): void {
     if (slot.retired) return;
+    const spare = this.spares.indexOf(slot);
+    if (spare >= 0) {
+      this.retire(slot);
+      this.spares[spare] = null;
+      return;
+    }
     if (this.current?.died(slot, why)) return;
     // Idle: a fresh worker takes its place.
     this.replace(slot);
@@ -491,11 +574,13 @@ export class RewardEngine {
       s.sent = 0;
     }
     if (outcome.kind !== 'done' || this.opts.prepareBetweenRuns === false) return;
+    this.lastBlocks = { rows: run.rows, align: run.align, python: run.python };
     // Told once the outcome has gone out (it goes when `done` settles): each post wakes a worker, which would take a
     // core from the reply. Not when a new run has started meanwhile: its tasks read what they need.
     const datasetId = this.dataset?.ds.file.datasetId;
     setTimeout(() => {
       if (this.current || this.dataset?.ds.file.datasetId !== datasetId) return;
+      if (this.opts.oneCodePerWorker) this.makeSpares();
       this.slots.forEach((s, k) => {
         if (!this.isReady(s)) return;
         const block = TaskQueue.blockOf(k, run.rows, this.size, run.align);
@@ -521,6 +606,10 @@ class Run {
   private resolve!: (o: RunOutcome) => void;
   readonly limit: number;
   readonly align: number;
+  /** The Python function the run calls (a spare converts its rows for it). */
+  get python(): PythonCall | undefined {
+    return this.opts.python;
+  }
   /** Positions the run scores: the dataset's rows, or a probe's. */
   rows = 0;
   private datasetRows = 0;
@@ -556,6 +645,8 @@ class Run {
 
   async start(): Promise<void> {
     const e = this.engine;
+    // Before any task goes out: a worker that ran other code gives way to a fresh one.
+    if (e.opts.oneCodePerWorker) for (const s of [...e.workers]) if (s.code !== null && s.code !== this.code) e.swapIn(s);
     e.fill(e.firstWorkers());
     for (const s of e.workers) e.ensureData(s);
     e.watch(Math.max(10, Math.min(100, this.limit / 4)));
@@ -683,6 +774,7 @@ class Run {
       end: task.end,
       timeLimitMs: this.limit,
     } as const;
+    slot.code = this.code;
     slot.port.post({ ...run, tokenizer, python, models, ...(probe ? { probe } : {}), ...(rows ? { rows } : {}) });
   }
 

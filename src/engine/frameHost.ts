@@ -49,6 +49,7 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
       size: opts.size,
       spawn: () => browserWorkerPort(sandboxWorker(opts.scripts[pool], `reward-${pool === 'py' ? 'py' : 'js'}`)),
       interruptible: pool === 'py',
+      oneCodePerWorker: pool === 'py',
       onProtocolError: protocolError,
     }));
 

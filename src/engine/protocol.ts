@@ -183,7 +183,7 @@ export type ToWorker =
    * A run has ended: read the rows not held yet of `block` (the worker's next run starts there) and of `tails` (the
    * other blocks' ends, which it takes when done first), and (Python) make the next run's copies.
    */
-  | { kind: 'idle'; block: [number, number]; tails?: [number, number][] }
+  | { kind: 'idle'; block: [number, number]; tails?: [number, number][]; python?: PythonCall }
   /** Compile (TypeScript) or parse (Python: list the reward functions, run nothing). */
   | { kind: 'check'; reqId: number; code: string }
   /** Are you there? (a worker that holds tasks but shows no row for a while) */
@@ -522,6 +522,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
           if (!Array.isArray(m.tails) || m.tails.length > MAX_TAILS) bad('tails', `an array of at most ${MAX_TAILS} pairs of rows`);
           (m.tails as unknown[]).forEach((t, i) => checkRows(t, `tails.${i}`));
         }
+        if (m.python !== undefined) checkPythonCall(m.python);
         return m as ToWorker;
       }
       case 'check':

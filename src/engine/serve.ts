@@ -5,7 +5,7 @@
 import { datasetMeta, type DatasetMeta } from '../core/dataset/meta';
 import type { RangeResult } from '../core/reward/runRows';
 import type { RewardCandidate } from '../core/python/signatures';
-import { checkToWorker, type CheckResult, type FromWorker, type RunTask } from './protocol';
+import { checkToWorker, type CheckResult, type FromWorker, type PythonCall, type RunTask } from './protocol';
 import { WATCH_IDLE, watchOf, type Watch } from './watch';
 import { probeRows, subsetRows, type RowSource } from './probeRows';
 import { WorkerRows } from './workerRows';
@@ -25,6 +25,11 @@ export interface Runtime {
   run(task: RunTask, rows: RowSource, watch: Watch | null): Promise<TaskOutcome> | TaskOutcome;
   /** Between runs: get the next run's inputs ready. */
   idle?(): void;
+  /**
+   * A spare's idle work (engine.ts `oneCodePerWorker`): convert rows [start, end), read, for `python` as the last run
+   * called it, and keep them for the next run (Python).
+   */
+  hold?(rows: RowSource, start: number, end: number, python: PythonCall): Promise<void>;
   /** What to say when `ready` failed. */
   notReady?(e: unknown): string;
   /** False once reward code changed what the worker's realm left unfrozen (harden.ts): the task fails, and so the run. */
@@ -163,6 +168,9 @@ export function serve(
           // a run does not wait for all the tails (at a million chat rows, its first edit run took 1.3–2.2 s).
           for (const [a, b] of [m.block, ...(m.tails ?? [])])
             for (let i = a; i < b && runsWaiting === 0; i += idleStep) await rows.ensure(i, Math.min(b, i + idleStep));
+          const [a, b] = m.block;
+          if (m.python && runtime.hold)
+            for (let i = a; i < b && runsWaiting === 0; i += idleStep) await runtime.hold(rows, i, Math.min(b, i + idleStep), m.python);
         });
       case 'run':
         runsWaiting++;

@@ -916,6 +916,14 @@ def _arguments(recs, k, start=None):
     return out
 
 
+def hold(payload, key, kind, start, end):
+    """Keep rows [start, end) of the dataset `key` for `kind` and make their arguments for the next run: a spare
+    worker's idle work, before any user code has run in this interpreter. Returns how many rows it prepared."""
+    _records(payload, key, kind, start, end)
+    _used.append((start, end))
+    return prepare()
+
+
 def prepare():
     """Make ahead the arguments of the held rows the last runs used (the worker calls this when it is idle, so that
     the next run on the same rows, after an edit, only calls the function). Returns how many rows it prepared."""

@@ -43,6 +43,8 @@ export interface Harness {
    * of their lists and dicts): call it when the interpreter is idle. Returns how many rows it prepared.
    */
   prepare(): number;
+  /** Keep rows [start, end) of dataset `key` for `kind` (`payload` as for `run`) and prepare their arguments. */
+  hold(payload: Uint8Array, key: number, kind: string, start: number, end: number): number;
   /** The top-level modules `source` imports (parsed, not run); [] when it does not parse. */
   imports(source: string): string[];
   /** Lowercase hex SHA-256 of `bytes`, computed by Python's hashlib. */
@@ -99,6 +101,7 @@ export function harnessFor(py: PyodideAPI): Harness {
   const missing = ns.get('missing');
   const run = ns.get('run');
   const prepare = ns.get('prepare');
+  const hold = ns.get('hold');
   const wantsIds = ns.get('wants_ids');
   const imports = ns.get('imports');
   const preimport = ns.get('preimport');
@@ -119,6 +122,7 @@ export function harnessFor(py: PyodideAPI): Harness {
       }
     },
     prepare: () => prepare() as number,
+    hold: (payload, key, kind, start, end) => hold(payload, key, kind, start, end) as number,
     wantsIds: (name) => wantsIds(name) as boolean,
     imports: (source) => JSON.parse(imports(source) as string) as string[],
     sha256: (bytes) => sha256(bytes) as string,

@@ -7,6 +7,7 @@ import { harnessFor } from './harness';
 import { gpt2Files } from '../tokenize/testing/gpt2Files';
 import { makeTokenEncoder } from '../tokenize/tokenIds';
 import {
+  holdPython,
   loadRewardModule,
   missingModuleMessage,
   NO_TOKENIZER_MESSAGE,
@@ -464,6 +465,22 @@ describe('datasetKey: rows kept in the interpreter across runs', () => {
     expect(Array.from(runPython(py, code, choice, (i) => b[i], 0, 2, { datasetKey: b }).scores)).toEqual([510, 610]);
     expect(preparePython(py)).toBe(2);
     expect(Array.from(runPython(py, code, choice, (i) => b[i], 0, 2, { datasetKey: b }).scores)).toEqual([510, 610]);
+  });
+
+  it('holdPython (a spare): rows converted and their copies made before any code; the run then converts none', () => {
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    extra_info["seen"] = extra_info.get("seen", 0) + 1',
+      '    return extra_info["seen"] * 10 + extra_info["k"] * 100 + len(solution_str)',
+    );
+    const choice = { name: 'compute_score', kind: 'verl' as const };
+    const rows = ['a', 'bb', 'ccc', 'dddd'].map((c, i) => row(i, c, '1', { extra_info: { k: i } }));
+    expect(holdPython(py, 'verl', (i) => rows[i], 1, 4, rows)).toBe(3);
+    expect(holdPython(py, 'verl', (i) => rows[i], 1, 4, rows)).toBe(0); // held: nothing to do
+    // Rows 1-3 held with their copies made; row 0 converted by the run. Every call sees its rows untouched.
+    const got = runPython(py, code, choice, (i) => rows[i], 0, 4, { datasetKey: rows });
+    expect(Array.from(got.scores)).toEqual([11, 112, 213, 314]);
+    expect(Array.from(runPython(py, code, choice, (i) => rows[i], 0, 4, { datasetKey: rows }).scores)).toEqual([11, 112, 213, 314]);
   });
 
   it('keeps rows per kind (TRL after verl on the same key), with conversational lists copied for each run', () => {

@@ -282,8 +282,7 @@ export function runPython(
   let key: number | undefined;
   let spans: [number, number][] = [[start, end]];
   if (opts.datasetKey !== undefined) {
-    key = datasetKeys.get(opts.datasetKey);
-    if (key === undefined) datasetKeys.set(opts.datasetKey, (key = nextDatasetKey++));
+    key = keyOf(opts.datasetKey);
     spans = JSON.parse(h.missing(key, choice.kind, start, end)) as [number, number][];
   }
   // A reward_funcs list: every function runs on the range, each called as TRL calls a reward (the rows are held
@@ -295,15 +294,7 @@ export function runPython(
   if (calls.some((c) => c.kind === 'trl' && h.wantsIds(c.name))) {
     ids = typeof opts.completionIds === 'function' ? encodeRange(opts.completionIds, rowAt, start, end) : (opts.completionIds ?? NO_TOKENIZER_MESSAGE);
   }
-  const names = ROW_FIELDS[choice.kind];
-  const count = spans.reduce((a, [from, to]) => a + to - from, 0);
-  const w = new MarshalWriter(scratch);
-  scratch = undefined; // a nested call (none today) would get its own buffer
-  w.seq('(', 2);
-  w.seq('[', count);
-  for (const [from, to] of spans) for (let i = from; i < to; i++) w.number(i);
-  w.seq('[', count);
-  for (const [from, to] of spans) for (let i = from; i < to; i++) writeRow(w, names, rowPayload(choice.kind, rowAt(i)), key !== undefined);
+  const w = rowsPayload(choice.kind, spans, rowAt, key !== undefined);
   const batch = Math.max(1, Math.floor(opts.batchSize ?? 32));
   const clear = () => {
     if (opts.interrupt) Atomics.store(opts.interrupt, 0, 0);
@@ -358,6 +349,44 @@ export function runPython(
     output: results.flatMap((r) => r.output),
     metrics: results.flatMap((r) => r.metrics),
   };
+}
+
+/** Marshal bytes of `(indexes, rows)` for the rows of `spans`, the harness's payload (in the reused buffer). */
+function rowsPayload(kind: RewardKind, spans: [number, number][], rowAt: (i: number) => Trajectory, keyed: boolean): MarshalWriter {
+  const names = ROW_FIELDS[kind];
+  const count = spans.reduce((a, [from, to]) => a + to - from, 0);
+  const w = new MarshalWriter(scratch);
+  scratch = undefined; // a nested call (none today) would get its own buffer
+  w.seq('(', 2);
+  w.seq('[', count);
+  for (const [from, to] of spans) for (let i = from; i < to; i++) w.number(i);
+  w.seq('[', count);
+  for (const [from, to] of spans) for (let i = from; i < to; i++) writeRow(w, names, rowPayload(kind, rowAt(i)), keyed);
+  return w;
+}
+
+function keyOf(datasetKey: object): number {
+  let key = datasetKeys.get(datasetKey);
+  if (key === undefined) datasetKeys.set(datasetKey, (key = nextDatasetKey++));
+  return key;
+}
+
+/**
+ * A spare worker's idle work (no user code has run in its interpreter): convert rows [start, end) for `kind` and
+ * keep them for `datasetKey`, with their arguments made, so that the first run of an edited code only calls the
+ * function. Returns how many rows it prepared.
+ */
+export function holdPython(py: PyodideAPI, kind: RewardKind, rowAt: (i: number) => Trajectory, start: number, end: number, datasetKey: object): number {
+  const h = harnessFor(py);
+  const key = keyOf(datasetKey);
+  const spans = JSON.parse(h.missing(key, kind, start, end)) as [number, number][];
+  if (spans.length === 0) return 0;
+  const w = rowsPayload(kind, spans, rowAt, true);
+  try {
+    return h.hold(w.bytes(), key, kind, start, end);
+  } finally {
+    if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
+  }
 }
 
 /** Token ids of rows [start, end) as (int32 offsets, n + 1, and int32 ids) bytes, the harness's `ids`. */

@@ -1,6 +1,14 @@
 /** Python rewards in a worker: one Pyodide interpreter, the module loaded once per code, ranges scored with runPython. */
 import type { PyodideAPI } from 'pyodide';
-import { loadRewardModule, preparePython, PythonLoadError, runPython, wantsCompletionIds, type PythonRewardChoice } from '../../core/python/runPython';
+import {
+  holdPython,
+  loadRewardModule,
+  preparePython,
+  PythonLoadError,
+  runPython,
+  wantsCompletionIds,
+  type PythonRewardChoice,
+} from '../../core/python/runPython';
 import { findRewardFunctions, type RewardCandidate } from '../../core/python/signatures';
 import { RowStatus } from '../../core/reward/contract';
 import type { RangeResult } from '../../core/reward/runRows';
@@ -118,6 +126,13 @@ export function pythonRuntime(host: PythonHost): Runtime {
     },
     idle() {
       if (started) void host.pyodide.then(preparePython);
+    },
+    async hold(rows, start, end, python) {
+      // Only in an interpreter no code has run in (a spare), for a call whose rows' shape is known before it loads.
+      if (loaded !== null || host.keepRows === false || rows.keep === false || python.whenRun) return;
+      const py = await host.pyodide;
+      if (loaded !== null) return;
+      holdPython(py, python.functions ? 'trl' : python.kind, (i) => rows.rows[i], start, end, rows.rows);
     },
   };
 }
