@@ -155,8 +155,6 @@ interface Slot {
   sent: number;
   /** The code of the last task posted to it (`oneCodePerWorker`), null before any. */
   code: string | null;
-  /** A spare (`oneCodePerWorker`): not among the workers until it takes one's place. */
-  spare?: boolean;
   /** The engine terminated it: anything it still says is ignored. */
   retired: boolean;
   spawnedAt: number;
@@ -173,7 +171,10 @@ const LIVENESS = { pingAfterMs: 5000, pongMs: 15_000 };
 
 export class RewardEngine {
   private slots: Slot[] = [];
-  /** `oneCodePerWorker`: a fresh worker ready to take slot k's place when other code comes (see `swapIn`). */
+  /**
+   * `oneCodePerWorker`: a fresh worker ready to take slot k's place when other code comes (see `swapIn`), reading the
+   * current dataset: all are dropped with the dataset, and each is let go when it dies or takes its place.
+   */
   private spares: (Slot | null)[] = [];
   /** The last finished run's rows and alignment: a spare reads the block its worker would get. */
   private lastBlocks: { rows: number; align: number; python?: PythonCall } | null = null;
@@ -329,12 +330,13 @@ export class RewardEngine {
   }
 
   /**
-   * @internal Put a fresh worker in `slot`'s place (reading the current dataset); returns it. `checksMove`: the checks
-   * it had are asked of the fresh one (it was sound, only used by other code), else they fail.
+   * @internal Put a fresh worker (`spare`, else a new one) in `slot`'s place (reading the current dataset); returns
+   * it. `checksMove`: the checks it had are asked of the fresh one (it was sound, only used by other code), else they
+   * fail.
    */
-  replace(slot: Slot, checksMove = false): Slot {
+  replace(slot: Slot, checksMove = false, spare?: Slot): Slot {
     this.retire(slot);
-    const fresh = this.spawn();
+    const fresh = spare ?? this.spawn();
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots[i] = fresh;
     if (checksMove) this.moveChecks(slot, fresh);
@@ -353,12 +355,9 @@ export class RewardEngine {
    */
   swapIn(slot: Slot): void {
     const k = this.slots.indexOf(slot);
-    const spare = this.spares[k];
-    if (k < 0 || !spare || spare.retired || spare.datasetId !== this.dataset?.ds.file.datasetId) return void this.replace(slot, true);
-    this.spares[k] = null;
-    this.retire(slot);
-    this.slots[k] = spare;
-    this.moveChecks(slot, spare);
+    const spare = this.spares[k] ?? undefined;
+    if (spare) this.spares[k] = null;
+    this.replace(slot, true, spare);
   }
 
   /** Spares of another dataset are of no use (and at dispose, none is). */
@@ -370,9 +369,8 @@ export class RewardEngine {
   /** After a finished run: a spare for each worker that has none, reading the current dataset. */
   private makeSpares(): void {
     this.slots.forEach((_, k) => {
-      if (this.spares[k] && !this.spares[k].retired) return;
+      if (this.spares[k]) return;
       const spare = this.spawn();
-      spare.spare = true;
       this.spares[k] = spare;
       this.ensureData(spare);
     });
@@ -464,11 +462,12 @@ export class RewardEngine {
   private loaded(slot: Slot, m: Extract<FromWorker, { kind: 'loaded' | 'load-failed' }>): void {
     const d = this.dataset;
     if (!d || m.datasetId !== slot.datasetId || m.datasetId !== d.ds.file.datasetId) return;
-    if (slot.spare && !this.slots.includes(slot)) {
+    const spare = this.spares.indexOf(slot);
+    if (spare >= 0) {
       if (m.kind === 'loaded') {
         slot.loaded = true;
         this.spareLoaded(slot);
-      } else this.spares[this.spares.indexOf(slot)] = null;
+      } else this.spares[spare] = null;
       return;
     }
     if (m.kind === 'load-failed') {

@@ -166,11 +166,12 @@ export function serve(
           }
           // In steps, stopping for a run that came meanwhile: its tasks read the rows they need, and an edit soon after
           // a run does not wait for all the tails (at a million chat rows, its first edit run took 1.3–2.2 s).
-          for (const [a, b] of [m.block, ...(m.tails ?? [])])
-            for (let i = a; i < b && runsWaiting === 0; i += idleStep) await rows.ensure(i, Math.min(b, i + idleStep));
-          const [a, b] = m.block;
-          if (m.python && runtime.hold)
-            for (let i = a; i < b && runsWaiting === 0; i += idleStep) await runtime.hold(rows, i, Math.min(b, i + idleStep), m.python);
+          const inSteps = async ([a, b]: [number, number], step: (i: number, j: number) => Promise<unknown>) => {
+            for (let i = a; i < b && runsWaiting === 0; i += idleStep) await step(i, Math.min(b, i + idleStep));
+          };
+          for (const range of [m.block, ...(m.tails ?? [])]) await inSteps(range, (i, j) => rows.ensure(i, j));
+          const { python } = m;
+          if (python && runtime.hold) await inSteps(m.block, async (i, j) => runtime.hold?.(rows, i, j, python));
         });
       case 'run':
         runsWaiting++;

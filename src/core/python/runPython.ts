@@ -337,8 +337,7 @@ export function runPython(
     throw new Error(`the Python harness failed: ${message}`, { cause: e });
   } finally {
     clear();
-    // The harness copied the payload into Python: its buffer is the next range's (up to 64 MB kept).
-    if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
+    reuse(w);
   }
   const results = outs.map((out, k) => toRangeResult(out, start, opts.timeLimitMs, k === 0 ? loadStdout : ''));
   if (!choice.functions) return results[0];
@@ -365,6 +364,11 @@ function rowsPayload(kind: RewardKind, spans: [number, number][], rowAt: (i: num
   return w;
 }
 
+/** The harness has copied `w`'s payload into Python: its buffer is the next payload's (up to 64 MB kept). */
+function reuse(w: MarshalWriter): void {
+  if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
+}
+
 function keyOf(datasetKey: object): number {
   let key = datasetKeys.get(datasetKey);
   if (key === undefined) datasetKeys.set(datasetKey, (key = nextDatasetKey++));
@@ -385,7 +389,7 @@ export function holdPython(py: PyodideAPI, kind: RewardKind, rowAt: (i: number) 
   try {
     return h.hold(w.bytes(), key, kind, start, end);
   } finally {
-    if (w.buf.byteLength <= SCRATCH_LIMIT) scratch = w.buf;
+    reuse(w);
   }
 }
 

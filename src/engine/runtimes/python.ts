@@ -128,11 +128,12 @@ export function pythonRuntime(host: PythonHost): Runtime {
       if (started) void host.pyodide.then(preparePython);
     },
     async hold(rows, start, end, python) {
-      // Only in an interpreter no code has run in (a spare), for a call whose rows' shape is known before it loads.
+      // Only in an interpreter no code has run in (a spare), for a call whose rows' shape is known before it loads;
+      // kept under the call's kind, as runPython keeps them.
       if (loaded !== null || host.keepRows === false || rows.keep === false || python.whenRun) return;
       const py = await host.pyodide;
       if (loaded !== null) return;
-      holdPython(py, python.functions ? 'trl' : python.kind, (i) => rows.rows[i], start, end, rows.rows);
+      holdPython(py, python.kind, (i) => rows.rows[i], start, end, rows.rows);
     },
   };
 }
