@@ -10,13 +10,14 @@
 //   each worker reads its rows from the file and moves them into Python, then calls the function on every row;
 // - run again: Run pressed on the same data 2 s later: only the calls (the rows are kept in the workers, which made
 //   the argument copies for it in the meantime);
-// - edit run: 2 s later, the code edited (a comment added) and Run pressed: a new code gets fresh interpreters, started
-//   when the Run asks for them (docs/engine.md, "One reward cannot change the next"), which read and convert the rows.
+// - edit run: 2 s later, the code edited (a comment added), and Run pressed once the user has taken `--edit-ms` (default
+//   2,000) to edit: a new code gets fresh interpreters (docs/engine.md, "One reward cannot change the next"), started
+//   when the edit begins, which read and convert the rows meanwhile.
 // Times are the studio's 'reward-run' User Timing measure (from the run's start to the scores being in the page).
 // Each ratio is native / studio, the median of the rounds' own ratios (the machine drifts between rounds). The
 // interpreters' start-up is not in these times: each page runs Python once before the rounds (see
 // bench/python-startup.bench.mjs for start-up).
-// Usage: npx vite build && node bench/python-browser.bench.mjs [rows] [reps] [--dist DIR]
+// Usage: npx vite build && node bench/python-browser.bench.mjs [rows] [reps] [--dist DIR] [--edit-ms MS]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -28,6 +29,9 @@ const argv = process.argv.slice(2);
 const distAt = argv.indexOf('--dist');
 /** `--dist DIR`: serve another build (a base to compare with). */
 const DIST = distAt >= 0 ? argv.splice(distAt, 2)[1] : undefined;
+const editAt = argv.indexOf('--edit-ms');
+/** How long the user takes to edit the code, from the first change to Run. */
+const EDITING_MS = editAt >= 0 ? Number(argv.splice(editAt, 2)[1]) : 2000;
 const ROWS = Number(argv[0] ?? 100_000);
 const REPS = Number(argv[1] ?? 5);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -104,6 +108,7 @@ try {
       const again = await run(page, () => page.getByRole('button', { name: 'Run', exact: true }).click());
       await page.waitForTimeout(EDIT_MS);
       await pasteReward(page, `${DEFAULT_REWARD_PY}\n# edit ${rep} ${k}\n`, 'reward-studio:code-py');
+      await page.waitForTimeout(EDITING_MS);
       const edit = await run(page, () => page.getByRole('button', { name: 'Run', exact: true }).click());
       await page.waitForTimeout(300);
       t[k].push(first.ms);
@@ -126,10 +131,10 @@ try {
     ['native CPython, the scoring loop', 'native', `(its json.loads of the file before it: ${median(t.nativeRead).toFixed(0)} ms)`],
     ['one worker, first run on the data', 'one'],
     ['one worker, run again (2 s later, the same code)', 'oneAgain'],
-    ['one worker, the code edited, run (2 s later)', 'oneEdit'],
+    [`one worker, the code edited, run (${EDITING_MS / 1000} s of editing)`, 'oneEdit'],
     [`default pool (${Math.max(2, cores)} workers, ${cores} cores), first run`, 'pool'],
     ['default pool, run again (2 s later)', 'poolAgain', '(target ≥ 0.4×)'],
-    ['default pool, the code edited, run (2 s later)', 'poolEdit'],
+    [`default pool, the code edited, run (${EDITING_MS / 1000} s of editing)`, 'poolEdit'],
   ];
   for (const [label, k, note] of rows) console.log(`  ${`${label}:`.padEnd(54)}${ms(k)}  ${k === 'native' ? '' : `native / this ${ratio(k)}×  `}${note ?? ''}`);
   const withRead = t.native.map((x, i) => x + t.nativeRead[i]);

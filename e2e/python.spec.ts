@@ -154,3 +154,44 @@ test('a verl per-source scorer pasted unchanged: helpers above it, compute_score
   await expect(box.locator('dt:text-is("pred") + dd')).toHaveText('26');
   await expect(box.locator('dt:text-is("acc") + dd')).toHaveText('0');
 });
+
+/**
+ * The sandbox frame's live Python workers, counted through the DevTools protocol (the frame is cross-origin, out of
+ * Playwright's reach): the frame's session auto-attaches to its workers and hears them end.
+ */
+async function pythonWorkers(page: Page): Promise<() => number> {
+  const frame = page.frames().find((f) => f.url().endsWith('sandbox.html'));
+  if (!frame) throw new Error('no sandbox frame');
+  const session = await page.context().newCDPSession(frame);
+  const live = new Set<string>();
+  session.on('Target.attachedToTarget', (ev) => {
+    if (ev.targetInfo.type === 'worker' && ev.targetInfo.title === 'reward-py') live.add(ev.targetInfo.targetId);
+  });
+  session.on('Target.detachedFromTarget', (ev) => void (ev.targetId && live.delete(ev.targetId)));
+  await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  return () => live.size;
+}
+
+test('fresh Python interpreters for other code start while the user edits, not after every run', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openStudio(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const history = page.getByRole('combobox', { name: 'Run history' }).locator('option');
+  await expect(history).toHaveCount(2, { timeout: 90_000 });
+  const count = await pythonWorkers(page);
+  await expect.poll(count).toBeGreaterThanOrEqual(2);
+  const pool = count();
+  // Run again, the same code: its interpreters are kept, and nothing else starts.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(history).toHaveCount(3, { timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  expect(count()).toBe(pool);
+  // An edit: a spare per worker starts at once, before Run.
+  await typeReward(page, `def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 2.0\n`);
+  await expect.poll(count, { timeout: 30_000 }).toBe(2 * pool);
+  // Run: the spares take over, the old interpreters end.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitSummary(page, 'mean 2.0000 · 800 scored');
+  await expect.poll(count, { timeout: 30_000 }).toBe(pool);
+});

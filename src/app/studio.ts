@@ -91,7 +91,17 @@ export class Studio {
    */
   private onNewFile: ((name: string) => void) | null = null;
 
-  constructor(private readonly store: StudioStore) {}
+  /** The Python pool has been told the code is being edited since its last run (`prepareEdit`, once per run). */
+  private editHinted = false;
+
+  constructor(private readonly store: StudioStore) {
+    // Other Python code will need fresh interpreters (docs/engine.md): they start while the user edits, not after every run.
+    store.subscribe((s, prev) => {
+      if (s.code === prev.code || s.language !== 'py' || !this.pyStarted || this.editHinted) return;
+      this.editHinted = true;
+      this.pythonPool().prepareEdit();
+    });
+  }
 
   setNewFileHandler = (f: ((name: string) => void) | null): void => {
     this.onNewFile = f;
@@ -354,6 +364,7 @@ export class Studio {
     let python: PythonCall | undefined;
     let functions: WeightedFunction[] | undefined;
     if (language === 'py') {
+      this.editHinted = false;
       // Python: find the reward functions the code defines (parsed, not run), keep the user's pick or take the first.
       s.setRunError(null);
       s.setRunning({ done: 0, total: ds.size, rowsPerSecond: 0 });

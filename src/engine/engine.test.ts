@@ -552,11 +552,18 @@ describe('RewardEngine on fake ports', () => {
     expect(workers).toHaveLength(4);
   });
 
-  it('oneCodePerWorker: after a run, a spare per worker reads that worker’s block; other code runs on the spares', async () => {
+  it('oneCodePerWorker: an edit after a run starts a spare per worker, which reads that worker’s block; other code runs on the spares', async () => {
     const { e, workers, live } = engine(2, { oneCodePerWorker: true, minTaskMs: 0 });
     e.setDataset(dataset('d1000'));
+    // Before any code has run there is nothing to replace: no spare.
+    e.prepareEdit();
     await e.run('a').done;
     const first = [...e.workers];
+    // A run alone starts no spare (the same code again, or another dataset, would never use it).
+    await new Promise((r) => setTimeout(r, 30));
+    expect(workers).toHaveLength(2);
+    e.prepareEdit();
+    e.prepareEdit(); // once per worker, however often the code changes
     await until(() => workers.length === 4 && workers.slice(2).every((w) => w.sent.some((m) => m.kind === 'idle')));
     const spares = workers.slice(2);
     // Each spare reads the block its worker scored, and runs nothing.
@@ -569,17 +576,40 @@ describe('RewardEngine on fake ports', () => {
     await e.run('a').done;
     expect(e.workers).toEqual(first);
     expect(spares.every((w) => !w.terminated)).toBe(true);
-    // Other code: the spares take over, no worker is started for it.
-    const n = workers.length;
+    // Other code: the spares take over, no worker is started for it, and none after it.
     const out = await e.run('b').done;
     expect(out.kind).toBe('done');
     expect(workers.slice(0, 2).every((w) => w.terminated)).toBe(true);
     expect(spares.every((w) => w.sent.some((m) => m.kind === 'run' && m.code === 'b'))).toBe(true);
-    expect(workers.length).toBe(n);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(workers).toHaveLength(4);
     // A new dataset: spares of the old one are dropped.
-    await until(() => workers.length === n + 2);
+    e.prepareEdit();
+    await until(() => workers.length === 6);
     e.setDataset(dataset('d10'));
     expect(live()).toHaveLength(2);
+    // An edit on a dataset no code has run on yet: the spares start and read it, but hold no rows of the last one.
+    e.prepareEdit();
+    await until(() => workers.length === 8 && workers.slice(6).every((w) => w.sent.some((m) => m.kind === 'load')));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(workers.slice(6).some((w) => w.sent.some((m) => m.kind === 'idle'))).toBe(false);
+  });
+
+  it('oneCodePerWorker: an edit during a run starts the spares once it has ended, and TypeScript pools start none', async () => {
+    const { e, workers } = engine(1, { oneCodePerWorker: true, minTaskMs: 0 });
+    e.setDataset(dataset('d100'));
+    await e.run('a').done;
+    const run = e.run('a');
+    e.prepareEdit();
+    expect(workers).toHaveLength(1);
+    await run.done;
+    await until(() => workers.length === 2 && workers[1].sent.some((m) => m.kind === 'idle'));
+    const ts = engine(1, { minTaskMs: 0 });
+    ts.e.setDataset(dataset('d100'));
+    await ts.e.run('a').done;
+    ts.e.prepareEdit();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(ts.workers).toHaveLength(1);
   });
 
   it('oneCodePerWorker: a check in flight on a worker replaced for other code is asked of its fresh worker', async () => {

@@ -45,8 +45,8 @@ export interface EngineOptions {
   /**
    * A worker that ran one code is replaced before it runs another (Python: an interpreter keeps whatever a reward
    * changed in it, and nothing in Python can be frozen; docs/engine.md, "One reward cannot change the next"). With
-   * `prepareBetweenRuns`, a spare for each worker starts after a run and reads that worker's rows, so that the run of
-   * an edited code does not wait for an interpreter to start.
+   * `prepareBetweenRuns`, a spare for each worker starts once the code is being edited (`prepareEdit`) and reads that
+   * worker's rows, so that the run of the edited code does not wait for an interpreter to start.
    */
   oneCodePerWorker?: boolean;
   /**
@@ -176,8 +176,10 @@ export class RewardEngine {
    * current dataset: all are dropped with the dataset, and each is let go when it dies or takes its place.
    */
   private spares: (Slot | null)[] = [];
-  /** The last finished run's rows and alignment: a spare reads the block its worker would get. */
-  private lastBlocks: { rows: number; align: number; python?: PythonCall } | null = null;
+  /** The last finished run's dataset, rows and alignment: a spare reads the block its worker would get. */
+  private lastBlocks: { datasetId: string; rows: number; align: number; python?: PythonCall } | null = null;
+  /** `prepareEdit` came while a run was in flight: the spares start when it has finished. */
+  private sparesWanted = false;
   private dataset: { ds: EngineDataset; info: Promise<LoadInfo>; settle: (i: LoadInfo) => void; metaFrom: Slot | null } | null = null;
   private current: Run | null = null;
   private checks = new Map<number, { slot: Slot; code: string; resolve: (r: CheckResult) => void }>();
@@ -250,6 +252,17 @@ export class RewardEngine {
       this.watch();
       slot.port.post({ kind: 'check', reqId, code });
     });
+  }
+
+  /**
+   * The user is changing the code, so the next run is likely of other code. `oneCodePerWorker`: each worker that ran
+   * code gets a spare now (or when the run in flight has finished), instead of after every run: spares cost a
+   * worker's start and a second copy of its rows, which a run of the same code, or of another dataset, never uses.
+   */
+  prepareEdit(): void {
+    if (!this.opts.oneCodePerWorker || this.opts.prepareBetweenRuns === false || this.disposed) return;
+    if (this.current) this.sparesWanted = true;
+    else this.makeSpares();
   }
 
   /** Run `code` on every row. A new run cancels the one in flight (the latest request wins). */
@@ -366,10 +379,12 @@ export class RewardEngine {
     this.spares = [];
   }
 
-  /** After a finished run: a spare for each worker that has none, reading the current dataset. */
+  /** A spare for each worker that has run code and has none, reading the current dataset. */
   private makeSpares(): void {
-    this.slots.forEach((_, k) => {
-      if (this.spares[k]) return;
+    this.sparesWanted = false;
+    if (!this.dataset) return;
+    this.slots.forEach((s, k) => {
+      if (this.spares[k] || s.code === null) return;
       const spare = this.spawn();
       this.spares[k] = spare;
       this.ensureData(spare);
@@ -380,7 +395,8 @@ export class RewardEngine {
   private spareLoaded(spare: Slot): void {
     const k = this.spares.indexOf(spare);
     const last = this.lastBlocks;
-    if (k < 0 || !last) return;
+    // No run of this dataset yet: the spare has started and read it, which is most of what it saves.
+    if (k < 0 || !last || last.datasetId !== this.dataset?.ds.file.datasetId) return;
     const block = TaskQueue.blockOf(k, last.rows, this.size, last.align);
     spare.port.post({ kind: 'idle', block, tails: [], ...(last.python ? { python: last.python } : {}) });
   }
@@ -572,14 +588,16 @@ export class RewardEngine {
       s.tasks = [];
       s.sent = 0;
     }
-    if (outcome.kind !== 'done' || this.opts.prepareBetweenRuns === false) return;
-    this.lastBlocks = { rows: run.rows, align: run.align, python: run.python };
+    const datasetId = this.dataset?.ds.file.datasetId;
+    const prepare = outcome.kind === 'done' && this.opts.prepareBetweenRuns !== false;
+    if (!prepare && !this.sparesWanted) return;
+    if (prepare && datasetId !== undefined) this.lastBlocks = { datasetId, rows: run.rows, align: run.align, python: run.python };
     // Told once the outcome has gone out (it goes when `done` settles): each post wakes a worker, which would take a
     // core from the reply. Not when a new run has started meanwhile: its tasks read what they need.
-    const datasetId = this.dataset?.ds.file.datasetId;
     setTimeout(() => {
       if (this.current || this.dataset?.ds.file.datasetId !== datasetId) return;
-      if (this.opts.oneCodePerWorker) this.makeSpares();
+      if (this.sparesWanted) this.makeSpares();
+      if (!prepare) return;
       this.slots.forEach((s, k) => {
         if (!this.isReady(s)) return;
         const block = TaskQueue.blockOf(k, run.rows, this.size, run.align);

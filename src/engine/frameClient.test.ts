@@ -102,6 +102,23 @@ describe('RewardSandbox: a dataset not to be read yet', () => {
   });
 });
 
+describe('RewardSandbox: an edit hint', () => {
+  it('starts no sandbox; once one runs, it goes to it with its pool', async () => {
+    const got = fakeFrame();
+    const sb = new RewardSandbox({ src: 'sandbox.html', size: 2, onProtocolError: () => undefined });
+    sb.pool('py').prepareEdit();
+    expect((sb as unknown as { frame: unknown }).frame).toBeNull();
+    void sb.pool('py').check('def f(): pass');
+    sb.pool('py').prepareEdit();
+    await settle();
+    expect(got.map((m) => [m.kind, m.pool])).toEqual([
+      ['check', 'py'],
+      ['edit', 'py'],
+    ]);
+    sb.dispose();
+  });
+});
+
 describe('RewardSandbox: reading a dataset already sent', () => {
   it('asks the frame to read it by its id instead of sending it (and its line spans) again', async () => {
     const got = fakeFrame();

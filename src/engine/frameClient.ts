@@ -12,6 +12,8 @@ import type { CheckResult } from './protocol';
 export interface SandboxPool {
   setDataset(ds: EngineDataset, load?: boolean): void;
   check(code: string): Promise<CheckResult>;
+  /** The user is editing the code (a hint: a sandbox not started is not started for it). */
+  prepareEdit(): void;
   run(code: string, opts?: RunOptions): RunHandle;
 }
 
@@ -84,6 +86,9 @@ export class RewardSandbox {
           this.checks.set(reqId, resolve);
           this.send({ kind: 'check', pool: id, reqId, code });
         }),
+      prepareEdit: () => {
+        if (this.frame) this.send({ kind: 'edit', pool: id });
+      },
       run: (code, { onProgress, ...opts } = {}) => {
         const runId = this.nextId++;
         const ds = this.datasets[id];

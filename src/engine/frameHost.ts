@@ -74,6 +74,9 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
         return void engine(m.pool)
           .check(m.code)
           .then((result) => post({ kind: 'checked', reqId: m.reqId, result }));
+      case 'edit':
+        // A hint: an engine that does not exist yet has nothing to prepare.
+        return engines[m.pool]?.prepareEdit();
       case 'cancel':
         return runs.get(m.runId)?.cancel();
       case 'run': {

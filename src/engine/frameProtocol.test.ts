@@ -115,6 +115,11 @@ describe('requests from the page, checked in the sandbox', () => {
     });
   });
 
+  it('an edit hint names its pool and carries nothing else; an unknown pool is refused', () => {
+    expect(checkToFrame({ kind: 'edit', pool: 'py', code: 'dropped' }, rows)).toEqual({ ok: true, value: { kind: 'edit', pool: 'py' } });
+    expect(checkToFrame({ kind: 'edit', pool: '__proto__' }, rows).ok).toBe(false);
+  });
+
   it('a run with a model column of the dataset’s size passes', () => {
     const m = { kind: 'run', pool: 'ts', runId: 1, code: 'x', opts: { timeLimitMs: 1000, models: { rm: new Float64Array(4) }, tokenizer: 'gpt2' } };
     expect(checkToFrame(m, rows).ok).toBe(true);

@@ -21,6 +21,8 @@ export type ToFrame =
   /** Read now the dataset last sent to `pool` without load (its id): not sent again, with its line spans. */
   | { kind: 'load'; pool: PoolId; datasetId: string }
   | { kind: 'check'; pool: PoolId; reqId: number; code: string }
+  /** The user is editing `pool`'s code: the engine may start fresh workers for it (RewardEngine.prepareEdit). */
+  | { kind: 'edit'; pool: PoolId }
   | { kind: 'run'; pool: PoolId; runId: number; code: string; opts: FrameRunOptions }
   | { kind: 'cancel'; runId: number }
   | { kind: 'ping'; id: number };
@@ -111,6 +113,8 @@ export function checkToFrame(v: unknown, rows: (pool: PoolId) => number | undefi
         return { kind: 'load', pool: pool(m.pool), datasetId: str(m.datasetId, 'datasetId') };
       case 'check':
         return { kind: 'check', pool: pool(m.pool), reqId: int(m.reqId, 'reqId', 0), code: str(m.code, 'code') };
+      case 'edit':
+        return { kind: 'edit', pool: pool(m.pool) };
       case 'run': {
         const p = pool(m.pool);
         return { kind: 'run', pool: p, runId: int(m.runId, 'runId', 0), code: str(m.code, 'code'), opts: checkRunOptions(m.opts, rows(p)) };
