@@ -172,7 +172,7 @@ async function pythonWorkers(page: Page): Promise<() => number> {
   return () => live.size;
 }
 
-test('fresh Python interpreters for other code start while the user edits, not after every run', async ({ page }) => {
+test('fresh Python interpreters for other code start while the user edits, not after every run, from the sandbox’s snapshot', async ({ page }) => {
   test.setTimeout(180_000);
   await openStudio(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
@@ -187,11 +187,15 @@ test('fresh Python interpreters for other code start while the user edits, not a
   await expect(history).toHaveCount(3, { timeout: 60_000 });
   await page.waitForTimeout(1500);
   expect(count()).toBe(pool);
-  // An edit: a spare per worker starts at once, before Run.
-  await typeReward(page, `def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 2.0\n`);
+  // An edit: a spare per worker starts at once, before Run. The code tells whether its interpreter started from the
+  // sandbox's snapshot, which holds the harness compiled (a Pyodide started the usual way does not).
+  await typeReward(
+    page,
+    `import sys\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    return 1.0 if "_reward_studio_harness_code" in sys.modules else 0.0\n`,
+  );
   await expect.poll(count, { timeout: 30_000 }).toBe(2 * pool);
   // Run: the spares take over, the old interpreters end.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await waitSummary(page, 'mean 2.0000 · 800 scored');
+  await waitSummary(page, 'mean 1.0000 · 800 scored');
   await expect.poll(count, { timeout: 30_000 }).toBe(pool);
 });

@@ -4,6 +4,8 @@ import type { PyodideAPI } from 'pyodide';
 import { browserChannel, forbidClose } from '../src/engine/browser';
 import { hardenAfter, hardenRealm } from '../src/engine/harden';
 import { lockDownNetwork } from '../src/engine/lockDown';
+import { reseed, takeSnapshot } from '../src/engine/pyodideRecipe';
+import type { SnapshotMessage } from '../src/engine/pyodideShare';
 import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
 import { loadTokenEncoder } from '../src/worker/tokenizerLoader';
@@ -13,10 +15,39 @@ declare const self: DedicatedWorkerGlobalScope;
 const ownFetch = self.fetch.bind(self);
 // The module's own URL: the worker's location is a blob: URL of the sandbox's opaque origin.
 const base = new URL(`${import.meta.env.BASE_URL}pyodide/`, import.meta.url).href;
-// Pyodide fetches its wasm, standard library and lock file with the global fetch: the lock-down comes after.
+const channel = browserChannel(self);
+// Pyodide fetches its wasm, standard library and lock file with the global fetch: the lock-down comes after. It
+// starts from the sandbox's snapshot when given one (pyodideShare.ts); the worker asked to take it posts it before
+// its Python serves anything, so no reward's code or rows can be in it.
 const pyodide: Promise<PyodideAPI> = (async () => {
+  const start = await channel.started;
   const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');
-  return loadPyodide({ indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} });
+  const quiet = { indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} };
+  if (start.pyodideSnapshot) {
+    try {
+      return reseed(await loadPyodide({ ...quiet, _loadSnapshot: start.pyodideSnapshot }));
+    } catch {
+      // Not a snapshot of this Pyodide: the usual start.
+    }
+  }
+  if (!start.makeSnapshot) return loadPyodide(quiet);
+  // Not a message of the engine's protocol: the sandbox takes it before the engine sees anything.
+  const post = channel.post as unknown as (m: SnapshotMessage, transfer?: Transferable[]) => void;
+  let py: PyodideAPI;
+  try {
+    py = await loadPyodide({ ...quiet, _makeSnapshot: true });
+  } catch (e) {
+    post({ kind: 'pyodide-snapshot', bytes: null });
+    throw e;
+  }
+  let bytes: Uint8Array | null = null;
+  try {
+    bytes = takeSnapshot(py);
+  } catch {
+    // Serves without one: later workers start the usual way.
+  }
+  post({ kind: 'pyodide-snapshot', bytes }, bytes ? [bytes.buffer] : []);
+  return py;
 })();
 // The shipped wheels (sympy, mpmath) are fetched when a reward first imports them, after the lock-down: this one
 // fetch, kept here out of Python's reach, can only read the app's own /pyodide/packages/ files by name.
@@ -25,7 +56,6 @@ const wheel = async (file: string) => {
   if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
   return new Uint8Array(await r.arrayBuffer());
 };
-const channel = browserChannel(self);
 forbidClose(self);
 // Once Pyodide is loaded, its worker's realm is frozen as a TypeScript worker's is (harden.ts): Python reaches it
 // through a JsProxy's constructor chain.

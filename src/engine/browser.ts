@@ -13,9 +13,10 @@ export function defaultPoolSize(): number {
   return Math.max(2, cores);
 }
 
-export function browserWorkerPort(worker: Worker): WorkerPort {
+/** A worker's engine side; `start`: what the worker needs before it starts (a Python worker: its Pyodide snapshot). */
+export function browserWorkerPort(worker: Worker, start: WorkerStart = {}): WorkerPort {
   const { port1, port2 } = new MessageChannel();
-  worker.postMessage({ kind: 'connect' }, [port2]);
+  worker.postMessage({ kind: 'connect', start }, [port2]);
   const port: WorkerPort = {
     post: (m, transfer = []) => port1.postMessage(m, transfer),
     onMessage: null,
@@ -37,6 +38,12 @@ export function browserWorkerPort(worker: Worker): WorkerPort {
   return port;
 }
 
+/** Sent with the port. Python: start from `pyodideSnapshot`, or take one (`makeSnapshot`) and post it first. */
+export interface WorkerStart {
+  pyodideSnapshot?: Uint8Array;
+  makeSnapshot?: boolean;
+}
+
 // Taken when the worker starts, before reward code could replace them.
 const portPost = MessagePort.prototype.postMessage;
 const portListen = EventTarget.prototype.addEventListener;
@@ -46,14 +53,20 @@ const portStart = MessagePort.prototype.start;
  * The worker's end: it waits for the engine's port (the first message) and then talks only on it. Call it before
  * anything runs user code.
  */
-export function browserChannel(scope: DedicatedWorkerGlobalScope): ServeChannel {
+export function browserChannel(scope: DedicatedWorkerGlobalScope): ServeChannel & { started: Promise<WorkerStart> } {
   let port: MessagePort | null = null;
   let listener: ((m: unknown) => void) | null = null;
+  let started!: (s: WorkerStart) => void;
   const connect = (ev: MessageEvent) => {
     if (port || !ev.ports[0]) return;
     port = ev.ports[0];
     portListen.call(port, 'message', (e: Event) => listener?.((e as MessageEvent).data));
     portStart.call(port);
+    const s = (ev.data as { start?: WorkerStart } | null)?.start;
+    started({
+      ...(s?.pyodideSnapshot instanceof Uint8Array ? { pyodideSnapshot: s.pyodideSnapshot } : {}),
+      ...(s?.makeSnapshot === true ? { makeSnapshot: true } : {}),
+    });
   };
   portListen.call(scope, 'message', connect as EventListener);
   return {
@@ -61,6 +74,7 @@ export function browserChannel(scope: DedicatedWorkerGlobalScope): ServeChannel 
       if (port) portPost.call(port, m, { transfer });
     },
     listen: (on) => void (listener = on),
+    started: new Promise<WorkerStart>((r) => (started = r)),
   };
 }
 

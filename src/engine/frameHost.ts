@@ -4,6 +4,7 @@
  */
 import { browserWorkerPort } from './browser';
 import { RewardEngine, type EngineDataset, type RunHandle, type RunProgress } from './engine';
+import { PyodideShare } from './pyodideShare';
 import { throttleProgress } from './progressThrottle';
 import { checkToFrame, type FromFrame, type PoolId } from './frameProtocol';
 
@@ -44,10 +45,11 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
   /** Each pool's last dataset, for a later `load` of it. */
   const datasets: Partial<Record<PoolId, EngineDataset>> = {};
   const runs = new Map<number, RunHandle>();
+  const pyodide = new PyodideShare((start) => browserWorkerPort(sandboxWorker(opts.scripts.py, 'reward-py'), start));
   const engine = (pool: PoolId): RewardEngine =>
     (engines[pool] ??= new RewardEngine({
       size: opts.size,
-      spawn: () => browserWorkerPort(sandboxWorker(opts.scripts[pool], `reward-${pool === 'py' ? 'py' : 'js'}`)),
+      spawn: () => (pool === 'py' ? pyodide.spawn() : browserWorkerPort(sandboxWorker(opts.scripts.ts, 'reward-js'))),
       interruptible: pool === 'py',
       oneCodePerWorker: pool === 'py',
       onProtocolError: protocolError,

@@ -33,6 +33,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PyodideAPI } from 'pyodide';
 import { HARNESS_SOURCE, PRECOMPILE_HARNESS_PY } from '../core/python/harness';
+import { PREIMPORT, reseed, takeSnapshot } from './pyodideRecipe';
 
 /** Where a worker finds the snapshot, and the key it must carry. */
 export interface PyodideSnapshotRef {
@@ -42,8 +43,6 @@ export interface PyodideSnapshotRef {
 
 /** Bump when what goes into the snapshot changes. */
 const RECIPE = 'reward-studio pyodide snapshot 2';
-/** The harness's own imports (harness.py): made part of the snapshot. No module that seeds itself at import. */
-const PREIMPORT = 'import array, ast, inspect, io, json, linecache, marshal, math, numbers, struct, sys, types';
 const MAGIC = 'RSPYODIDESNAP01\n';
 /** Pyodide's files that the snapshot depends on. */
 const PYODIDE_FILES = ['package.json', 'pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
@@ -164,14 +163,7 @@ export function writeSnapshot(ref: PyodideSnapshotRef, bytes: Uint8Array): void 
 /** Start Pyodide afresh and take the snapshot (seconds: a whole start). */
 export async function makeSnapshot(): Promise<Uint8Array> {
   const { loadPyodide } = await import('pyodide');
-  const py = await loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {}, _makeSnapshot: true });
-  py.runPython(PREIMPORT);
-  // The harness compiled (harness.ts uses it when its source is the same), in a namespace of its own.
-  const ns = py.globals.get('dict')();
-  ns.set('_source', HARNESS_SOURCE);
-  py.runPython(PRECOMPILE_HARNESS_PY, { globals: ns });
-  ns.destroy();
-  return py.makeMemorySnapshot();
+  return takeSnapshot(await loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {}, _makeSnapshot: true }));
 }
 
 /**
@@ -237,11 +229,7 @@ export async function startPyodide(ref: PyodideSnapshotRef | null | undefined): 
   const got = ref ? readSnapshot(ref) : null;
   if (got?.ok) {
     try {
-      const py = await loadPyodide({ ...quiet, _loadSnapshot: got.bytes });
-      const random = py.pyimport('random') as { seed(): void; destroy(): void };
-      random.seed();
-      random.destroy();
-      return py;
+      return reseed(await loadPyodide({ ...quiet, _loadSnapshot: got.bytes }));
     } catch {
       // Checked, yet it does not start: the usual start.
     }
