@@ -63,6 +63,13 @@ test('while True in Python is interrupted: those rows time out, the page stays r
   await page.getByRole('button', { name: 'Sort by length' }).click();
   await expect(page.getByRole('columnheader', { name: /length/i })).toHaveAttribute('aria-sort', 'descending');
   await waitSummary(page, '784 scored · 16 timed out');
+  // Edited code runs in fresh interpreters started from the sandbox's snapshot: they are interrupted the same way.
+  await typeReward(
+    page,
+    'def compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    if ground_truth == "4":\n        while True:\n            pass\n    return 2.0\n',
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitSummary(page, 'mean 2.0000 · 784 scored · 16 timed out');
 });
 
 test('several candidate functions: the user picks one, called the way its framework calls it', async ({ page }) => {
