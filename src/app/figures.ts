@@ -5,6 +5,7 @@
  * and a dataset's arrays never change once made, so identity is enough.
  */
 import { figuresOf, jobRows, type FigureJob, type FigureKind, type FigureOf } from '../core/stats/figures';
+import { sharedColumns } from '../runtime/sharedColumns';
 import type { StatsReply, StatsRequest } from '../worker/statsWorker';
 
 /** Below this many rows a job runs on the page: ~20 ms for the heaviest tab, less than a round trip to the worker. */
@@ -102,12 +103,15 @@ function statsWorker(): Worker {
   return (worker = w);
 }
 
-/** A job for the stats worker: its arrays are copied (the run and the dataset keep theirs), the figures come back transferred. */
+/**
+ * A job for the stats worker: its arrays go as shared copies made once (runtime/sharedColumns; the run and the dataset
+ * keep theirs), the figures come back transferred.
+ */
 function inWorker(job: FigureJob): Promise<unknown> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    statsWorker().postMessage({ id, job } satisfies StatsRequest);
+    statsWorker().postMessage({ id, job: sharedColumns(job) } satisfies StatsRequest);
   });
 }
 

@@ -10,6 +10,7 @@ import type { OverSteps, StepColumns } from '../core/steps/overSteps';
 import type { ColumnValues } from '../core/table/columns';
 import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { Trajectory } from '../core/trajectory';
+import { shared, sharedColumns } from './sharedColumns';
 import type { DataReply, DataRequest, ImportFailure } from './importProtocol';
 import type { Result } from './result';
 
@@ -264,11 +265,18 @@ export async function computePreferenceAccuracy(scores: Float64Array, status: Ui
 
 /**
  * The Over steps figures (core/steps overSteps), computed in the data worker: over 500k rows they take a few hundred
- * ms, which would block the page. The columns are copied, not transferred: the run and the dataset keep theirs.
+ * ms, which would block the page.
+ * `truncation`: the truncated rows made there from the fields' verdicts and the maximum length (a loop over every row).
+ * The columns go as shared copies made once (sharedColumns): a run's and a dataset's arrays are sent at every visit.
  */
-export async function computeOverSteps(columns: StepColumns): Promise<OverSteps> {
+export async function computeOverSteps(columns: StepColumns, truncation?: { fields: Float64Array; maxLength: number | null }): Promise<OverSteps> {
   const r = await request(
-    (reqId) => ({ kind: 'over-steps', reqId, columns }),
+    (reqId) => ({
+      kind: 'over-steps',
+      reqId,
+      columns: sharedColumns(columns),
+      ...(truncation ? { truncation: { fields: shared(truncation.fields), maxLength: truncation.maxLength } } : {}),
+    }),
     (m) => (m.kind === 'over-steps' ? m : null),
   );
   if (!r?.result) throw new Error(r?.error ?? 'the data worker did not answer');

@@ -59,7 +59,8 @@ export type DataRequest =
   | { kind: 'field'; reqId: number; key: number; name: string }
   /** Preference accuracy with its bootstrap intervals (seconds of work on large data: kept off the page's thread). */
   | { kind: 'preference'; reqId: number; scores: Float64Array; status: Uint8Array; pairs: PreferencePairs }
-  | { kind: 'over-steps'; reqId: number; columns: StepColumns }
+  /** `truncation`: the columns' `truncated` made here (stats/truncation truncatedRows), not on the page's thread. */
+  | { kind: 'over-steps'; reqId: number; columns: StepColumns; truncation?: { fields: Float64Array; maxLength: number | null } }
   /** Categorical columns of the pairs' records (core/dataset/pairColumns), for accuracy by column. */
   | { kind: 'pair-columns'; reqId: number; key: number; pairOf: Int32Array; pairCount: number }
   /** The bytes of **Download rows** (core/table/rowExport): seconds of work for 100k rows, kept off the page's thread. */

@@ -38,6 +38,28 @@ async function completionsOf(w: ReturnType<typeof serve>, key: number, reqId: nu
 }
 
 describe('the data worker', () => {
+  it('over steps: the truncated rows are made here from the fields and the maximum length', async () => {
+    const w = serve();
+    // Two steps of two rows. Step 0: row 0's fields say cut, row 1 is long (≥ 100); step 1: row 2 says not cut though
+    // long, row 3 is short. So with a maximum of 100: step 0 2/2 truncated, step 1 0/2; without one: 1/2 and 0/2.
+    const columns = {
+      scores: new Float64Array([1, 0, 1, 0]),
+      groupOf: new Int32Array([0, 0, 1, 1]),
+      groupCount: 2,
+      steps: new Float64Array([0, 0, 1, 1]),
+      lengths: new Int32Array([10, 150, 120, 5]),
+    };
+    const fields = new Float64Array([1, NaN, 0, NaN]);
+    const share = async (reqId: number, maxLength: number | null) => {
+      const got = w.reply((m) => m.kind === 'over-steps' && m.reqId === reqId);
+      void w.send({ kind: 'over-steps', reqId, columns, truncation: { fields, maxLength } });
+      const m = await got;
+      return m.kind === 'over-steps' ? m.result?.steps.map((s) => s.truncated) : undefined;
+    };
+    expect(await share(1, 100)).toEqual([1, 0]);
+    expect(await share(2, null)).toEqual([0.5, 0]);
+  });
+
   it('keeps the shown import when the page cancels one that had already ended (the click crossed its `done`)', async () => {
     const w = serve();
     await imported(w, 1, ['a', 'b']);

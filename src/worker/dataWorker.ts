@@ -9,6 +9,7 @@ import { RowStoreBuilder, rowsOfParts, type PartStore, type RowStore } from '../
 import { exportBytes } from '../core/table/rowExport';
 import type { Detection } from '../core/formats/types';
 import { preferenceAccuracy } from '../core/stats/preference';
+import { truncatedRows } from '../core/stats/truncation';
 import { overSteps } from '../core/steps/overSteps';
 import { importFailure, type DataReply, type DataRequest } from '../runtime/importProtocol';
 import { pieceWorkers } from './pieceWorkers';
@@ -129,7 +130,9 @@ export function serveDataWorker(self: DedicatedWorkerGlobalScope): void {
     }
     if (m.kind === 'over-steps') {
       try {
-        return post({ kind: 'over-steps', reqId: m.reqId, result: overSteps(m.columns) });
+        const t = m.truncation;
+        const columns = t ? { ...m.columns, truncated: truncatedRows(t.fields, m.columns.lengths, t.maxLength) } : m.columns;
+        return post({ kind: 'over-steps', reqId: m.reqId, result: overSteps(columns) });
       } catch (e) {
         return post({ kind: 'over-steps', reqId: m.reqId, result: null, error: messageOf(e) });
       }

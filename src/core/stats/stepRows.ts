@@ -35,6 +35,20 @@ export function stepIndex(steps: ArrayLike<number>): { values: Float64Array; of:
   return { values, of };
 }
 
+/**
+ * How many distinct finite steps `steps` holds, counting up to `atMost` (0 and −0 are one step): it stops at the
+ * `atMost`-th, so "two or more?" over a million rows sorted by step reads only the first step's rows.
+ */
+export function distinctSteps(steps: ArrayLike<number>, atMost: number): number {
+  const seen: number[] = [];
+  for (let i = 0; i < steps.length && seen.length < atMost; i++) {
+    const v = steps[i];
+    // `includes` is SameValueZero: 0 and −0 are one.
+    if (Number.isFinite(v) && !seen.includes(v)) seen.push(v);
+  }
+  return seen.length;
+}
+
 /** Rows of each step, in row order: rows of step s are order[start[s] .. start[s + 1]). */
 export function rowsByStep(of: Int32Array, stepCount: number): { start: Int32Array; order: Int32Array } {
   const start = new Int32Array(stepCount + 1);

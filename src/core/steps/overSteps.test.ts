@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diff, f64, i32, type Num } from '../stats/fixtures/check';
 import fixture from './fixtures/steps.json';
+import { distinctSteps } from '../stats/stepRows';
 import { countSteps, rowsByStep, stepIndex, divergence, DIVERGENCE_RULE, overSteps, type StepColumns } from './overSteps';
 import { compareSteps, promptIndex, promptOverSteps, promptsAcrossSteps } from './prompts';
 
@@ -102,6 +103,16 @@ describe('stepIndex and rowsByStep', () => {
     const { start, order } = rowsByStep(of, values.length);
     expect(Array.from(start)).toEqual([0, 1, 3, 4, 7]);
     expect(Array.from(order)).toEqual([2, 4, 5, 8, 0, 1, 6]);
+  });
+});
+
+describe('distinctSteps', () => {
+  it('counts distinct finite steps up to its bound: 0 and −0 are one, NaN and ±Infinity none', () => {
+    expect(distinctSteps(f64([NaN, Infinity, -Infinity]), 2)).toBe(0);
+    expect(distinctSteps(f64([0, -0, NaN, 0]), 2)).toBe(1);
+    expect(distinctSteps(f64([3, 3, NaN, 1, 7]), 2)).toBe(2);
+    expect(distinctSteps(f64([3, 3, NaN, 1, 7]), 5)).toBe(3);
+    expect(distinctSteps(f64([]), 2)).toBe(0);
   });
 });
 

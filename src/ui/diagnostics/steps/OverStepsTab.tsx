@@ -2,8 +2,8 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Dataset } from '../../../core/dataset/dataset';
 import { defaultLabelColumn } from '../../../core/dataset/labelChoice';
 import { MAX_STEPS_MAX_LENGTH } from '../../../core/session/schema';
-import { truncatedRows } from '../../../core/stats/truncation';
-import { stepRows, type StepColumns } from '../../../core/steps/overSteps';
+import { distinctSteps } from '../../../core/stats/stepRows';
+import { stepRows } from '../../../core/steps/overSteps';
 import { TOKENIZERS } from '../../../core/tokenize/tokenizers';
 import { useStudio } from '../../../store';
 import type { RunRecord } from '../../../store/runsSlice';
@@ -13,13 +13,16 @@ import { CompareStepsView } from './CompareStepsView';
 import { PromptView } from './PromptView';
 import { StepCharts } from './StepCharts';
 import { StepTable } from './StepTable';
-import { useOverSteps } from './useOverSteps';
+import { useOverSteps, type StepsRequest } from './useOverSteps';
 import { scoredOf } from '../../../app/keptFigures';
 
 type View = 'steps' | 'prompt' | 'compare';
 
 const byDataset = new WeakMap<Dataset, { stepValues: Float64Array; order: Int32Array; start: Int32Array }>();
-/** The dataset's steps and the rows of each, kept per dataset: ~40 ms over a million rows, once, not at every visit. */
+/**
+ * The dataset's steps and the rows of each, kept per dataset: ~40 ms of the page's thread over a million rows, so made
+ * only when a view needs them (a step opened, two steps compared), not to draw the tab.
+ */
 function stepsOf(ds: Dataset) {
   let s = byDataset.get(ds);
   if (!s) {
@@ -80,35 +83,38 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
   const values = scoredOf(run.result);
   // Each component / reward function column as it stands (NaN where it has no value), as the CLI's --by-step reads it.
   const components = run.result.components;
-  const truncated = useMemo(() => (lengths ? truncatedRows(ds.truncatedFields, lengths, max) : null), [ds, lengths, max]);
-  const stepColumns = useMemo(
-    (): StepColumns | null =>
+  // The truncated rows are made in the data worker with the figures (a loop over every row, kept off the page's thread).
+  const asked = useMemo(
+    (): StepsRequest | null =>
       lengths
         ? {
-            scores: values,
-            groupOf: ds.groupOf,
-            groupCount: ds.groupKeys.length,
-            steps: ds.steps,
-            lengths,
-            labels: label?.values ?? null,
-            truncated,
-            components,
-            preset,
+            columns: {
+              scores: values,
+              groupOf: ds.groupOf,
+              groupCount: ds.groupKeys.length,
+              steps: ds.steps,
+              lengths,
+              labels: label?.values ?? null,
+              components,
+              preset,
+            },
+            truncation: { fields: ds.truncatedFields, maxLength: max },
           }
         : null,
-    [values, ds, lengths, label, truncated, components, preset],
+    [values, ds, lengths, label, components, preset, max],
   );
-  const { figures, stale, error } = useOverSteps(stepColumns);
-  const byStep = stepsOf(ds);
-  if (byStep.stepValues.length < 2) {
+  const { figures, stale, error } = useOverSteps(asked);
+  const stepCount = useMemo(() => distinctSteps(ds.steps, 2), [ds]);
+  if (stepCount < 2) {
     return (
       <p className="muted empty-chart">
-        This data has {byStep.stepValues.length === 0 ? 'no training steps' : 'one training step'}: the figures over steps need rows at two or more steps (a{' '}
-        <code>step</code> field, or a step column mapped at import).
+        This data has {stepCount === 0 ? 'no training steps' : 'one training step'}: the figures over steps need rows at two or more steps (a <code>step</code>{' '}
+        field, or a step column mapped at import).
       </p>
     );
   }
   const openStep = (k: number) => {
+    const byStep = stepsOf(ds);
     const s = byStep.stepValues[k];
     setSubset({ label: `step ${fmt(s)}`, rows: byStep.order.slice(byStep.start[k], byStep.start[k + 1]) });
   };
@@ -125,7 +131,7 @@ export function OverStepsTab({ run, ds }: { run: RunRecord; ds: Dataset }) {
       {view === 'prompt' ? (
         <PromptView ds={ds} values={values} />
       ) : view === 'compare' ? (
-        <CompareStepsView ds={ds} values={values} steps={byStep.stepValues} />
+        <CompareStepsView ds={ds} values={values} steps={stepsOf(ds).stepValues} />
       ) : (
         <div className="diag-split">
           <div className={stale && figures ? 'diag-charts stale' : 'diag-charts'} role="group" aria-label="Charts" tabIndex={0} aria-busy={stale}>
