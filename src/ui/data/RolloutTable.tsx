@@ -1,4 +1,3 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { RowStatus } from '../../core/reward/contract';
 import type { SortKey } from '../../core/table/rowView';
@@ -9,6 +8,7 @@ import { useStudio } from '../../store';
 import { useCurrentRun } from '../charts/useCurrentRun';
 import { TableFilters } from './TableFilters';
 import { useRowKeys } from './useRowKeys';
+import { useRowWindow } from './useRowWindow';
 import { useRowView } from './useRowView';
 import { useNeededColumns, useTableColumns } from './useTableColumns';
 import { columnLabel } from '../../app/tableColumns';
@@ -67,23 +67,21 @@ export function RolloutTable() {
   const { values: columns, missing } = useTableColumns(useNeededColumns());
   const ds = getDataset(datasetId);
   const scroller = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is not memoizable by the React Compiler; nothing here is compiled
-  const virtualizer = useVirtualizer({ count: view.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const { items, totalSize, scrollToIndex } = useRowWindow(view.length, scroller, ROW_HEIGHT, 12);
 
-  const items = virtualizer.getVirtualItems();
   const rowKeys = useRowKeys({
     count: ds ? view.length : 0,
     rendered: ds && items.length ? [items[0].index, items[items.length - 1].index] : null,
     container: scroller,
-    scrollTo: (pos) => virtualizer.scrollToIndex(pos, { align: 'auto' }),
+    scrollTo: scrollToIndex,
     open: (pos) => selectRow(view[pos]),
   });
 
   useEffect(() => {
     if (selected === null) return;
     const pos = view.indexOf(selected);
-    if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
-  }, [selected, view, virtualizer]);
+    if (pos >= 0) scrollToIndex(pos);
+  }, [selected, view, scrollToIndex]);
 
   return (
     <section className="panel table-panel" aria-label="Rollouts">
@@ -135,7 +133,7 @@ export function RolloutTable() {
           </div>
         </div>
         <div ref={scroller} className="rt-body" role="rowgroup">
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div style={{ height: totalSize, position: 'relative' }}>
             {ds
               ? items.map((v) => {
                   const i = view[v.index];
