@@ -37,8 +37,8 @@ export function useRowWindow(count: number, scroller: RefObject<HTMLElement | nu
       const el = scroller.current;
       if (!el) return;
       const top = index * rowHeight;
-      if (top < el.scrollTop) el.scrollTop = top;
-      else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+      if (top < el.scrollTop) el.scrollTo({ top });
+      else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTo({ top: top + rowHeight - el.clientHeight });
     },
     [scroller, rowHeight],
   );
