@@ -4,7 +4,7 @@ import type { PyodideAPI } from 'pyodide';
 import { browserChannel, forbidClose } from '../src/engine/browser';
 import { hardenAfter, hardenRealm } from '../src/engine/harden';
 import { lockDownNetwork } from '../src/engine/lockDown';
-import { reseed, takeSnapshot } from '../src/engine/pyodideRecipe';
+import { startFrom, takeSnapshot } from '../src/engine/pyodideRecipe';
 import type { SnapshotMessage } from '../src/engine/pyodideShare';
 import { pythonRuntime } from '../src/engine/runtimes/python';
 import { serve } from '../src/engine/serve';
@@ -23,14 +23,7 @@ const pyodide: Promise<PyodideAPI> = (async () => {
   const start = await channel.started;
   const { loadPyodide } = (await import(/* @vite-ignore */ `${base}pyodide.mjs`)) as typeof import('pyodide');
   const quiet = { indexURL: base, jsglobals: {}, stdout: () => {}, stderr: () => {} };
-  if (start.pyodideSnapshot) {
-    try {
-      return reseed(await loadPyodide({ ...quiet, _loadSnapshot: start.pyodideSnapshot }));
-    } catch {
-      // Not a snapshot of this Pyodide: the usual start.
-    }
-  }
-  if (!start.makeSnapshot) return loadPyodide(quiet);
+  if (!start.makeSnapshot) return startFrom(loadPyodide, quiet, start.pyodideSnapshot);
   // Not a message of the engine's protocol: the sandbox takes it before the engine sees anything.
   const post = channel.post as unknown as (m: SnapshotMessage, transfer?: Transferable[]) => void;
   let py: PyodideAPI;

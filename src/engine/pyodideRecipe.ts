@@ -22,10 +22,24 @@ export function takeSnapshot(py: PyodideAPI): Uint8Array {
   return py.makeMemorySnapshot();
 }
 
-/** After a start from a snapshot: `random` seeded again (Pyodide seeds it at its start), or every start would draw the same numbers. */
-export function reseed(py: PyodideAPI): PyodideAPI {
-  const random = py.pyimport('random') as { seed(): void; destroy(): void };
-  random.seed();
-  random.destroy();
-  return py;
+type Load = typeof import('pyodide').loadPyodide;
+
+/**
+ * Pyodide started by `load` from `snapshot` when there is one and it starts, else the usual way. After a start from
+ * it, `random` is seeded again: Pyodide seeds it at its start, so every start from one snapshot would draw the same
+ * numbers.
+ */
+export async function startFrom(load: Load, options: Parameters<Load>[0], snapshot: Uint8Array | null | undefined): Promise<PyodideAPI> {
+  if (snapshot) {
+    try {
+      const py = await load({ ...options, _loadSnapshot: snapshot });
+      const random = py.pyimport('random') as { seed(): void; destroy(): void };
+      random.seed();
+      random.destroy();
+      return py;
+    } catch {
+      // Not a snapshot this Pyodide starts from: the usual start.
+    }
+  }
+  return load(options);
 }

@@ -33,7 +33,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PyodideAPI } from 'pyodide';
 import { HARNESS_SOURCE, PRECOMPILE_HARNESS_PY } from '../core/python/harness';
-import { PREIMPORT, reseed, takeSnapshot } from './pyodideRecipe';
+import { PREIMPORT, startFrom, takeSnapshot } from './pyodideRecipe';
 
 /** Where a worker finds the snapshot, and the key it must carry. */
 export interface PyodideSnapshotRef {
@@ -217,22 +217,10 @@ function pruneOthers(path: string): void {
   }
 }
 
-/**
- * Pyodide started from the snapshot when `ref` names a valid one, else the usual way (also when a start from it fails).
- * Pyodide seeds `random` when it starts: after a start from the snapshot it is seeded again, or every run would draw
- * the same numbers.
- */
+/** Pyodide started from the snapshot when `ref` names a valid one, else the usual way (also when a start from it fails). */
 export async function startPyodide(ref: PyodideSnapshotRef | null | undefined): Promise<PyodideAPI> {
   // Not bundled (bin/build-cli.mjs): Pyodide finds its wasm and standard library beside its own module.
   const { loadPyodide } = await import('pyodide');
-  const quiet = { jsglobals: {}, stdout: () => {}, stderr: () => {} };
   const got = ref ? readSnapshot(ref) : null;
-  if (got?.ok) {
-    try {
-      return reseed(await loadPyodide({ ...quiet, _loadSnapshot: got.bytes }));
-    } catch {
-      // Checked, yet it does not start: the usual start.
-    }
-  }
-  return loadPyodide(quiet);
+  return startFrom(loadPyodide, { jsglobals: {}, stdout: () => {}, stderr: () => {} }, got?.ok ? got.bytes : null);
 }

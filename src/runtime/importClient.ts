@@ -10,7 +10,7 @@ import type { OverSteps, StepColumns } from '../core/steps/overSteps';
 import type { ColumnValues } from '../core/table/columns';
 import type { ExportFormat, ExportInput } from '../core/table/rowExport';
 import type { Trajectory } from '../core/trajectory';
-import { shared, sharedColumns } from './sharedColumns';
+import { sharedColumns } from './sharedColumns';
 import type { DataReply, DataRequest, ImportFailure } from './importProtocol';
 import type { Result } from './result';
 
@@ -275,7 +275,7 @@ export async function computeOverSteps(columns: StepColumns, truncation?: { fiel
       kind: 'over-steps',
       reqId,
       columns: sharedColumns(columns),
-      ...(truncation ? { truncation: { fields: shared(truncation.fields), maxLength: truncation.maxLength } } : {}),
+      ...(truncation ? { truncation: sharedColumns(truncation) } : {}),
     }),
     (m) => (m.kind === 'over-steps' ? m : null),
   );
