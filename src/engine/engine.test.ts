@@ -498,6 +498,14 @@ describe('RewardEngine on fake ports', () => {
     slow.e.setDataset({ ...dataset('d100'), size: undefined });
     slow.e.run('code', { timeLimitMs: 60_000 });
     await until(() => slow.workers.length === 4, 3000);
+    // The same when the first worker read the file before the run began (a small file, a fast read): it sends no
+    // ready notice during the run, and the pool still grows.
+    const early = engine(4, { staged: true, forge: () => null });
+    early.e.setDataset({ ...dataset('d100'), size: undefined });
+    await early.e.loadInfo();
+    expect(early.e.isReady(early.e.workers[0])).toBe(true);
+    early.e.run('code', { timeLimitMs: 60_000 });
+    await until(() => early.workers.length === 4, 3000);
   });
 
   it('staged Python pools start every worker at once, each asked for the per-row facts', async () => {

@@ -691,6 +691,9 @@ class Run {
         });
     this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
+    // A first worker that read the file before the run began sends no ready notice for it (staged growth's clock).
+    const first = e.workers[0];
+    if (first && e.isReady(first)) this.scoringSince = performance.now();
     // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
     // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).
     this.result = { scores: new Float64Array(n), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
