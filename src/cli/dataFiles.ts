@@ -4,12 +4,13 @@
  * files in step order (`planParts`). Paths are checked here, before any worker starts, so that a missing file is
  * named at once.
  */
-import { openAsBlob, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { planParts } from '../core/dataset/parts';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { ParseIssue, Trajectory } from '../core/trajectory';
 import type { DatasetFile, DatasetPart } from '../engine/protocol';
+import { openFile } from '../engine/nodeFile';
 
 /** What the data paths name: one file as before, or the parts of a dataset of several files. */
 export type DataFiles =
@@ -96,10 +97,10 @@ export async function loadData(
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
   // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
   const { addWholePart, loadAll, partsRead } = await import('../core/dataset/loadAll');
-  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openAsBlob(d.single) }, opts);
+  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openFile(d.single) }, opts);
   // As the reward workers read the parts (engine/workerRows.ts): a part that cannot be read is reported, not fatal.
   const into = partsRead();
-  for (const p of d.parts) await addWholePart(into, { name: p.name, step: p.step, open: () => openAsBlob(p.path) }, opts, true);
+  for (const p of d.parts) await addWholePart(into, { name: p.name, step: p.step, open: () => openFile(p.path) }, opts, true);
   if (into.rows.length === 0 && into.failed !== null) throw into.failed;
   if (!into.detection) throw new Error('no data file gave a format');
   return { rows: into.rows, issues: into.issues, detection: into.detection };

@@ -4,13 +4,14 @@
  * its rows' facts and line index; joined, they are the facts a whole-file read gives (`joinMetas`) and the index
  * with which every worker reads the rows its tasks need (docs/engine.md, "Pieces").
  */
-import { closeSync, openAsBlob, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { joinMetas, type DatasetMeta } from '../core/dataset/meta';
 import type { LineIndex } from '../core/dataset/lineRows';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { PieceRequest } from '../engine/protocol';
+import { openFile } from '../engine/nodeFile';
 
 /**
  * No piece smaller than this: below it one worker reads the file before a second one has started. The environment
@@ -94,7 +95,7 @@ export async function planFilePieces(
     import('../core/dataset/importPacked'),
     import('../core/formats/import-stream'),
   ]);
-  const blob = await openAsBlob(path);
+  const blob = await openFile(path);
   const cuts = await planPieces(blob, workers, MIN_PIECE_BYTES);
   if (!cuts) return null;
   let detection: Detection;

@@ -1,10 +1,11 @@
 /** A reward worker thread of the CLI: the same serve loop as the browser's workers, reading the file by path. */
-import { constants as fsConstants, existsSync, openAsBlob } from 'node:fs';
+import { constants as fsConstants, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { hardenAfter, hardenNodeRealm } from './harden';
 import { lockDownNetwork } from './lockDown';
+import { openFile } from './nodeFile';
 import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
@@ -15,7 +16,7 @@ export function serveNodeWorker(): void {
   const port = parentPort;
   if (!port) throw new Error('serveNodeWorker: not in a worker thread');
   const { language } = workerData as NodeWorkerData;
-  const open = openAsBlob;
+  const open = openFile;
   // The engine's port arrives first; from then on the worker talks only on it.
   const portPost = MessagePort.prototype.postMessage;
   let engine: MessagePort | null = null;

@@ -26,7 +26,7 @@ export interface ColumnMapping {
 /** The file container, sniffed from bytes (and the name as a hint). */
 export type ContainerKind = 'jsonl' | 'json' | 'csv' | 'parquet';
 
-/** A file to import: a Blob (File in the browser, `fs.openAsBlob` in Node) plus its name. */
+/** A file to import: a Blob (File in the browser, `openFile` in Node: engine/nodeFile.ts) plus its name. */
 export interface ByteSource {
   name: string;
   blob: Blob;
