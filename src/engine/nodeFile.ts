@@ -1,10 +1,11 @@
 /**
- * A file on disk as a Blob whose reads are plain positioned `fs` reads. Node's own file Blob (`fs.openAsBlob`) streams
- * through 64 KiB chunks, promises and copies: 91 MB took ~200 ms there against ~25 ms by `readSync` (bench/README,
- * session 29), on the CLI worker's critical path. Like Node's, a read fails once the file has changed since it was
- * opened (size or modification time), rather than mixing two versions of it.
+ * A file on disk as a Blob whose reads are positioned `fs` reads, one per slice. Node's own file Blob
+ * (`fs.openAsBlob`) streams through 64 KiB chunks, promises and copies: 91 MB took ~200 ms there against ~25 ms by
+ * whole-slice reads (bench/README, session 29), on the CLI worker's critical path. Like Node's, a read fails once the
+ * file has changed since it was opened (size or modification time), rather than mixing two versions of it.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 interface Stamp {
   size: number;
@@ -46,7 +47,7 @@ class FileBlob extends Blob {
 
   override async arrayBuffer(): Promise<ArrayBuffer> {
     const buffer = new ArrayBuffer(this.size);
-    this.#readInto(new Uint8Array(buffer), this.#start);
+    await this.#readInto(new Uint8Array(buffer), this.#start);
     return buffer;
   }
 
@@ -54,14 +55,14 @@ class FileBlob extends Blob {
     return new TextDecoder().decode(await this.arrayBuffer());
   }
 
-  /** A byte stream: a BYOB reader's view is filled by one `readSync` (`readSlice` reads a whole slice so). */
+  /** A byte stream: a BYOB reader's view is filled by one read (`readSlice` reads a whole slice so). */
   override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
     let at = this.#start;
     const end = this.#end;
     return new ReadableStream({
       type: 'bytes',
       autoAllocateChunkSize: CHUNK,
-      pull: (controller: ReadableByteStreamController) => {
+      pull: async (controller: ReadableByteStreamController) => {
         const req = controller.byobRequest;
         if (at >= end || req === null || req.view === null) {
           if (at >= end) {
@@ -71,28 +72,32 @@ class FileBlob extends Blob {
           return;
         }
         const view = new Uint8Array(req.view.buffer, req.view.byteOffset, Math.min(req.view.byteLength, end - at));
-        this.#readInto(view, at);
+        const from = at;
         at += view.length;
+        await this.#readInto(view, from);
         req.respond(view.length);
       },
     });
   }
 
-  /** Fill `into` from file position `at`, or throw when the file is not the one opened. */
-  #readInto(into: Uint8Array, at: number): void {
+  /**
+   * Fill `into` from file position `at`, or throw when the file is not the one opened. Asynchronous (one read on
+   * libuv's threads): the thread parses the slice before while it is read, and other work (Pyodide's start) runs.
+   */
+  async #readInto(into: Uint8Array, at: number): Promise<void> {
     if (into.length === 0) return;
-    const fd = openSync(this.#path, 'r');
+    const file = await open(this.#path, 'r');
     try {
-      const now = fstatSync(fd);
+      const now = await file.stat();
       if (now.size !== this.#stamp.size || now.mtimeMs !== this.#stamp.mtimeMs) throw changed();
       let done = 0;
       while (done < into.length) {
-        const n = readSync(fd, into, done, into.length - done, at + done);
-        if (n === 0) throw changed();
-        done += n;
+        const { bytesRead } = await file.read(into, done, into.length - done, at + done);
+        if (bytesRead === 0) throw changed();
+        done += bytesRead;
       }
     } finally {
-      closeSync(fd);
+      await file.close();
     }
   }
 }
