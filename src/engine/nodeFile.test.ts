@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,22 @@ describe('openFile', () => {
     const removed = await openFile(p);
     unlinkSync(p);
     await expect(removed.text()).rejects.toThrow(/ENOENT/);
+  });
+
+  it('has the true size of a file over 4 GiB and reads past that mark (Node 20’s openAsBlob gives the size mod 2^32)', async () => {
+    // A sparse file: 4 GiB of hole, then a line. Node 20's file Blob said 12 bytes here, and the CLI read a 4.4 GB
+    // JSONL file as its first 109 MB without a word.
+    const p = join(dir, 'over-4-gib.jsonl');
+    const tail = '{"a": 1}\n';
+    writeFileSync(p, '');
+    truncateSync(p, 2 ** 32 + 3);
+    appendFileSync(p, tail);
+    const f = await openFile(p);
+    expect(f.size).toBe(2 ** 32 + 3 + tail.length);
+    expect(await f.slice(-tail.length).text()).toBe(tail);
+    expect(await f.slice(2 ** 32 + 3, 2 ** 32 + 7).text()).toBe('{"a"');
+    expect(new Uint8Array(await f.slice(2 ** 32 - 2, 2 ** 32 + 4).arrayBuffer())).toEqual(Uint8Array.of(0, 0, 0, 0, 0, 0x7b));
+    unlinkSync(p);
   });
 
   it('rejects a path that is missing or not a file, as openAsBlob does', async () => {
