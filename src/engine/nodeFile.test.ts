@@ -25,15 +25,7 @@ function fileWith(name: string, bytes: Uint8Array | string): string {
 const same = (a: Uint8Array | ArrayBuffer, b: Uint8Array) => Buffer.from(a instanceof Uint8Array ? a : new Uint8Array(a)).equals(b);
 
 async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const c of stream as unknown as AsyncIterable<Uint8Array>) parts.push(c.slice());
-  const out = new Uint8Array(parts.reduce((s, c) => s + c.length, 0));
-  let at = 0;
-  for (const c of parts) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 describe('openFile', () => {
