@@ -72,10 +72,12 @@ describe('openFile', () => {
     expect(same(await r.readAll(), bytes)).toBe(true);
   });
 
-  it('reads text as UTF-8', async () => {
+  it('reads text as UTF-8, and bytes', async () => {
     const f = await openFile(fileWith('text.jsonl', '{"a": "é✓"}\n'));
     expect(await f.text()).toBe('{"a": "é✓"}\n');
     expect(await f.slice(0, 4).text()).toBe('{"a"');
+    // Blob.bytes() of the (empty) Blob underneath would give nothing: every read method is this file's.
+    expect(Array.from(await f.slice(1, 4).bytes())).toEqual([0x22, 0x61, 0x22]);
   });
 
   it('refuses to read a file that changed since it was opened: rewritten, grown, or removed', async () => {

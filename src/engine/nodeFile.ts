@@ -21,6 +21,8 @@ class FileBlob extends Blob {
   readonly #start: number;
   readonly #end: number;
 
+  // Every read goes through the methods below: the Blob underneath is empty (so a structured clone of this is too;
+  // the CLI passes paths between threads, never these).
   constructor(path: string, stamp: Stamp, start: number, end: number) {
     super([]);
     this.#path = path;
@@ -49,6 +51,10 @@ class FileBlob extends Blob {
     const buffer = new ArrayBuffer(this.size);
     await this.#readInto(new Uint8Array(buffer), this.#start);
     return buffer;
+  }
+
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
   }
 
   override async text(): Promise<string> {
