@@ -497,7 +497,7 @@ export class RewardEngine {
     // Facts were asked of another worker, still reading: the first read's info is that one's.
     const waitForFacts = d.ds.meta && !m.meta && d.metaFrom !== null && d.metaFrom !== slot && !d.metaFrom.retired;
     if (!waitForFacts) d.settle(m.meta ? { ok: true, rows: m.rows, meta: m.meta } : { ok: true, rows: m.rows });
-    this.current?.slotReady(slot, m.rows);
+    this.current?.slotReady(m.rows);
   }
 
   private died(slot: Slot, why: string): void {
@@ -639,8 +639,7 @@ class Run {
   private doneRows = 0;
   private finished = false;
   private t0 = performance.now();
-  private scoringSince = 0;
-  /** When the first task went out (the run's speed is measured from there). */
+  /** When the first task went out (the run's speed, and staged growth's clock, are measured from there). */
   private sendingSince = 0;
   private grown = false;
   private deaths = 0;
@@ -691,9 +690,6 @@ class Run {
         });
     this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
-    // A first worker that read the file before the run began sends no ready notice for it (staged growth's clock).
-    const first = e.workers[0];
-    if (first && e.isReady(first)) this.scoringSince = performance.now();
     // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
     // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).
     this.result = { scores: new Float64Array(n), status: new Uint8Array(n), errors: new Map(), components: {}, notes: new Map(), stdout: '' };
@@ -740,11 +736,10 @@ class Run {
     this.finish({ kind: 'load-failed', message });
   }
 
-  slotReady(slot: Slot, rows: number): void {
+  slotReady(rows: number): void {
     if (this.finished) return;
     if (this.queue && rows !== this.datasetRows)
       return this.finish({ kind: 'failed', message: `a reward worker read ${rows} rows where the dataset has ${this.datasetRows}` });
-    if (slot === this.engine.workers[0] && !this.scoringSince) this.scoringSince = performance.now();
     this.dispatch();
   }
 
@@ -979,9 +974,10 @@ class Run {
    */
   grow(): void {
     const e = this.engine;
-    if (!e.opts.staged || this.grown || this.finished || !this.queue || !this.scoringSince || e.workers.length >= e.size) return;
+    if (!e.opts.staged || this.grown || this.finished || !this.queue || !this.sendingSince || e.workers.length >= e.size) return;
     const startupMs = e.firstLoadMs ?? 0;
-    const elapsed = performance.now() - this.scoringSince;
+    // The scoring began with the first task: until the pool grows, its one worker's, sent once it had read the file.
+    const elapsed = performance.now() - this.sendingSince;
     // Too early to tell (the first rows also pay for compiling the reward's hot paths).
     if (elapsed < Math.min(250, startupMs / 2)) return;
     let done = this.doneRows;
