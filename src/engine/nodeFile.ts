@@ -4,8 +4,7 @@
  * whole-slice reads (bench/README, session 29), on the CLI worker's critical path. Like Node's, a read fails once the
  * file has changed since it was opened (size or modification time), rather than mixing two versions of it.
  */
-import { statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 interface Stamp {
   size: number;
@@ -70,13 +69,12 @@ class FileBlob extends Blob {
       autoAllocateChunkSize: CHUNK,
       pull: async (controller: ReadableByteStreamController) => {
         const req = controller.byobRequest;
-        if (at >= end || req === null || req.view === null) {
-          if (at >= end) {
-            controller.close();
-            req?.respond(0);
-          }
+        if (at >= end) {
+          controller.close();
+          req?.respond(0);
           return;
         }
+        if (!req?.view) return; // never, with autoAllocateChunkSize: every pull has a view to fill
         const view = new Uint8Array(req.view.buffer, req.view.byteOffset, Math.min(req.view.byteLength, end - at));
         const from = at;
         at += view.length;
@@ -111,12 +109,8 @@ class FileBlob extends Blob {
 const changed = () => new DOMException('The file could not be read: it changed on disk after it was opened.', 'NotReadableError');
 
 /** `path` as a Blob read by positioned reads (see above). Throws as `openAsBlob` does when it cannot be read. */
-export function openFile(path: string): Promise<Blob> {
-  try {
-    const s = statSync(path);
-    if (!s.isFile()) return Promise.reject(new Error(`${path} is not a file`));
-    return Promise.resolve(new FileBlob(path, { size: s.size, mtimeMs: s.mtimeMs }, 0, s.size));
-  } catch (e) {
-    return Promise.reject(e);
-  }
+export async function openFile(path: string): Promise<Blob> {
+  const s = await stat(path);
+  if (!s.isFile()) throw new Error(`${path} is not a file`);
+  return new FileBlob(path, { size: s.size, mtimeMs: s.mtimeMs }, 0, s.size);
 }
