@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { cpuSample, stealSince } from './browser.mjs';
+import { cpuSample, stealSince } from './cpu.mjs';
 
 const [rounds, ...specs] = process.argv.slice(2);
 if (!(Number(rounds) > 0) || specs.length === 0) {

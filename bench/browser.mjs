@@ -1,6 +1,5 @@
 // Shared set-up for browser benchmarks: a preview server of the production build and Debian's Chromium.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import CHROMIUM_ARGS from '../e2e/chromium-args.json' with { type: 'json' };
 
@@ -41,26 +40,7 @@ export async function shutDown(server, browser) {
   process.exit(process.exitCode ?? 0);
 }
 
-/** The machine's CPU counters (Linux /proc/stat, first line), for `stealSince`; null where unavailable. */
-export function cpuSample() {
-  try {
-    return readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The share of CPU time the hypervisor took from this virtual machine (`steal`) since `sample`, e.g. "12%": on shared
- * cloud cores it explains runs that are slow for no reason of ours. "unknown" where not measurable.
- */
-export function stealSince(sample) {
-  const now = cpuSample();
-  if (!sample || !now) return 'unknown';
-  const d = now.map((x, i) => x - sample[i]);
-  const total = d.reduce((a, b) => a + b, 0);
-  return total > 0 ? `${Math.round((100 * d[7]) / total)}%` : 'unknown';
-}
+export { cpuSample, stealSince } from './cpu.mjs';
 
 /**
  * Arm the page to notice the next User Timing measure `name` (earlier ones cleared); `measured` then waits for it and

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { cpuSample, stealSince } from './browser.mjs';
+import { cpuSample, stealSince } from './cpu.mjs';
 import { writeRollouts } from './rollouts.mjs';
 
 const JSON_OUT = process.argv.includes('--json');
