@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { isPythonReward, parseArgs, USAGE } from './args';
 import { defaultPoolSize, earlyWorker } from '../engine/node';
 import { ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
+import { dataPathsOf } from './dataFiles';
 import { checkOut, fail, type Io } from './io';
+import { pieceCount } from './pieceCount';
 import { runSandboxed, sandboxed } from './sandbox';
 
 export async function main(argv: string[], workerUrl: URL, io: Io): Promise<number> {
@@ -39,11 +41,14 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     return probe(parsed.options, parsed.probe, workerUrl, io);
   }
   // The first reward's workers start now and load their code while this process loads the scoring code: a TypeScript
-  // reward's first worker; a Python reward's whole pool (they all start at once), from the snapshot the launcher handed.
+  // reward's first worker; a Python reward's first workers (one per piece of the file: see pieceCount), from the
+  // snapshot the launcher handed.
   const o = parsed.options;
   const handed = isPythonReward(o.rewardPaths[0]) && sandboxed() ? handedSnapshotRef() : null;
+  const paths = dataPathsOf(o);
+  const pythonFirst = () => Math.max(1, pieceCount(paths.length === 1 ? paths[0] : null, true, o.workers ?? defaultPoolSize()));
   const early = o.rewardPaths.some(isPythonReward)
-    ? handed && earlyWorker(workerUrl, o.workerMemoryMb, 'py', o.workers ?? defaultPoolSize(), handed)
+    ? handed && earlyWorker(workerUrl, o.workerMemoryMb, 'py', pythonFirst(), handed)
     : earlyWorker(workerUrl, o.workerMemoryMb);
   try {
     return await (await import('./score')).score(parsed.options, workerUrl, io, early ?? undefined);

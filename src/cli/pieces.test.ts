@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayReadInPieces, piecesFor, piecesPay } from './pieces';
+import { mayReadInPieces, pieceCount, piecesFor, piecesPay } from './pieceCount';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -195,4 +195,45 @@ describe('mayReadInPieces', () => {
     truncateSync(csv, 2 * (8 << 20));
     expect(mayReadInPieces(csv, true)).toBe(false);
   });
+});
+
+describe('the workers a pool starts with', () => {
+  it('one per piece of a large JSONL file, else none read in pieces (one worker first)', () => {
+    const big = file('first.jsonl', '{"prompt": "p", "completion": "c"}\n');
+    truncateSync(big, 5 * (8 << 20) + 1);
+    expect(pieceCount(big, true, 16)).toBe(5);
+    expect(pieceCount(big, true, 3)).toBe(3);
+    expect(pieceCount(big, true, 1)).toBe(0);
+    expect(pieceCount(big, false, 16)).toBe(availableParallelism() >= 3 ? 5 : 0);
+    expect(pieceCount(null, true, 16)).toBe(0);
+    expect(pieceCount(file('small.jsonl', '{"prompt": "p", "completion": "c"}\n'), true, 16)).toBe(0);
+  });
+
+  it('a Python reward on a small file: one worker for a quick run, every worker once the run shows it is long', () => {
+    const data = file('few.jsonl', rollouts(200, '\n'));
+    const quick = file('quick.py', 'def reward(prompts, completions, **kwargs):\n    return [len(c) for c in completions]\n');
+    // 20 ms a row: 4 s of scoring, against a worker's start of about a second at most (from the snapshot or not).
+    const slow = file(
+      'slow.py',
+      `import time
+def reward(prompts, completions, **kwargs):
+    out = []
+    for c in completions:
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.02:
+            pass
+        out.append(len(c))
+    return out
+`,
+    );
+    const run = (reward: string) => cli(['score', data, '--reward', reward, '--workers', '4', '--batch-size', '1'], false);
+    const [q, s] = [run(quick), run(slow)];
+    expect(q.code).toBe(0);
+    expect(workersOf(q.stdout)).toBe(1);
+    expect(s.code).toBe(0);
+    expect(workersOf(s.stdout)).toBe(4);
+    // The same figures either way (only the reward's file name differs).
+    const figures = (out: string) => untimed(out).replace(/^reward \S+\.py.*$/m, '');
+    expect(figures(s.stdout)).toBe(figures(q.stdout));
+  }, 60_000);
 });

@@ -17,7 +17,8 @@ import { isPythonReward, type ScoreOptions } from './args';
 import { checkOut, fail, reason, type Io } from './io';
 import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import type { LineIndex } from '../core/dataset/lineRows';
-import { joinPieces, mayReadInPieces, piecesFor, planFilePieces } from './pieces';
+import { pieceCount } from './pieceCount';
+import { joinPieces, planFilePieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
 import { ensureSnapshot, handedSnapshotRef, snapshotRef } from '../engine/pyodideSnapshot';
 import type { DatasetMeta, PythonCall } from '../engine/protocol';
@@ -285,14 +286,20 @@ export async function openReward(
   // (by the key it handed over, else hashed again).
   const snapshot = python ? (sandboxed() ? (handedSnapshotRef() ?? snapshotRef()) : await ensureSnapshot()) : null;
   const language = python ? 'py' : 'ts';
-  // A large plain JSONL file is read in pieces by every worker at once (pieces.ts). A TypeScript pool then has one
-  // worker per piece: worker k scores the block of rows of its own piece (engine/taskQueue.ts), where more workers
-  // than pieces read most of their blocks a second time by lines (bench/README.md, session 21).
+  // A large plain JSONL file is read in pieces, one worker per piece, all at once (pieces.ts): worker k scores the block
+  // of rows of its own piece (engine/taskQueue.ts), where more workers than pieces read most of their blocks a second
+  // time by lines (bench/README.md, session 21). A TypeScript pool stops there; a Python pool (rows of 10–30 µs and
+  // more) may grow to every core once the run shows it is long, as it does from one worker for a file read whole:
+  // 16 Pyodide starts for a file of one row took 0.7 s more and 7.6× the CPU of one (bench/README.md, session 30).
   const data = dataOf(o);
-  const piecesOf = size >= 2 && data.ok && data.single !== null && mayReadInPieces(data.single, python) ? data.single : null;
-  const poolSize = piecesOf !== null && !python ? piecesFor(piecesOf, size) : size;
+  const single = data.ok ? data.single : null;
+  const pieces = pieceCount(single, python, size);
+  const piecesOf = pieces > 0 ? single : null;
+  const first = Math.max(1, pieces);
+  const poolSize = piecesOf !== null && !python ? first : size;
   const engine = new RewardEngine({
     size: poolSize,
+    ...(piecesOf !== null ? { startWith: first } : {}),
     spawn: () => (early?.language === language ? early.take() : null) ?? nodeWorkerPort(workerUrl, language, o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     oneCodePerWorker: python,
@@ -312,8 +319,8 @@ export async function openReward(
     let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
     if (piecesOf !== null) {
       const path = piecesOf;
-      engine.fill(poolSize); // the workers start while this process plans the pieces
-      pieces = planFilePieces(path, basename(path), poolSize, o)
+      engine.fill(first); // the workers start while this process plans the pieces
+      pieces = planFilePieces(path, basename(path), first, o)
         .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
         .catch(() => null);
     } else whole();

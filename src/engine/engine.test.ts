@@ -95,6 +95,7 @@ interface FakeOptions {
   prepareBetweenRuns?: boolean;
   minTaskMs?: number;
   staged?: boolean;
+  startWith?: number;
   compileLimitMs?: number;
   liveness?: { pingAfterMs: number; pongMs: number };
   /** Rows every worker of this engine hangs on. */
@@ -508,19 +509,31 @@ describe('RewardEngine on fake ports', () => {
     await until(() => early.workers.length === 4, 3000);
   });
 
-  it('staged Python pools start every worker at once, each asked for the per-row facts', async () => {
-    const { e, workers } = engine(3, { staged: true, interruptible: true, loadDelayMs: 20 });
-    e.setDataset({ ...dataset('d100'), size: undefined, meta: { label: null } });
-    expect(workers.length).toBe(3);
+  it('staged with startWith: that many workers start, each asked for the per-row facts, and a run has that many blocks', async () => {
+    const { e, workers } = engine(4, { staged: true, interruptible: true, startWith: 2, minTaskMs: 0, loadDelayMs: 50 });
+    e.setDataset({ ...dataset('d10000'), size: undefined, meta: { label: null } });
+    expect(workers.length).toBe(2);
     const loads = workers.map((w) => w.sent.filter((m) => m.kind === 'load'));
-    expect(loads.map((l) => l.length)).toEqual([1, 1, 1]);
+    expect(loads.map((l) => l.length)).toEqual([1, 1]);
     expect(loads.every(([m]) => m.kind === 'load' && m.meta?.label === null)).toBe(true);
+    await until(() => e.workers.every((s) => e.isReady(s)));
     const out = await e.run('code', { python: { name: 'f', kind: 'verl', batchSize: 1 } }).done;
-    expect(out.kind === 'done' && out.result.scores.length).toBe(100);
-    // TypeScript keeps the staged start: one worker, asked once.
-    const ts = engine(3, { staged: true });
-    ts.e.setDataset({ ...dataset('d100'), size: undefined, meta: { label: null } });
-    expect(ts.workers.length).toBe(1);
+    expect(out.kind === 'done' && out.result.scores.length).toBe(10_000);
+    // Worker 1's block is the second half (its piece, in the CLI), not the second quarter of four.
+    expect(workers[1].runs()[0][0]).toBe(5000);
+    // A quick run does not grow the pool.
+    expect(workers.length).toBe(2);
+    // Without startWith a staged pool starts one worker, Python or not, asked once.
+    for (const interruptible of [true, false]) {
+      const one = engine(3, { staged: true, interruptible });
+      one.e.setDataset({ ...dataset('d100'), size: undefined, meta: { label: null } });
+      expect(one.workers.length).toBe(1);
+    }
+    // Tasks that take long (never answered here): a pool started with two grows to all four.
+    const slow = engine(4, { staged: true, interruptible: true, startWith: 2, loadDelayMs: 20, forge: () => null });
+    slow.e.setDataset({ ...dataset('d100'), size: undefined });
+    slow.e.run('code', { timeLimitMs: 60_000 });
+    await until(() => slow.workers.length === 4, 3000);
   });
 
   it('the first worker to read the dataset reports its size when the import did not (the CLI)', async () => {

@@ -50,10 +50,15 @@ export interface EngineOptions {
    */
   oneCodePerWorker?: boolean;
   /**
-   * Start one worker, and the rest only when they can still help (each reads the whole file: the CLI). Python
-   * (`interruptible`) pools start them all at once even so: see `firstWorkers`.
+   * Start `startWith` workers (default one), and the rest only when they can still help (the CLI: each reads the whole
+   * file, or the rows of its tasks when the file was read in pieces).
    */
   staged?: boolean;
+  /**
+   * Staged: the workers started with a dataset (the CLI: one per piece of the file). A run is then cut into that many
+   * blocks, so that worker k's block is about the rows of its piece; workers added later take from the others' blocks.
+   */
+  startWith?: number;
   /** After a finished run, workers read the rest of their block and make the next run's copies (default true). */
   prepareBetweenRuns?: boolean;
   /** A worker sent something that is not in the protocol: it was dropped (and its task failed). */
@@ -287,13 +292,14 @@ export class RewardEngine {
 
   // ---- workers -------------------------------------------------------------------------------------------
 
-  /**
-   * @internal Workers started with a dataset. Staged: one, except for Python, whose rows cost 10–30 µs each against
-   * ~7 µs to read one: a second worker started once the first has read the file (read it again, start Pyodide) joined
-   * too late to help on 2 cores; started at once, both read while they start (bench/README.md, issue 27).
-   */
+  /** @internal Workers started with a dataset: all, or staged `startWith` (default one). */
   firstWorkers(): number {
-    return this.opts.staged && !this.opts.interruptible ? 1 : this.size;
+    return this.opts.staged ? Math.max(1, Math.min(this.size, this.opts.startWith ?? 1)) : this.size;
+  }
+
+  /** @internal The blocks a run's rows are cut into: one per worker the pool starts with (see `startWith`). */
+  blocks(): number {
+    return this.opts.startWith === undefined ? this.size : this.firstWorkers();
   }
 
   /** @internal */
@@ -397,7 +403,7 @@ export class RewardEngine {
     const last = this.lastBlocks;
     // No run of this dataset yet: the spare has started and read it, which is most of what it saves.
     if (k < 0 || !last || last.datasetId !== this.dataset?.ds.file.datasetId) return;
-    const block = TaskQueue.blockOf(k, last.rows, this.size, last.align);
+    const block = TaskQueue.blockOf(k, last.rows, this.blocks(), last.align);
     spare.port.post({ kind: 'idle', block, tails: [], ...(last.python ? { python: last.python } : {}) });
   }
 
@@ -416,7 +422,7 @@ export class RewardEngine {
     slot.datasetId = d.ds.file.datasetId;
     slot.loaded = false;
     // One worker is asked for the facts (another, if that one was replaced before it answered); of workers started
-    // together (a staged Python pool), each is, and the first to have read the file answers.
+    // together (a staged pool that starts several, each reading the whole file), each is, and the first to answer wins.
     const askAll = this.opts.staged === true && this.firstWorkers() > 1;
     const noneAsked = !d.metaFrom || d.metaFrom.retired;
     const meta = d.ds.meta && (askAll || noneAsked) ? d.ds.meta : undefined;
@@ -600,8 +606,8 @@ export class RewardEngine {
       if (!prepare) return;
       this.slots.forEach((s, k) => {
         if (!this.isReady(s)) return;
-        const block = TaskQueue.blockOf(k, run.rows, this.size, run.align);
-        s.port.post({ kind: 'idle', block, tails: TaskQueue.tailsOf(k, run.rows, this.size, run.align) });
+        const block = TaskQueue.blockOf(k, run.rows, this.blocks(), run.align);
+        s.port.post({ kind: 'idle', block, tails: TaskQueue.tailsOf(k, run.rows, this.blocks(), run.align) });
       });
     }, 0);
   }
@@ -688,7 +694,7 @@ class Run {
           kind: 'failed',
           message: `the scores of model ${name} cover ${col.length} rollouts where the run has ${n}${this.opts.probe ? ' (probed rollouts)' : ''}`,
         });
-    this.queue = new TaskQueue(n, e.size, this.align, e.nextTaskId);
+    this.queue = new TaskQueue(n, e.blocks(), this.align, e.nextTaskId);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
     // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
     // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).

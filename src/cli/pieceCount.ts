@@ -1,0 +1,75 @@
+/**
+ * How many pieces a plain JSONL data file is read in (pieces.ts), and so how many workers a reward's pool starts
+ * with: kept apart from the reading so that the launcher can start those workers before it loads the scoring code.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+/**
+ * No piece smaller than this: below it one worker reads the file before a second one has started. The environment
+ * variable sets it for tests, which read small files in pieces (on any machine: see MIN_CORES).
+ */
+const TEST_PIECE_BYTES = Number(process.env.REWARD_STUDIO_MIN_PIECE_BYTES);
+export const MIN_PIECE_BYTES = TEST_PIECE_BYTES || 8 << 20;
+/**
+ * Pieces need a core per parser and one more: one worker parsing a file already keeps a second core busy with V8's
+ * garbage-collector helpers, and on 2 cores two pieces at once were no faster than one whole read (bench/README).
+ * Not for Python: a Python worker's start and its rows cost far more than the read, which pieces share out.
+ */
+const MIN_CORES = 3;
+/**
+ * On 2 cores a TypeScript reward reads a file of at least this size in pieces all the same: once a read's buffers
+ * stopped starting full GCs, two pieces took 0.98× a whole read's time at 273 MB, 0.79× at 913 MB and 0.66× at 1.3 GB
+ * (bench/README, session 25), and 0.90× pandas against 0.83× at 91 MB.
+ */
+const TWO_CORE_PIECE_FILE_BYTES = 512 << 20;
+
+/** Whether pieces pay for a file of `bytes` on `cores` cores (before the file's size and head are checked). */
+export function piecesPay(cores: number, bytes: number, python: boolean): boolean {
+  if (python) return true;
+  return cores >= MIN_CORES || (cores === 2 && bytes >= TWO_CORE_PIECE_FILE_BYTES);
+}
+
+/**
+ * Whether `path` may be read in pieces, checked before the workers start (so that a file read whole starts one, as
+ * before): pieces pay on this machine (`piecesPay`; any machine for a Python reward), a file large enough for two
+ * pieces, and its first character (after a byte-order mark and blanks) a `{`.
+ */
+export function mayReadInPieces(path: string, python = false): boolean {
+  try {
+    const size = statSync(path).size;
+    if (!TEST_PIECE_BYTES && !piecesPay(availableParallelism(), size, python)) return false;
+    if (size < 2 * MIN_PIECE_BYTES) return false;
+    const fd = openSync(path, 'r');
+    const head = new Uint8Array(64);
+    let got: number;
+    try {
+      got = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    while (i < got && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+    return i < got && head[i] === 0x7b;
+  } catch {
+    return false; // the whole-file read says why
+  }
+}
+
+/** How many pieces `planPieces` cuts `path` into for `workers` workers, at most (as `mayReadInPieces`, after it). */
+export function piecesFor(path: string, workers: number): number {
+  try {
+    return Math.max(1, Math.min(workers, Math.floor(statSync(path).size / MIN_PIECE_BYTES)));
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * The pieces in which a pool of `size` workers reads `path`, one worker each, all started at once; 0 when one worker
+ * reads it whole first (null: several files, or none). A staged pool adds the other workers once a run shows it is
+ * long (engine.ts, `grow`).
+ */
+export function pieceCount(path: string | null, python: boolean, size: number): number {
+  return path !== null && size >= 2 && mayReadInPieces(path, python) ? piecesFor(path, size) : 0;
+}
