@@ -236,4 +236,31 @@ def reward(prompts, completions, **kwargs):
     const figures = (out: string) => untimed(out).replace(/^reward \S+\.py.*$/m, '');
     expect(figures(s.stdout)).toBe(figures(q.stdout));
   }, 60_000);
+
+  it('a Python pool started with two pieces grows to four: the rows of the grown workers in their places', () => {
+    const text = rollouts(200, '\n');
+    const data = file('grow.jsonl', text);
+    // Each score depends on its row's texts (a row given another's place changes it); 20 ms a row, so the pool grows.
+    const reward = file(
+      'grow.py',
+      `import time
+def reward(prompts, completions, uid=None, **kwargs):
+    out = []
+    for p, c, u in zip(prompts, completions, uid):
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.02:
+            pass
+        out.append(((len(p) * 5 + len(c) + len(u) * 3 + ord(c[0])) % 17) / 4)
+    return out
+`,
+    );
+    const args = ['score', data, '--reward', reward, '--workers', '4', '--batch-size', '1', '--label', 'correct'];
+    const env = { ...process.env, REWARD_STUDIO_MIN_PIECE_BYTES: String(Math.floor(Buffer.byteLength(text) / 2)) };
+    const split = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env });
+    const whole = cli(args, false);
+    expect(split.status).toBe(0);
+    expect(workersOf(split.stdout)).toBe(4);
+    expect(untimed(split.stdout)).toBe(untimed(whole.stdout));
+    expect(split.stderr).toBe(whole.stderr);
+  }, 60_000);
 });
