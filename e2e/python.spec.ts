@@ -206,3 +206,27 @@ test('fresh Python interpreters for other code start while the user edits, not a
   await waitSummary(page, 'mean 1.0000 · 800 scored');
   await expect.poll(count, { timeout: 30_000 }).toBe(pool);
 });
+
+test('on many cores a Python pool starts four interpreters, and all of them once a run shows it is long', async ({ page }) => {
+  test.setTimeout(180_000);
+  // Six workers asked for (a 6-core machine's pool).
+  await page.goto('/?workers=6');
+  await expect(page.getByTestId('run-summary')).toContainText('800 scored');
+  const count = await pythonWorkers(page);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const history = page.getByRole('combobox', { name: 'Run history' }).locator('option');
+  await expect(history).toHaveCount(2, { timeout: 90_000 });
+  await expect.poll(count).toBe(4);
+  await page.waitForTimeout(1000);
+  expect(count()).toBe(4);
+  // 40 ms a row: 32 s of scoring over four interpreters, against one interpreter's start; the pool grows to six.
+  await typeReward(
+    page,
+    `import time\n\ndef compute_score(data_source, solution_str, ground_truth, extra_info=None):\n    t = time.perf_counter()\n    while time.perf_counter() - t < 0.04:\n        pass\n    return 0.5\n`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitSummary(page, 'mean 0.5000 · 800 scored');
+  // The edit's four spares took over from the first four; two more joined.
+  await expect.poll(count, { timeout: 30_000 }).toBe(6);
+});

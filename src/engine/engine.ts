@@ -50,8 +50,8 @@ export interface EngineOptions {
    */
   oneCodePerWorker?: boolean;
   /**
-   * Start `startWith` workers (default one), and the rest only when they can still help (the CLI: each reads the whole
-   * file, or the rows of its tasks when the file was read in pieces).
+   * Start `startWith` workers (default one), and the rest only when they can still help: the CLI (each reads the whole
+   * file, or the rows of its tasks when the file was read in pieces), and a tab's Python pool on many cores.
    */
   staged?: boolean;
   /**

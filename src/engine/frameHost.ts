@@ -37,6 +37,13 @@ function sandboxWorker(script: string, name: string): Worker {
   return w;
 }
 
+/**
+ * A tab's Python pool starts at most this many interpreters, and the rest of the pool (one per core) once a run shows
+ * it is long: each interpreter holds ~85 MB in Chromium, and as many spares start for an edit, so one per core on a
+ * many-core machine took gigabytes for the 800 demo rows (bench/README.md, session 30).
+ */
+const PY_FIRST_WORKERS = 4;
+
 export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
   const post = (m: FromFrame, transfer: Transferable[] = []) => port.postMessage(m, transfer);
   const protocolError = (message: string) => post({ kind: 'protocol-error', message });
@@ -52,6 +59,7 @@ export function hostEngines(port: MessagePort, opts: FrameHostOptions): void {
       spawn: () => (pool === 'py' ? pyodide.spawn() : browserWorkerPort(sandboxWorker(opts.scripts.ts, 'reward-js'))),
       interruptible: pool === 'py',
       oneCodePerWorker: pool === 'py',
+      ...(pool === 'py' && opts.size > PY_FIRST_WORKERS ? { staged: true, startWith: PY_FIRST_WORKERS } : {}),
       onProtocolError: protocolError,
     }));
 
