@@ -523,6 +523,12 @@ describe('RewardEngine on fake ports', () => {
     expect(workers[1].runs()[0][0]).toBe(5000);
     // A quick run does not grow the pool.
     expect(workers.length).toBe(2);
+    // Grown (as a long run grows it), the pool's next run has a block per worker: worker 3's is the last quarter.
+    e.fill(4);
+    for (const s of e.workers) e.ensureData(s);
+    await until(() => e.workers.every((s) => e.isReady(s)));
+    await e.run('code', { python: { name: 'f', kind: 'verl', batchSize: 1 } }).done;
+    expect(workers[3].runs()[0][0]).toBe(7500);
     // Without startWith a staged pool starts one worker, Python or not, asked once.
     for (const interruptible of [true, false]) {
       const one = engine(3, { staged: true, interruptible });

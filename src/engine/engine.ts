@@ -55,8 +55,9 @@ export interface EngineOptions {
    */
   staged?: boolean;
   /**
-   * Staged: the workers started with a dataset (the CLI: one per piece of the file). A run is then cut into that many
-   * blocks, so that worker k's block is about the rows of its piece; workers added later take from the others' blocks.
+   * Staged: the workers started with a dataset (the CLI: one per piece of the file). A run is then cut into one block
+   * per worker the pool has, so that worker k's block is about the rows of its piece; workers added during a run take
+   * from the others' blocks, and have blocks of their own from the next run on.
    */
   startWith?: number;
   /** After a finished run, workers read the rest of their block and make the next run's copies (default true). */
@@ -297,9 +298,12 @@ export class RewardEngine {
     return this.opts.staged ? Math.max(1, Math.min(this.size, this.opts.startWith ?? 1)) : this.size;
   }
 
-  /** @internal The blocks a run's rows are cut into: one per worker the pool starts with (see `startWith`). */
+  /**
+   * @internal The blocks a run's rows are cut into: with `startWith`, one per worker the pool has, at least that many
+   * (the CLI's pieces; a tab's Python pool once grown); otherwise one per worker the pool may have.
+   */
   blocks(): number {
-    return this.opts.startWith === undefined ? this.size : this.firstWorkers();
+    return this.opts.startWith === undefined ? this.size : Math.min(this.size, Math.max(this.firstWorkers(), this.slots.length));
   }
 
   /** @internal */
