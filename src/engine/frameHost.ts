@@ -39,8 +39,8 @@ function sandboxWorker(script: string, name: string): Worker {
 
 /**
  * A tab's Python pool starts at most this many interpreters, and the rest of the pool (one per core) once a run shows
- * it is long: each interpreter holds ~85 MB in Chromium, and as many spares start for an edit, so one per core on a
- * many-core machine took gigabytes for the 800 demo rows (bench/README.md, session 30).
+ * it is long: each interpreter holds ~85 MB in Chromium, and as many spares start for an edit, so one per core would
+ * hold ~1.3 GB on 16 cores for the 800 demo rows, twice that during an edit (bench/README.md, session 30).
  */
 const PY_FIRST_WORKERS = 4;
 
