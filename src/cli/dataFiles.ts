@@ -36,6 +36,12 @@ export function dataOf(o: { dataPath: string; dataPaths?: string[] }): DataFiles
   return d;
 }
 
+/** The command line's one data file (absolute), or null: several files, a folder, or a path that cannot be read. */
+export function singleFileOf(o: { dataPath: string; dataPaths?: string[] }): string | null {
+  const d = dataOf(o);
+  return d.ok ? d.single : null;
+}
+
 /** Read what `paths` name (absolute paths in the result). */
 export function dataFiles(paths: readonly string[]): DataFiles {
   const kinds: ('file' | 'folder')[] = [];

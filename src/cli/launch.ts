@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { isPythonReward, parseArgs, USAGE } from './args';
 import { defaultPoolSize, earlyWorker } from '../engine/node';
 import { ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
-import { dataPathsOf } from './dataFiles';
+import { singleFileOf } from './dataFiles';
 import { checkOut, fail, type Io } from './io';
 import { pieceCount } from './pieceCount';
 import { runSandboxed, sandboxed } from './sandbox';
@@ -45,8 +45,8 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
   // snapshot the launcher handed.
   const o = parsed.options;
   const handed = isPythonReward(o.rewardPaths[0]) && sandboxed() ? handedSnapshotRef() : null;
-  const paths = dataPathsOf(o);
-  const pythonFirst = () => Math.max(1, pieceCount(paths.length === 1 ? paths[0] : null, true, o.workers ?? defaultPoolSize()));
+  // The data paths' listing is kept for the scoring code (dataOf reads it once per options object).
+  const pythonFirst = () => Math.max(1, pieceCount(singleFileOf(o), true, o.workers ?? defaultPoolSize()));
   const early = o.rewardPaths.some(isPythonReward)
     ? handed && earlyWorker(workerUrl, o.workerMemoryMb, 'py', pythonFirst(), handed)
     : earlyWorker(workerUrl, o.workerMemoryMb);

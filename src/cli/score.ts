@@ -5,7 +5,7 @@
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dataOf, dataPathsOf, datasetFile, loadData } from './dataFiles';
+import { dataOf, dataPathsOf, datasetFile, loadData, singleFileOf } from './dataFiles';
 import { plainGroupKey } from '../core/dataset/parts';
 import { basename } from 'node:path';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -291,11 +291,10 @@ export async function openReward(
   // time by lines (bench/README.md, session 21). A TypeScript pool stops there; a Python pool (rows of 10–30 µs and
   // more) may grow to every core once the run shows it is long, as it does from one worker for a file read whole:
   // 16 Pyodide starts for a file of one row took 0.7 s more and 7.6× the CPU of one (bench/README.md, session 30).
-  const data = dataOf(o);
-  const single = data.ok ? data.single : null;
-  const pieces = pieceCount(single, python, size);
-  const piecesOf = pieces > 0 ? single : null;
-  const first = Math.max(1, pieces);
+  const single = singleFileOf(o);
+  const pieceWorkers = pieceCount(single, python, size);
+  const piecesOf = pieceWorkers > 0 ? single : null;
+  const first = Math.max(1, pieceWorkers);
   const poolSize = piecesOf !== null && !python ? first : size;
   const engine = new RewardEngine({
     size: poolSize,
