@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { isPythonReward, parseArgs, USAGE } from './args';
 import { defaultPoolSize, earlyWorker } from '../engine/node';
-import { ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
+import { dropIfCorrupted, ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
 import { singleFileOf } from './dataFiles';
 import { checkOut, fail, type Io } from './io';
 import { pieceCount } from './pieceCount';
@@ -29,9 +29,12 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
     if (bad) return fail(io, bad);
     try {
-      // Made here, where the cache may be written: the sandboxed run may only read it.
-      const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot() : null;
-      return await runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot);
+      // Made here, where the cache may be written: the sandboxed run may only read it. Its body is checked once that
+      // run has started (its workers check it as well), on this otherwise idle process.
+      const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot(process.env, undefined, undefined, 'header') : null;
+      const run = runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot);
+      if (snapshot) dropIfCorrupted(snapshot);
+      return await run;
     } catch (e) {
       return fail(io, e instanceof Error ? e.message : String(e));
     }

@@ -4,7 +4,7 @@
  * RUNS_AT_ONCE at a time: more would starve each other (and the other test files) of CPU on a small machine.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,20 +34,20 @@ const waiting: (() => void)[] = [];
 const LIMIT = 1500;
 
 /** The CLI as a child process, asynchronously (so that several Pyodide loads overlap). */
-async function cli(args: string[], timeout = 90_000): Promise<Run> {
+async function cli(args: string[], timeout = 90_000, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   if (running >= RUNS_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
   running++;
   try {
-    return await spawnCli(args, timeout);
+    return await spawnCli(args, timeout, env);
   } finally {
     running--;
     waiting.shift()?.();
   }
 }
-function spawnCli(args: string[], timeout: number): Promise<Run> {
+function spawnCli(args: string[], timeout: number, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((done, fail) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout, env });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -71,6 +71,7 @@ const HANG_ROWS =
   ['ok', 'ok', 'hang', 'ok', 'ok', 'hang'].map((c, i) => JSON.stringify({ prompt: `q${i >> 1}`, completion: c, uid: `g${i >> 1}` })).join('\n') + '\n';
 
 let ts: { json: string; out: string[] };
+let gsm8kPath = '';
 const runs: Record<string, Promise<Run>> = {};
 const outs: Record<string, string> = {};
 
@@ -78,7 +79,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reward-studio-cli-py-'));
   const b = spawnSync(process.execPath, [join(ROOT, 'bin/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  const gsm8k = file('gsm8k.py', GSM8K_PY);
+  const gsm8k = (gsm8kPath = file('gsm8k.py', GSM8K_PY));
   const hangData = file('hang.jsonl', HANG_ROWS);
   const start = (key: string, args: string[]) => (runs[key] = cli(args));
   // The TypeScript default reward, for comparison (first in line).
@@ -241,6 +242,31 @@ describe('the GSM8K demo reward in Python gives the TypeScript default reward’
     },
     120_000,
   );
+});
+
+describe('the Pyodide snapshot, checked in full after the launch (issue 27)', () => {
+  it('memory altered on disk: the run still scores (its workers refuse it), the launcher removes it, the next run makes it again', async () => {
+    const cache = mkdtempSync(join(dir, 'cache-'));
+    const env = { ...process.env, REWARD_STUDIO_CACHE_DIR: cache };
+    const args = ['score', DEMO, '--reward', gsm8kPath, '--function', 'compute_score', '--json'];
+    const first = await cli(args, 180_000, env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(ts.json);
+    const made = readdirSync(cache).filter((f) => f.endsWith('.snapshot'));
+    expect(made).toHaveLength(1);
+    const path = join(cache, made[0]);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1000] ^= 0xff;
+    writeFileSync(path, bytes);
+    const second = await cli(args, 180_000, env);
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toBe(ts.json);
+    expect(existsSync(path)).toBe(false);
+    const third = await cli(args, 180_000, env);
+    expect(third.stdout).toBe(ts.json);
+    expect(readFileSync(path).equals(bytes)).toBe(false);
+    expect(readFileSync(path)).toHaveLength(bytes.length);
+  }, 600_000);
 });
 
 describe('the frameworks’ own reward files (issue 22)', () => {

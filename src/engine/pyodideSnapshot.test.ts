@@ -1,13 +1,18 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessFor, HARNESS_SOURCE, PRECOMPILED_HARNESS } from '../core/python/harness';
 import {
   cacheDir,
+  DIGEST_FILE,
+  dropIfCorrupted,
   ensureSnapshot,
   handedSnapshotRef,
+  pyodideDigest,
   readSnapshot,
+  snapshotKey,
   snapshotRef,
   startPyodide,
   writeSnapshot,
@@ -113,6 +118,80 @@ describe('the Pyodide snapshot cache', () => {
     expect(made).toBe(2);
   });
 
+  it("remembers the digest of Pyodide's files by their identities, and hashes a changed file again", () => {
+    const pyodide = join(dir, 'fake-pyodide');
+    mkdirSync(pyodide, { recursive: true });
+    const names = ['package.json', 'pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+    for (const f of names) writeFileSync(join(pyodide, f), `the bytes of ${f}`);
+    // Worked out apart from the code: each file's name, a newline, then its bytes.
+    const digestOf = () => {
+      const h = createHash('sha256');
+      for (const f of names) h.update(`${f}\n`).update(readFileSync(join(pyodide, f)));
+      return h.digest('hex');
+    };
+    const cache = join(dir, 'digest');
+    const memo = join(cache, DIGEST_FILE);
+    expect(pyodideDigest(pyodide, null)).toBe(digestOf());
+    expect(existsSync(memo)).toBe(false);
+    expect(pyodideDigest(pyodide, cache)).toBe(digestOf());
+    expect(statSync(memo).mode & 0o777).toBe(0o600);
+    // The remembered digest is the one used while the files are the same files (a forged one shows it is read).
+    const forged = 'ab'.repeat(32);
+    const kept = JSON.parse(readFileSync(memo, 'utf8')) as { sha256: string };
+    writeFileSync(memo, JSON.stringify({ ...kept, sha256: forged }), { mode: 0o600 });
+    expect(pyodideDigest(pyodide, cache)).toBe(forged);
+    expect(snapshotKey(pyodide, cache)).not.toBe(snapshotKey(pyodide, null));
+    // A file written again (same size: only its change time and bytes differ): hashed again, and remembered anew.
+    writeFileSync(join(pyodide, 'pyodide.asm.wasm'), 'the bytes of pyodide.asm.wXsm');
+    expect(pyodideDigest(pyodide, cache)).toBe(digestOf());
+    expect(JSON.parse(readFileSync(memo, 'utf8'))).toMatchObject({ sha256: digestOf() });
+    // A memo others may write is not believed; nor is one for another folder, nor garbage.
+    writeFileSync(memo, JSON.stringify({ ...kept, sha256: forged }), { mode: 0o600 });
+    chmodSync(memo, 0o666);
+    expect(pyodideDigest(pyodide, cache)).toBe(digestOf());
+    for (const text of [JSON.stringify({ ...kept, dir: '/elsewhere', sha256: forged }), 'not json']) {
+      writeFileSync(memo, text, { mode: 0o600 });
+      chmodSync(memo, 0o600);
+      expect(pyodideDigest(pyodide, cache)).toBe(digestOf());
+    }
+  });
+
+  it("the launcher's header check leaves the body to a check after the start, which removes a corrupted file", async () => {
+    const e = env('later');
+    const ref = snapshotRef(e)!;
+    let made = 0;
+    const make = async () => (made++, memory(4096));
+    expect(await ensureSnapshot(e, undefined, make, 'header')).toEqual(ref);
+    expect(made).toBe(1);
+    expect(dropIfCorrupted(ref)).toBe(false);
+    const good = readFileSync(ref.path);
+    const flipped = Buffer.from(good);
+    flipped[good.length - 7] ^= 1;
+    writeFileSync(ref.path, flipped, { mode: 0o600 });
+    // The header is as it was: the launcher starts the run with it, and the run's workers refuse it.
+    expect(readSnapshot(ref, true)).toEqual({ ok: true });
+    expect(readSnapshot(ref)).toEqual({ ok: false, reason: 'corrupted' });
+    expect(await ensureSnapshot(e, undefined, make, 'header')).toEqual(ref);
+    expect(made).toBe(1);
+    expect(dropIfCorrupted(ref)).toBe(true);
+    expect(existsSync(ref.path)).toBe(false);
+    expect(await ensureSnapshot(e, undefined, make, 'header')).toEqual(ref);
+    expect(made).toBe(2);
+    expect(readSnapshot(ref).ok).toBe(true);
+    // The header check refuses what it can see: a cut file, another key, a file others may write.
+    writeFileSync(ref.path, good.subarray(0, good.length - 1), { mode: 0o600 });
+    expect(readSnapshot(ref, true)).toEqual({ ok: false, reason: 'cut short' });
+    expect(dropIfCorrupted(ref)).toBe(true);
+    expect(readSnapshot({ ...ref, key: 'f'.repeat(64) }, true)).toEqual({ ok: false, reason: 'none yet' });
+    writeFileSync(ref.path, good, { mode: 0o600 });
+    expect(readSnapshot({ ...ref, key: 'f'.repeat(64) }, true)).toEqual({ ok: false, reason: 'made for another Pyodide, Node or recipe' });
+    chmodSync(ref.path, 0o660);
+    expect(readSnapshot(ref, true)).toEqual({ ok: false, reason: 'writable by others' });
+    // Refused for what it is not (not for its bytes): left where it is; ensureSnapshot makes it again.
+    expect(dropIfCorrupted(ref)).toBe(false);
+    expect(existsSync(ref.path)).toBe(true);
+  });
+
   it('drops snapshots of other versions not used for two weeks when it makes one', async () => {
     const e = env('prune');
     const ref = snapshotRef(e)!;
@@ -125,7 +204,7 @@ describe('the Pyodide snapshot cache', () => {
     const weeksAgo = new Date(Date.now() - 15 * 86_400_000);
     for (const f of [old, other]) utimesSync(f, weeksAgo, weeksAgo);
     expect(await ensureSnapshot(e, undefined, async () => memory(64))).toEqual(ref);
-    expect(readdirSync(folder).sort()).toEqual([basename(ref.path), 'notes.txt', basename(recent)].sort());
+    expect(readdirSync(folder).sort()).toEqual([basename(ref.path), DIGEST_FILE, 'notes.txt', basename(recent)].sort());
   });
 
   it('starts a working Pyodide that draws its own random numbers', async () => {

@@ -9,7 +9,8 @@
  * 0700, a file of mode 0600, moved into place whole). Its name and header carry a key: the SHA-256 of Pyodide's own
  * files, Node's version and this recipe (the harness's source included); a file is used only when it belongs to the
  * current user, is writable by no one else, its key is the expected one and its bytes hash to the SHA-256 its header
- * holds. Anything else is refused (and made again by the next process that may write the cache).
+ * holds. Anything else is refused (and made again by the next process that may write the cache). The digest of
+ * Pyodide's files is remembered beside the snapshots (`pyodideDigest`), so that a run does not hash 13 MB again.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -65,10 +66,81 @@ export function pyodideDir(from: string | URL = import.meta.url): string | null 
 }
 
 /** The key of a snapshot made by this recipe (the harness's source included) with the Pyodide in `dir` on this Node. */
-export function snapshotKey(dir: string): string {
-  const h = createHash('sha256').update(`${RECIPE}\n${process.version}\n${process.arch}\n${PREIMPORT}\n${PRECOMPILE_HARNESS_PY}\n`).update(HARNESS_SOURCE);
+export function snapshotKey(dir: string, cache: string | null = null): string {
+  return createHash('sha256')
+    .update(`${RECIPE}\n${process.version}\n${process.arch}\n${PREIMPORT}\n${PRECOMPILE_HARNESS_PY}\n`)
+    .update(HARNESS_SOURCE)
+    .update(pyodideDigest(dir, cache))
+    .digest('hex');
+}
+
+/** Where `pyodideDigest` remembers the digest of Pyodide's files. */
+export const DIGEST_FILE = 'pyodide-files.json';
+
+/**
+ * SHA-256 of Pyodide's files (names and bytes), remembered in `cache` with the files' identities: device, inode, size
+ * and change time, which the kernel sets on every write and rename. Hashing the 13 MB took ~35 ms of each Python run.
+ */
+export function pyodideDigest(dir: string, cache: string | null = null): string {
+  const identity = JSON.stringify(
+    PYODIDE_FILES.map((f) => {
+      const st = statSync(join(dir, f), { bigint: true });
+      return [f, String(st.dev), String(st.ino), String(st.size), String(st.ctimeNs), String(st.mtimeNs)];
+    }),
+  );
+  const memo = cache === null ? null : join(cache, DIGEST_FILE);
+  if (memo !== null) {
+    const text = readOwnFile(memo);
+    try {
+      const got = text === null ? null : (JSON.parse(text) as { dir?: unknown; identity?: unknown; sha256?: unknown });
+      if (got && got.dir === dir && got.identity === identity && typeof got.sha256 === 'string' && /^[0-9a-f]{64}$/.test(got.sha256)) return got.sha256;
+    } catch {
+      /* not ours: hashed again below */
+    }
+  }
+  const h = createHash('sha256');
   for (const f of PYODIDE_FILES) h.update(`${f}\n`).update(readFileSync(join(dir, f)));
-  return h.digest('hex');
+  const sha256 = h.digest('hex');
+  if (memo !== null) {
+    try {
+      writeWhole(memo, Buffer.from(JSON.stringify({ dir, identity, sha256 })));
+    } catch {
+      /* a cache this process may not write (the sandboxed run): hashed again next time */
+    }
+  }
+  return sha256;
+}
+
+/** A file's text when it belongs to this user and no one else may write it; else null. */
+function readOwnFile(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > 65_536 || (st.mode & 0o022) !== 0) return null;
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return null;
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Write `bytes` to `path` whole: a temporary file of mode 0600 in a folder of mode 0700, moved into place. */
+function writeWhole(path: string, bytes: Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 /** Where the snapshot for `key` lives (nothing is read), or null when caching is off or Pyodide is not installed. */
@@ -77,7 +149,7 @@ export function snapshotRef(env: NodeJS.ProcessEnv = process.env, from?: string 
   const pyodide = pyodideDir(from);
   if (dir === null || pyodide === null) return null;
   try {
-    return refOf(dir, snapshotKey(pyodide));
+    return refOf(dir, snapshotKey(pyodide, dir));
   } catch {
     return null;
   }
@@ -98,8 +170,15 @@ export function handedSnapshotRef(env: NodeJS.ProcessEnv = process.env): Pyodide
   return dir !== null && key !== undefined && /^[0-9a-f]{64}$/.test(key) ? refOf(dir, key) : null;
 }
 
-/** The snapshot's memory when the file at `ref.path` is a valid snapshot for `ref.key`; else why not. */
-export function readSnapshot(ref: PyodideSnapshotRef): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+type Refused = { ok: false; reason: string };
+
+/**
+ * The snapshot's memory when the file at `ref.path` is a valid snapshot for `ref.key`; else why not. `headerOnly`:
+ * the checks short of the body's SHA-256 (owner, mode, key, length), and no memory (the launcher: see `dropIfCorrupted`).
+ */
+export function readSnapshot(ref: PyodideSnapshotRef): { ok: true; bytes: Uint8Array } | Refused;
+export function readSnapshot(ref: PyodideSnapshotRef, headerOnly: true): { ok: true } | Refused;
+export function readSnapshot(ref: PyodideSnapshotRef, headerOnly = false): { ok: true; bytes?: Uint8Array } | Refused {
   let fd: number;
   try {
     fd = openSync(ref.path, 'r');
@@ -112,18 +191,19 @@ export function readSnapshot(ref: PyodideSnapshotRef): { ok: true; bytes: Uint8A
     // Written only by this user: a file someone else could have written is not run.
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return { ok: false, reason: 'owned by another user' };
     if ((st.mode & 0o022) !== 0) return { ok: false, reason: 'writable by others' };
+    const magic = MAGIC.length;
+    const want = headerOnly ? Math.min(st.size, magic + 4 + MAX_HEADER) : st.size;
     // Not from Buffer's shared pool: the memory must start at offset 0 of its own buffer (see writeSnapshot).
-    const all = Buffer.allocUnsafeSlow(st.size);
+    const all = Buffer.allocUnsafeSlow(want);
     let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, all, got, st.size - got, got);
+    while (got < want) {
+      const n = readSync(fd, all, got, want - got, got);
       if (n === 0) break;
       got += n;
     }
-    const magic = MAGIC.length;
     if (got < magic + 4 || all.toString('latin1', 0, magic) !== MAGIC) return { ok: false, reason: 'not a snapshot' };
     const headerLength = all.readUInt32LE(magic);
-    if (headerLength > 4096 || magic + 4 + headerLength > got) return { ok: false, reason: 'bad header' };
+    if (headerLength > MAX_HEADER || magic + 4 + headerLength > got) return { ok: false, reason: 'bad header' };
     let header: { key?: unknown; bytes?: unknown; sha256?: unknown };
     try {
       header = JSON.parse(all.toString('utf8', magic + 4, magic + 4 + headerLength)) as typeof header;
@@ -131,9 +211,11 @@ export function readSnapshot(ref: PyodideSnapshotRef): { ok: true; bytes: Uint8A
       return { ok: false, reason: 'bad header' };
     }
     if (header.key !== ref.key) return { ok: false, reason: 'made for another Pyodide, Node or recipe' };
-    const body = all.subarray(magic + 4 + headerLength, got);
-    if (header.bytes !== body.length) return { ok: false, reason: 'cut short' };
-    if (body.byteOffset % 16 !== 0) return { ok: false, reason: 'bad header' };
+    const start = magic + 4 + headerLength;
+    if (header.bytes !== (headerOnly ? st.size : got) - start) return { ok: false, reason: 'cut short' };
+    if (start % 16 !== 0) return { ok: false, reason: 'bad header' };
+    if (headerOnly) return { ok: true };
+    const body = all.subarray(start, got);
     if (header.sha256 !== createHash('sha256').update(body).digest('hex')) return { ok: false, reason: 'corrupted' };
     return { ok: true, bytes: new Uint8Array(body.buffer, body.byteOffset, body.length) };
   } catch (e) {
@@ -143,21 +225,28 @@ export function readSnapshot(ref: PyodideSnapshotRef): { ok: true; bytes: Uint8A
   }
 }
 
+const MAX_HEADER = 4096;
+
+/**
+ * The full check of a snapshot the launcher passed on a header check (`ensureSnapshot(…, 'header')`), made while the
+ * sandboxed run starts: a file whose bytes are not the ones its header names is removed, so that the next run makes
+ * it again. The run under way refuses it itself (its workers check every snapshot in full) and starts Python the slow way.
+ */
+export function dropIfCorrupted(ref: PyodideSnapshotRef): boolean {
+  const got = readSnapshot(ref);
+  if (got.ok || (got.reason !== 'corrupted' && got.reason !== 'cut short')) return false;
+  rmSync(ref.path, { force: true });
+  return true;
+}
+
 /** Write `bytes` as the snapshot for `ref` (a folder of mode 0700; the file moved into place whole, mode 0600). */
 export function writeSnapshot(ref: PyodideSnapshotRef, bytes: Uint8Array): void {
-  mkdirSync(dirname(ref.path), { recursive: true, mode: 0o700 });
   const json = JSON.stringify({ key: ref.key, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
   // Padded so that the memory starts on a multiple of 16 bytes: Pyodide views it as 32-bit words in place.
   const header = Buffer.from(json.padEnd(json.length + ((16 - ((MAGIC.length + 4 + json.length) % 16)) % 16), ' '));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
-  const tmp = `${ref.path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, header, bytes]), { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, ref.path);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  writeWhole(ref.path, Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, header, bytes]));
 }
 
 /** Start Pyodide afresh and take the snapshot (seconds: a whole start). */
@@ -168,16 +257,18 @@ export async function makeSnapshot(): Promise<Uint8Array> {
 
 /**
  * The snapshot for this Pyodide, made and written when missing or refused; null when caching is off, or when it
- * cannot be made or written (Python then starts the slow way).
+ * cannot be made or written (Python then starts the slow way). `check`: 'header' leaves the body's SHA-256 to
+ * `dropIfCorrupted` and the workers, off the start's critical path (~30 ms for 31 MB).
  */
 export async function ensureSnapshot(
   env: NodeJS.ProcessEnv = process.env,
   from?: string | URL,
   make: () => Promise<Uint8Array> = makeSnapshot,
+  check: 'full' | 'header' = 'full',
 ): Promise<PyodideSnapshotRef | null> {
   const ref = snapshotRef(env, from);
   if (ref === null) return null;
-  if (readSnapshot(ref).ok) {
+  if ((check === 'header' ? readSnapshot(ref, true) : readSnapshot(ref)).ok) {
     keep(ref.path);
     return ref;
   }
