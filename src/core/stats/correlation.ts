@@ -3,7 +3,7 @@
  * (NaN = not scored) and returns NaN when fewer than 2 pairs remain or either side is constant over them.
  * Columns of different lengths throw a RangeError (a programming error).
  */
-import { checkSameLength, finitePairs, isConstant, rank, type Ranking } from './ranks';
+import { averageRanks, checkSameLength, finitePairs, isConstant, rank, type Ranking } from './ranks';
 
 /** Pearson r of already-finite pairs; NaN for n < 2 or a constant side. Clipped to [−1, 1]. */
 export function pearsonFinite(x: Float64Array, y: Float64Array): number {
@@ -52,7 +52,7 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
 /** Spearman ρ of already-finite pairs (pass their rankings when already computed). */
 export function spearmanFinite(x: Float64Array, y: Float64Array, rx?: Ranking, ry?: Ranking): number {
   if (x.length < 2 || isConstant(x) || isConstant(y)) return NaN;
-  return pearsonFinite((rx ?? rank(x)).average, (ry ?? rank(y)).average);
+  return pearsonFinite(rx?.average ?? averageRanks(x), ry?.average ?? averageRanks(y));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsort, finitePairs, rank, sortFloat64 } from './ranks';
+import { argsort, averageRanks, finitePairs, rank, sortFloat64 } from './ranks';
 
 function rand(seed: number): () => number {
   let s = seed >>> 0;
@@ -85,6 +85,49 @@ describe('argsort (radix) and rank', () => {
     expect(Array.from(r.dense)).toEqual([2, 3, 3, 1, 3, 0, 0]);
     expect(r.distinct).toBe(4);
     expect(rank(new Float64Array(0)).distinct).toBe(0);
+  });
+
+  it('averageRanks counts a column of integers in a small span; any other column takes rank().average', () => {
+    // 1,000 values i % 4: 250 of each, so ranks 1–250 average 125.5, then 375.5, 625.5, 875.5 (worked by hand).
+    const four = Float64Array.from({ length: 1000 }, (_, i) => i % 4);
+    expect(Array.from(averageRanks(four).subarray(0, 5))).toEqual([125.5, 375.5, 625.5, 875.5, 125.5]);
+    // Negative integers: 600 values (i % 3) − 1, 200 of each of −1, 0, 1.
+    const three = Float64Array.from({ length: 600 }, (_, i) => (i % 3) - 1);
+    expect(Array.from(averageRanks(three).subarray(0, 3))).toEqual([100.5, 300.5, 500.5]);
+    // 0/1 rewards with one −0 (counting cannot keep it apart; rank() ties it with +0): 300 zeros, 300 ones.
+    const signed = Float64Array.from({ length: 600 }, (_, i) => i % 2);
+    signed[2] = -0;
+    expect(Array.from(averageRanks(signed).subarray(0, 3))).toEqual([150.5, 450.5, 150.5]);
+    // Against rank(): integers near and past the span limit (4 per value), fractions, a wide range, under 512 values.
+    const r = rand(11);
+    for (const [n, make] of [
+      [5000, () => Math.floor(r() * 20_000) - 3] as const, // span ~20,000 ≤ 4n: counted
+      [5000, () => Math.floor(r() * 40_000)] as const, // span ~40,000 > 4n: ranked by argsort
+      [5000, () => Math.floor(r() * 50) + 0.5] as const,
+      [3000, () => Math.floor(r() * 2 ** 40)] as const,
+      [511, () => Math.floor(r() * 5)] as const,
+    ]) {
+      const v = Float64Array.from({ length: n }, make);
+      expect(Array.from(averageRanks(v))).toEqual(Array.from(rank(v).average));
+    }
+  });
+
+  it('sortFloat64 counts a column of integers in a small span, and gives the built-in sort', () => {
+    const r = rand(5);
+    for (const n of [4096, 10_000, 100_000]) {
+      const v = Float64Array.from({ length: n }, () => Math.floor(r() * 3 * n) - n);
+      const want = v.slice().sort();
+      expect(Array.from(sortFloat64(v))).toEqual(Array.from(want));
+    }
+    // Lengths 0…3 over 4,100 values (worked by hand: 1,025 of each, ascending).
+    const lengths = Float64Array.from({ length: 4100 }, (_, i) => 3 - (i % 4));
+    const sorted = sortFloat64(lengths);
+    expect([sorted[0], sorted[1024], sorted[1025], sorted[2050], sorted[3075], sorted[4099]]).toEqual([0, 0, 1, 2, 3, 3]);
+    // −0 among integers: not counted, so it still sorts before +0 as the built-in sort puts it.
+    const zeros = Float64Array.from({ length: 4096 }, (_, i) => i % 2);
+    zeros[4095] = -0;
+    const got = sortFloat64(zeros);
+    expect(Object.is(got[0], -0) && Object.is(got[1], 0)).toBe(true);
   });
 
   it('finitePairs keeps rows where both sides are finite', () => {
