@@ -200,6 +200,13 @@ export class MarshalWriter {
     }
   }
 
+  /** Bytes already in marshal format, as they are. */
+  raw(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.pos);
   }

@@ -15,8 +15,10 @@ import {
   PythonLoadError,
   rowPayload,
   runPython,
+  writeRowOf,
   type PythonRunOptions,
 } from './runPython';
+import { MarshalWriter } from './marshal';
 import type { RewardKind } from './signatures';
 
 let py: PyodideAPI;
@@ -204,6 +206,42 @@ describe('verl rewards: compute_score per row, keyword arguments', () => {
       ground_truth: '18',
       extra_info: { split: 'test', num_turns: null, rollout_reward_scores: {} },
     });
+  });
+
+  it('a row with no extra fields is written by the short path byte for byte as the payload path writes it', () => {
+    const rows = [
+      row(0, 'so A: 18', '18'),
+      row(1, 'no ground truth'),
+      row(2, 'é – 😀 and a lone \ud800', '7', { data_source: 'openai/gsm8k' }),
+      row(3, '', '', { data_source: null }),
+      // The others take the payload path: extra_info, num_turns, reward_scores, a data_source that is not a string,
+      // a ground truth that is a number or a list.
+      row(4, 'x', '1', { extra_info: { split: 'test', index: 4 } }),
+      row(5, 'x', '1', { __num_turns__: 3 }),
+      row(6, 'x', '1', { reward_scores: { rm: 0.5 } }),
+      row(7, 'x', '1', { data_source: 12 }),
+      { ...row(8, 'x'), groundTruth: 42 as unknown as string },
+      { ...row(9, 'x'), groundTruth: ['a', 'b'] as unknown as string },
+    ];
+    for (const kind of ['verl', 'verl-source', 'verl-batch'] as const) {
+      for (const copies of [false, true]) {
+        for (const t of rows) {
+          const fast = new MarshalWriter();
+          const slow = new MarshalWriter();
+          writeRowOf(fast, kind, t, copies);
+          writeRowOf(slow, kind, t, copies, false);
+          expect([...fast.bytes()]).toEqual([...slow.bytes()]);
+        }
+      }
+    }
+    // And Python reads the arguments the payload names (extra_info: its two defaults).
+    const code = lines(
+      'def compute_score(data_source, solution_str, ground_truth, extra_info=None):',
+      '    return len(data_source) * 1000 + len(solution_str) + (ground_truth is None) * 100 + sorted(extra_info).index("rollout_reward_scores") * 10000',
+    );
+    const r = run(code, 'compute_score', 'verl', rows.slice(0, 4));
+    // Row 2's completion is 18 code points in Python (the emoji is one, the lone surrogate one).
+    expect(Array.from(r.scores)).toEqual([8 + 10000, 15 + 100 + 10000, 12 * 1000 + 18 + 10000, 10000]);
   });
 
   it('keeps the first 16 string keys of a range, each cut at 200 characters; a failed row keeps none', () => {

@@ -237,6 +237,50 @@ function writeRow(w: MarshalWriter, names: readonly string[], payload: Record<st
   w.endBytes(at);
 }
 
+/**
+ * One row of `kind` for `t`, as `writeRow` writes its `rowPayload`. A verl row whose record has no `extra_info`,
+ * `__num_turns__` or `reward_scores` (most rollout files), with a string or no `data_source` and ground truth, takes
+ * `fast`: its three strings, then the rest pre-encoded (`verlTail`), without the payload's objects: ~1 µs a row less.
+ */
+export function writeRowOf(w: MarshalWriter, kind: RewardKind, t: Trajectory, copies: boolean, fast = true): void {
+  const f = t.fields;
+  const ds = f.data_source;
+  const gt = t.groundTruth;
+  if (
+    fast &&
+    (kind === 'verl' || kind === 'verl-source' || kind === 'verl-batch') &&
+    f.extra_info === undefined &&
+    f.__num_turns__ === undefined &&
+    f.reward_scores === undefined &&
+    (ds == null || typeof ds === 'string') &&
+    (gt == null || typeof gt === 'string') &&
+    typeof t.completion === 'string'
+  ) {
+    w.seq('(', 6);
+    w.str(ds ?? '');
+    w.str(t.completion);
+    if (gt == null) w.value(null);
+    else w.str(gt);
+    w.raw(verlTail(copies));
+    return;
+  }
+  writeRow(w, ROW_FIELDS[kind], rowPayload(kind, t), copies);
+}
+
+/** What follows a verl row's three strings when its extra_info is the default one: taken from `writeRow` itself. */
+const verlTails: Partial<Record<'copies' | 'inPlace', Uint8Array>> = {};
+function verlTail(copies: boolean): Uint8Array {
+  const k = copies ? 'copies' : 'inPlace';
+  let tail = verlTails[k];
+  if (tail === undefined) {
+    const w = new MarshalWriter();
+    writeRow(w, ROW_FIELDS.verl, { data_source: '', solution_str: '', ground_truth: null, extra_info: { num_turns: null, rollout_reward_scores: {} } }, copies);
+    // '(' and its count (5 bytes), two empty strings (5 each), None (1): 16 bytes before the extra_info.
+    tail = verlTails[k] = w.bytes().slice(16);
+  }
+  return tail;
+}
+
 /** The marshal buffer of the last range, reused by the next (growing a fresh one range after range cost more than writing). */
 let scratch: Uint8Array | undefined;
 const SCRATCH_LIMIT = 64 * 1024 * 1024;
@@ -352,7 +396,6 @@ export function runPython(
 
 /** Marshal bytes of `(indexes, rows)` for the rows of `spans`, the harness's payload (in the reused buffer). */
 function rowsPayload(kind: RewardKind, spans: [number, number][], rowAt: (i: number) => Trajectory, keyed: boolean): MarshalWriter {
-  const names = ROW_FIELDS[kind];
   const count = spans.reduce((a, [from, to]) => a + to - from, 0);
   const w = new MarshalWriter(scratch);
   scratch = undefined; // a nested call (none today) would get its own buffer
@@ -360,7 +403,7 @@ function rowsPayload(kind: RewardKind, spans: [number, number][], rowAt: (i: num
   w.seq('[', count);
   for (const [from, to] of spans) for (let i = from; i < to; i++) w.number(i);
   w.seq('[', count);
-  for (const [from, to] of spans) for (let i = from; i < to; i++) writeRow(w, names, rowPayload(kind, rowAt(i)), keyed);
+  for (const [from, to] of spans) for (let i = from; i < to; i++) writeRowOf(w, kind, rowAt(i), keyed);
   return w;
 }
 
