@@ -13,7 +13,7 @@ import expected from '../../core/python/testing/packages/expected.json';
 import SYMPY_EQUIV from '../../core/python/testing/packages/sympy_equiv.py?raw';
 import CACHED_EQUIV from '../../core/python/testing/packages/cached_equiv.py?raw';
 import type { Trajectory } from '../../core/trajectory';
-import { installShippedPackages } from './pythonPackages';
+import { installShippedPackages, mayImportShipped } from './pythonPackages';
 
 let py: PyodideAPI;
 const reads: string[] = [];
@@ -57,6 +57,14 @@ describe('shipped packages', () => {
     expect(py.runPython('import sympy, mpmath; sympy.__version__ + " " + mpmath.__version__')).toBe('1.14.0 1.3.0');
   }, 120_000);
 
+  it('parses only a file that names a shipped module or holds non-ASCII text', () => {
+    expect(mayImportShipped('import re, math\nfrom fractions import Fraction\n')).toBe(false);
+    expect(mayImportShipped('from sympy import simplify\n')).toBe(true);
+    expect(mayImportShipped('import isympy\n')).toBe(true);
+    expect(mayImportShipped('x = "mpmath"\n')).toBe(true);
+    expect(mayImportShipped('# é\nimport re\n')).toBe(true);
+  });
+
   it('unpacks each wheel once per interpreter', async () => {
     expect(await installShippedPackages(py, CACHED_EQUIV, read)).toBeNull();
     expect(reads).toEqual(['mpmath-1.3.0-py3-none-any.whl', 'sympy-1.14.0-py3-none-any.whl']);
@@ -66,6 +74,10 @@ describe('shipped packages', () => {
     const other = await loadPyodide({ jsglobals: {}, stdout: () => {}, stderr: () => {} });
     const bad = async () => new Uint8Array([80, 75, 5, 6, ...new Array<number>(18).fill(0)]);
     expect(await installShippedPackages(other, 'import mpmath\n', bad)).toBe(
+      'the shipped package mpmath-1.3.0-py3-none-any.whl does not match its SHA-256 in vendor/python/manifest.json: not used',
+    );
+    // Python reads identifiers in NFKC: full-width letters name mpmath too, and the file is still parsed for them.
+    expect(await installShippedPackages(other, 'import \uff4d\uff50\uff4d\uff41\uff54\uff48\n', bad)).toBe(
       'the shipped package mpmath-1.3.0-py3-none-any.whl does not match its SHA-256 in vendor/python/manifest.json: not used',
     );
   }, 60_000);

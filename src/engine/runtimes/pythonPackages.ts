@@ -4,7 +4,7 @@
  */
 import type { PyodideAPI } from 'pyodide';
 import { harnessFor } from '../../core/python/harness';
-import { wheelsFor } from '../../core/python/packages';
+import { SHIPPED_MODULES, wheelsFor } from '../../core/python/packages';
 
 /** Reads a shipped wheel by file name: the app's own /pyodide/packages/ in the browser, vendor/python in the CLI. */
 export type ReadWheel = (file: string) => Promise<Uint8Array>;
@@ -16,6 +16,7 @@ const installed = new WeakMap<PyodideAPI, Set<string>>();
  * takes seconds). Returns null, or why a wheel could not be used (the run then reports it instead of loading).
  */
 export async function installShippedPackages(py: PyodideAPI, code: string, read: ReadWheel): Promise<string | null> {
+  if (!mayImportShipped(code)) return null;
   const h = harnessFor(py);
   let done = installed.get(py);
   if (!done) installed.set(py, (done = new Set()));
@@ -34,4 +35,13 @@ export async function installShippedPackages(py: PyodideAPI, code: string, read:
   }
   h.preimport(wanted.flatMap((w) => w.modules));
   return null;
+}
+
+/**
+ * Whether `code` may import a shipped package: it names one, or holds non-ASCII text (Python reads identifiers in
+ * NFKC, so `import ｓｙｍｐｙ` imports sympy). Otherwise no parse: the AST walk took ~20 ms of each worker's first run.
+ */
+export function mayImportShipped(code: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/^[\x00-\x7f]*$/.test(code) || SHIPPED_MODULES.some((m) => code.includes(m));
 }
