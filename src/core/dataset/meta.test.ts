@@ -29,6 +29,15 @@ describe('datasetMeta: steps and the truncation column', () => {
   });
 });
 
+describe('datasetMeta: groups', () => {
+  it('a group is its step and its key: no step and NaN are one, −0 and 0 are one (worked by hand)', () => {
+    const g = (group: string, step?: number): Trajectory => ({ ...row(1, {}, step), group });
+    const m = datasetMeta([g('a'), g('a', NaN), g('a', 0), g('a', -0), g('b', 0), g('a', 0), g('a', 1), g('a'), g('b')], [], detection, null);
+    expect(Array.from(m.groupOf)).toEqual([0, 0, 1, 1, 2, 1, 3, 0, 4]);
+    expect(m.groupKeys).toEqual(['a', 'a', 'b', 'a', 'b']);
+  });
+});
+
 describe('joinMetas: the facts of a file read in pieces', () => {
   const t = (group: string, fields: Record<string, unknown>, step?: number, completion = 'abc'): Trajectory => ({
     ...row(1, fields, step),

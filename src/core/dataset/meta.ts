@@ -48,24 +48,37 @@ export function labelValue(v: unknown): number {
 export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection: Detection, label: string | null, groupBy: string | null = null): DatasetMeta {
   const n = rows.length;
   const groupOf = new Int32Array(n);
-  const index = new Map<string, number>();
   const groupKeys: string[] = [];
   const lengths = new Float64Array(n);
   const steps = new Float64Array(n);
   const truncated = new Float64Array(n);
   const labels = label === null ? null : new Float64Array(n);
   let labelPresent = 0;
+  // A group is its step and the file's key (a GRPO group never spans two steps: parts.ts `stepGroupKey`, whose keys
+  // these are): maps by step, then by key, rather than a key string built per row (~30 ms of a worker's 100,000).
+  // No step and NaN are one (Map keys compare NaN equal, and −0 equal to +0, as stepGroupKey's text does).
+  const byStep = new Map<number, Map<string, number>>();
+  let lastGroup: string | null = null;
+  let lastStep = Number.NaN;
+  let last = -1;
   for (let i = 0; i < n; i++) {
     const t = rows[i];
-    // A GRPO group never spans two steps (parts.ts `stepGroupKey`); groupKeys keep the file's own key.
-    const key = t.step === undefined ? t.group : stepGroupKey(t.step, t.group);
-    let g = index.get(key);
-    if (g === undefined) {
-      g = groupKeys.length;
-      index.set(key, g);
-      groupKeys.push(t.group);
+    const step = t.step ?? Number.NaN;
+    // A group's rows usually come one after another.
+    if (t.group !== lastGroup || !(step === lastStep || (step !== step && lastStep !== lastStep))) {
+      let keys = byStep.get(step);
+      if (keys === undefined) byStep.set(step, (keys = new Map()));
+      let g = keys.get(t.group);
+      if (g === undefined) {
+        g = groupKeys.length;
+        keys.set(t.group, g);
+        groupKeys.push(t.group);
+      }
+      lastGroup = t.group;
+      lastStep = step;
+      last = g;
     }
-    groupOf[i] = g;
+    groupOf[i] = last;
     lengths[i] = t.completion.length;
     steps[i] = t.step ?? Number.NaN;
     truncated[i] = truncatedFromFields(t.fields);
