@@ -64,8 +64,8 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
   for (let i = 0; i < n; i++) {
     const t = rows[i];
     const step = t.step ?? Number.NaN;
-    // A group's rows usually come one after another.
-    if (t.group !== lastGroup || !(step === lastStep || (step !== step && lastStep !== lastStep))) {
+    // A group's rows usually come one after another (−0 after 0 only costs a look-up: the maps take them as one).
+    if (t.group !== lastGroup || !Object.is(step, lastStep)) {
       let keys = byStep.get(step);
       if (keys === undefined) byStep.set(step, (keys = new Map()));
       let g = keys.get(t.group);
@@ -80,7 +80,7 @@ export function datasetMeta(rows: Trajectory[], issues: ParseIssue[], detection:
     }
     groupOf[i] = last;
     lengths[i] = t.completion.length;
-    steps[i] = t.step ?? Number.NaN;
+    steps[i] = step;
     truncated[i] = truncatedFromFields(t.fields);
     if (labels && label !== null) {
       const v = fieldOf(t.fields, label);
