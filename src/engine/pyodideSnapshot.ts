@@ -26,6 +26,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  type Stats,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -121,14 +122,20 @@ function readOwnFile(path: string): string | null {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > 65_536 || (st.mode & 0o022) !== 0) return null;
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return null;
-    return readFileSync(fd, 'utf8');
+    return notOwn(st) === null && st.size <= 65_536 ? readFileSync(fd, 'utf8') : null;
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/** Why a file of the cache is not to be used: not a file, or one someone else wrote or may write; null when it is ours. */
+function notOwn(st: Stats): string | null {
+  if (!st.isFile()) return 'not a file';
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return 'owned by another user';
+  if ((st.mode & 0o022) !== 0) return 'writable by others';
+  return null;
 }
 
 /** Write `bytes` to `path` whole: a temporary file of mode 0600 in a folder of mode 0700, moved into place. */
@@ -187,10 +194,9 @@ export function readSnapshot(ref: PyodideSnapshotRef, headerOnly = false): { ok:
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { ok: false, reason: 'not a file' };
     // Written only by this user: a file someone else could have written is not run.
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return { ok: false, reason: 'owned by another user' };
-    if ((st.mode & 0o022) !== 0) return { ok: false, reason: 'writable by others' };
+    const refused = notOwn(st);
+    if (refused !== null) return { ok: false, reason: refused };
     const magic = MAGIC.length;
     const want = headerOnly ? Math.min(st.size, magic + 4 + MAX_HEADER) : st.size;
     // Not from Buffer's shared pool: the memory must start at offset 0 of its own buffer (see writeSnapshot).
