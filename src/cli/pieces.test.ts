@@ -8,14 +8,19 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayReadInPieces, pieceCount, piecesFor, piecesPay } from './pieceCount';
+import { leanPieces, mayReadInPieces, pieceCount, piecesFor, piecesPay } from './pieceCount';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
 let dir = '';
 
-function cli(args: string[], pieces: boolean) {
-  const env = { ...process.env, REWARD_STUDIO_MIN_PIECE_BYTES: pieces ? '1' : String(2 ** 50) };
+/** `pieces`: read in pieces of any size; 'lean', pieces that keep no row (each task reads its rows again). */
+function cli(args: string[], pieces: boolean | 'lean') {
+  const env = {
+    ...process.env,
+    REWARD_STUDIO_MIN_PIECE_BYTES: pieces ? '1' : String(2 ** 50),
+    REWARD_STUDIO_LEAN_PIECE_BYTES: pieces === 'lean' ? '1' : String(2 ** 50),
+  };
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -76,15 +81,20 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
       const text = enc.encode(rollouts(600, eol));
       const data = file(name, bom ? new Uint8Array([0xef, 0xbb, 0xbf, ...text]) : text);
       for (const workers of ['2', '3']) {
-        const outs = [true, false].map((pieces) => {
+        const outs = ([true, false, 'lean'] as const).map((pieces) => {
           const out = join(dir, `${name}.out.jsonl`);
           const args = ['score', data, '--reward', reward, '--workers', workers, '--label', 'correct', '--group-by', 'model', '--by-step', '--out', out];
           const human = cli(args, pieces);
           const json = cli([...args, '--json'], pieces);
           return { human, json, rows: readFileSync(out, 'utf8') };
         });
-        const [split, whole] = outs;
+        const [split, whole, lean] = outs;
         expect(split.human.code).toBe(0);
+        // Lean pieces: the same bytes, from rows read again by each task.
+        expect(workersOf(lean.human.stdout)).toBe(Number(workers));
+        expect(untimed(lean.human.stdout)).toBe(untimed(whole.human.stdout));
+        expect(lean.human.stderr).toBe(whole.human.stderr);
+        expect([lean.json.stdout, lean.rows]).toEqual([whole.json.stdout, whole.rows]);
         // The pieces were read by every worker; the whole file by one (the staged start adds no other for 600 rows).
         expect(workersOf(split.human.stdout)).toBe(Number(workers));
         expect(workersOf(whole.human.stdout)).toBe(1);
@@ -121,11 +131,13 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     const data = file('py.jsonl', rollouts(400, '\n'));
     const out = join(dir, 'py.out.jsonl');
     const args = ['score', data, '--reward', reward, '--workers', '2', '--batch-size', '3', '--label', 'correct', '--by-step', '--out', out];
-    const [split, whole] = [true, false].map((pieces) => {
+    const [split, whole, lean] = ([true, false, 'lean'] as const).map((pieces) => {
       const human = cli(args, pieces);
       return { human, json: cli([...args, '--json'], pieces), rows: readFileSync(out, 'utf8') };
     });
     expect(split.human.code).toBe(0);
+    expect(untimed(lean.human.stdout)).toBe(untimed(whole.human.stdout));
+    expect([lean.human.stderr, lean.json.stdout, lean.rows]).toEqual([whole.human.stderr, whole.json.stdout, whole.rows]);
     expect(workersOf(split.human.stdout)).toBe(2);
     expect(untimed(split.human.stdout)).toBe(untimed(whole.human.stdout));
     expect(split.human.stderr).toBe(whole.human.stderr);
@@ -144,12 +156,25 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     const data = file('pairs.jsonl', pairs + '\n');
     for (const extra of [[], ['--shard', '2/3']]) {
       const args = ['score', data, '--reward', reward, '--workers', '2', '--json', ...extra];
-      const [split, whole] = [cli(args, true), cli(args, false)];
+      const [split, whole, lean] = [cli(args, true), cli(args, false), cli(args, 'lean')];
       expect(split.code).toBe(0);
       expect(split.stdout).toBe(whole.stdout);
       expect(split.stderr).toBe(whole.stderr);
+      expect([lean.stdout, lean.stderr]).toEqual([whole.stdout, whole.stderr]);
     }
     expect(JSON.parse(cli(['score', data, '--reward', reward, '--json'], true).stdout).rows).toBe(600);
+  }, 60_000);
+
+  it('lean pieces: a row that loops past the time limit fails alone, and the fresh worker reads its rows again', () => {
+    const reward = file('loop.js', REWARD.replace("throw new Error('boom on line ' + t.line)", 'for (;;);'));
+    const data = file('loop.jsonl', rollouts(300, '\n'));
+    const args = ['score', data, '--reward', reward, '--workers', '2', '--time-limit', '200'];
+    const [lean, whole] = [cli(args, 'lean'), cli(args, false)];
+    expect(lean.code).toBe(0);
+    expect(untimed(lean.stdout)).toBe(untimed(whole.stdout));
+    // Rows 3, 100, 197 and 294 hold "boom", and loop.
+    expect(lean.stdout).toMatch(/^scored {6}296 {3}nulls 0 {3}errors 0 {3}timed out 4$/m);
+    expect(lean.stdout).toMatch(/row 294: timed out after 200 ms/);
   }, 60_000);
 });
 
@@ -194,6 +219,24 @@ describe('mayReadInPieces', () => {
     const csv = file('big.csv', 'prompt,completion\n');
     truncateSync(csv, 2 * (8 << 20));
     expect(mayReadInPieces(csv, true)).toBe(false);
+  });
+});
+
+describe('leanPieces', () => {
+  it('from 1 GiB a piece, a quarter of the worker heap limit, or rows that would take half the memory', () => {
+    const GiB = 2 ** 30;
+    const big = file('lean.jsonl', '{"prompt": "p", "completion": "c"}\n');
+    truncateSync(big, 2 * GiB);
+    const plenty = 2 ** 50;
+    expect(leanPieces(big, 2, 4096, plenty)).toBe(true);
+    expect(leanPieces(big, 3, 4096, plenty)).toBe(false); // 683 MiB a piece
+    expect(leanPieces(big, 3, 2048, plenty)).toBe(true); // over 512 MiB, a quarter of 2 GiB
+    expect(leanPieces(big, 8, 2048, plenty)).toBe(false);
+    // 1.8 × 2 GiB of rows against half of 7.2 GiB of memory: lean; against half of 7.2 GiB and a byte, not.
+    expect(leanPieces(big, 8, 4096, 7.2 * GiB)).toBe(true);
+    expect(leanPieces(big, 8, 4096, 7.2 * GiB + 1)).toBe(false);
+    expect(leanPieces(big, 0, 4096, 1)).toBe(false);
+    expect(leanPieces(join(dir, 'missing.jsonl'), 2, 4096, 1)).toBe(false);
   });
 });
 
@@ -262,5 +305,15 @@ def reward(prompts, completions, uid=None, **kwargs):
     expect(workersOf(split.stdout)).toBe(4);
     expect(untimed(split.stdout)).toBe(untimed(whole.stdout));
     expect(split.stderr).toBe(whole.stderr);
+    // Lean: the two pieces' workers and the two grown ones read every task's rows again.
+    const lean = spawnSync(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...env, REWARD_STUDIO_LEAN_PIECE_BYTES: '1' },
+    });
+    expect(lean.status).toBe(0);
+    expect(workersOf(lean.stdout)).toBe(4);
+    expect([untimed(lean.stdout), lean.stderr]).toEqual([untimed(whole.stdout), whole.stderr]);
   }, 60_000);
 });

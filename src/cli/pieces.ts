@@ -28,6 +28,7 @@ export async function planFilePieces(
   name: string,
   workers: number,
   o: { format: FormatId | null; mapping: ColumnMapping | null; label: string | null; groupBy: string | null },
+  lean = false,
 ): Promise<PiecePlan | null> {
   // The import's code, loaded only here: the launcher and the workers' whole-file path do not need it in this process.
   const [{ planPieces }, { DETECTION_SAMPLE, importStream }] = await Promise.all([
@@ -59,6 +60,7 @@ export async function planFilePieces(
     format: detection.format,
     mapping: o.mapping,
     meta: { label: o.label, groupBy: o.groupBy },
+    ...(lean ? { lean } : {}),
   }));
   return { detection, requests };
 }

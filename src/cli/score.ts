@@ -17,7 +17,7 @@ import { isPythonReward, type ScoreOptions } from './args';
 import { checkOut, fail, reason, type Io } from './io';
 import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
 import type { LineIndex } from '../core/dataset/lineRows';
-import { pieceCount } from './pieceCount';
+import { leanPieces, pieceCount } from './pieceCount';
 import { joinPieces, planFilePieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
 import { ensureSnapshot, handedSnapshotRef, snapshotRef } from '../engine/pyodideSnapshot';
@@ -294,6 +294,8 @@ export async function openReward(
   const single = singleFileOf(o);
   const pieceWorkers = pieceCount(single, python, size);
   const piecesOf = pieceWorkers > 0 ? single : null;
+  // A file too large to keep in the workers' memory is read twice instead: once for its facts, once per task.
+  const lean = piecesOf !== null && leanPieces(piecesOf, pieceWorkers, o.workerMemoryMb);
   const first = Math.max(1, pieceWorkers);
   const poolSize = piecesOf !== null && !python ? first : size;
   const engine = new RewardEngine({
@@ -319,7 +321,7 @@ export async function openReward(
     if (piecesOf !== null) {
       const path = piecesOf;
       engine.fill(first); // the workers start while this process plans the pieces
-      pieces = planFilePieces(path, basename(path), first, o)
+      pieces = planFilePieces(path, basename(path), first, o, lean)
         .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
         .catch(() => null);
     } else whole();
@@ -331,7 +333,7 @@ export async function openReward(
       const joined = await pieces;
       if (joined) {
         meta = joined.meta;
-        engine.setDataset({ file: { ...dataFileOf(o), format: meta.detection.format, index: joined.index }, size: meta.rows });
+        engine.setDataset({ file: { ...dataFileOf(o), format: meta.detection.format, index: joined.index, ...(lean ? { lean } : {}) }, size: meta.rows });
       } else whole();
     }
     let call: PythonCall | undefined;

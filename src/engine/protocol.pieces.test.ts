@@ -85,4 +85,16 @@ describe('checkToWorker: a piece to read', () => {
     expect(checkToWorker({ ...piece, lineOffset: -1 }).ok).toBe(false);
     expect(checkToWorker({ ...piece, path: 3 }).ok).toBe(false);
   });
+
+  it('lean, on a piece and on the dataset loaded after it, is a boolean or absent', () => {
+    const load = { kind: 'load', file: { datasetId: 'cli', path: '/d.jsonl', name: 'd.jsonl' } };
+    for (const lean of [true, false, undefined]) {
+      expect(checkToWorker({ ...piece, lean }).ok).toBe(true);
+      expect(checkToWorker({ ...load, file: { ...load.file, lean } }).ok).toBe(true);
+    }
+    for (const lean of ['yes', 1, null, {}]) {
+      expect(checkToWorker({ ...piece, lean })).toEqual({ ok: false, error: 'lean: expected a boolean' });
+      expect(checkToWorker({ ...load, file: { ...load.file, lean } })).toEqual({ ok: false, error: 'file.lean: expected a boolean' });
+    }
+  });
 });

@@ -46,6 +46,11 @@ export interface DatasetFile {
    * Each part's rows follow the previous part's; rows without a step get the part's.
    */
   parts?: DatasetPart[];
+  /**
+   * Read the rows for each task and let go of them after it (the CLI's one run over a file too large to keep); only
+   * where every row has its line in an `index`.
+   */
+  lean?: boolean;
 }
 
 /** One file of a dataset of several files. */
@@ -171,6 +176,8 @@ export interface PieceRequest {
   format: FormatId;
   mapping: ColumnMapping | null;
   meta: { label: string | null; groupBy: string | null };
+  /** Take the rows' facts a stretch at a time and keep no row (the dataset set next is `lean`). */
+  lean?: boolean;
 }
 
 /** Engine → worker. */
@@ -493,6 +500,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         str(m.format, 'format');
         if (m.mapping !== null) record(m.mapping, 'mapping');
         record(m.meta, 'meta');
+        optional(m.lean, (v) => (typeof v === 'boolean' ? v : bad('lean', 'a boolean')));
         return m as ToWorker;
       }
       case 'load': {
@@ -502,6 +510,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         if (f.parts !== undefined) checkParts(f.parts, 'file.parts', true);
         else if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
         checkRowPlaces(f, 'file');
+        optional(f.lean, (v) => (typeof v === 'boolean' ? v : bad('file.lean', 'a boolean')));
         return m as ToWorker;
       }
       case 'run': {

@@ -78,6 +78,8 @@ export function serve(
       out = { kind: 'failed', message: messageOf(e) };
     }
     if (watch) Atomics.store(watch.row, 0, WATCH_IDLE);
+    // A lean dataset (the CLI's one run over a large file) keeps no rows between tasks.
+    rows.letGo();
     if (out.kind !== 'result') return ch.post({ taskId: m.taskId, ...out });
     const r = out.result;
     const transfer = [
@@ -118,11 +120,8 @@ export function serve(
         } catch (e) {
           return ch.post({ kind: 'piece-failed', datasetId: m.datasetId, message: messageOf(e) });
         }
-        // The engine keeps the file's own detection (from its head); a piece's is a placeholder.
-        const detection = { container: 'jsonl' as const, format: m.format, detected: m.format, reason: '', columns: [], gzip: false };
-        const meta = datasetMeta(read.rows, read.issues, detection, m.meta.label, m.meta.groupBy);
-        const { spans, lines } = read.index;
-        return ch.post({ kind: 'piece-read', datasetId: m.datasetId, meta, index: read.index }, [...metaBuffers(meta), spans.buffer, lines.buffer]);
+        const { meta, index } = read;
+        return ch.post({ kind: 'piece-read', datasetId: m.datasetId, meta, index }, [...metaBuffers(meta), index.spans.buffer, index.lines.buffer]);
       }
       case 'load': {
         // The file is read while the runtime starts (Pyodide takes seconds).

@@ -6,6 +6,7 @@ import { RowStoreBuilder } from '../core/dataset/rowStore';
 import { storeRows } from '../core/dataset/fixtures/indexed';
 import type { FormatId } from '../core/formats/types';
 import { WorkerRows } from './workerRows';
+import { datasetMeta, joinMetas } from '../core/dataset/meta';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 const jsonl = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
@@ -384,7 +385,7 @@ describe('WorkerRows over several files read whole, with the rows the import cou
 
 describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
   /** Read `blob` in `pieces` pieces cut after newlines, each by its own WorkerRows, as the CLI's workers do. */
-  async function readInPieces(blob: Blob, pieces: number, format: FormatId) {
+  async function readInPieces(blob: Blob, pieces: number, format: FormatId, lean = false, label: string | null = null, groupBy: string | null = null) {
     const cuts = await planPieces(blob, pieces, 1);
     if (!cuts) throw new Error('not cut');
     const bytes = new Uint8Array(await blob.arrayBuffer());
@@ -394,7 +395,9 @@ describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
     for (let k = 0; k + 1 < cuts.length; k++) {
       const w = new WorkerRows();
       const request = { datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', start: cuts[k], end: cuts[k + 1], lineOffset: linesBefore(cuts[k]) };
-      reads.push(await w.readPiece({ kind: 'piece', ...request, format, mapping: null, meta: { label: null, groupBy: null } }, async () => blob));
+      reads.push(
+        await w.readPiece({ kind: 'piece', ...request, format, mapping: null, meta: { label, groupBy }, ...(lean ? { lean } : {}) }, async () => blob),
+      );
       workers.push(w);
     }
     return { cuts, workers, reads };
@@ -419,17 +422,16 @@ describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
       for (const pieces of [2, 3, 5]) {
         const { cuts, workers, reads } = await readInPieces(blob, pieces, format);
         expect(cuts.length).toBe(pieces + 1);
-        // Every piece's rows are the whole read's, in order, numbered (lines, ids) in the whole file.
-        const got = reads.flatMap((r) => r.rows);
-        expect(got.map((t) => ({ ...t, index: 0 }))).toEqual(whole.rows.map((t) => ({ ...t, index: 0 })));
-        expect(reads.flatMap((r) => r.issues)).toEqual(whole.issues);
+        // Every piece's issues are the whole read's, in order, numbered in the whole file (its rows: below).
+        expect(reads.reduce((a, r) => a + r.meta.rows, 0)).toBe(whole.rows.length);
+        expect(reads.flatMap((r) => r.meta.issues)).toEqual(whole.issues);
         expect(whole.issues.length).toBe(14);
         // Their index is the import's.
         expect(join(reads)).toEqual(index);
         // Loaded with the whole file's index, each worker has its piece's rows without reading anything.
         let at = 0;
         for (let k = 0; k < workers.length; k++) {
-          const n = reads[k].rows.length;
+          const n = reads[k].meta.rows;
           await workers[k].load({ datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', format, index }, async () => unreadable);
           await workers[k].ensure(at, at + n);
           expect(workers[k].rows.slice(at, at + n)).toEqual(whole.rows.slice(at, at + n));
@@ -451,12 +453,12 @@ describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
     const { format, index } = await imported(blob);
     expect(format).toBe('preference');
     const { workers, reads } = await readInPieces(blob, 3, format);
-    expect(reads.map((r) => r.rows.length % 2)).toEqual([0, 0, 0]);
+    expect(reads.map((r) => r.meta.rows % 2)).toEqual([0, 0, 0]);
     expect(join(reads)).toEqual(index);
-    const n0 = reads[0].rows.length;
+    const [n0, n1] = [reads[0].meta.rows, reads[1].meta.rows];
     await workers[1].load({ datasetId: 'd', path: 'data.jsonl', name: 'data.jsonl', format, index }, async () => unreadable);
-    await workers[1].ensure(n0, n0 + reads[1].rows.length);
-    expect(workers[1].rows.slice(n0, n0 + reads[1].rows.length)).toEqual(whole.rows.slice(n0, n0 + reads[1].rows.length));
+    await workers[1].ensure(n0, n0 + n1);
+    expect(workers[1].rows.slice(n0, n0 + n1)).toEqual(whole.rows.slice(n0, n0 + n1));
   });
 
   it('keeps no piece rows for another file, another dataset, or an index where they do not fit', async () => {
@@ -476,3 +478,98 @@ describe('WorkerRows: a file read in pieces, one per worker (the CLI)', () => {
     }
   });
 });
+
+describe('WorkerRows: a lean read in pieces (the CLI, a file too large to keep)', () => {
+  const detection = (format: FormatId) => ({ container: 'jsonl' as const, format, detected: format, reason: '', columns: [], gzip: false });
+  /** Rows whose GRPO groups, steps, labels and groupBy values run across the 7-row stretches and the pieces. */
+  function rowsOf(n: number): unknown[] {
+    const rows: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i % 41 === 3) rows.push('{"prompt": broken', '');
+      const group = Math.floor(i / 5);
+      rows.push({
+        prompt: `Q${group % 17} ${'ça'.repeat(i % 3)}`,
+        completion: `${'日本語 😀 '.repeat(i % 4)}A: ${i}`,
+        uid: `g${group}`,
+        step: Math.floor(i / 60),
+        ok: i % 3 === 0 ? true : i % 3 === 1 ? 'false' : null,
+        model: `m${Math.floor(i / 23) % 4}`,
+      });
+    }
+    return rows;
+  }
+
+  it('gives the facts and line index of a whole read, and keeps no row', async () => {
+    const blob = new Blob([jsonl(rowsOf(260))]);
+    const whole = await loadAll({ name: 'data.jsonl', blob });
+    const { format, index } = await imported(blob);
+    const expected = datasetMeta(whole.rows, whole.issues, detection(format), 'ok', 'model');
+    expect(expected.groupKeys.length).toBeGreaterThan(40);
+    for (const pieces of [1, 2, 3]) {
+      const cuts = pieces === 1 ? [0, blob.size] : await planPieces(blob, pieces, 1);
+      if (!cuts) throw new Error('not cut');
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      const reads = [];
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        const w = new WorkerRows(1 << 20, 7);
+        const lineOffset = bytes.subarray(0, cuts[k]).filter((b) => b === 10).length;
+        const request = { kind: 'piece' as const, datasetId: 'd', path: 'p', name: 'data.jsonl', start: cuts[k], end: cuts[k + 1], lineOffset };
+        reads.push(await w.readPiece({ ...request, format, mapping: null, meta: { label: 'ok', groupBy: 'model' }, lean: true }, async () => blob));
+        // Nothing kept: the rows of its piece are read again (here, from a file that can no longer be read).
+        await w.load({ datasetId: 'd', path: 'p', name: 'data.jsonl', format, index, lean: true }, async () => unreadableFile);
+        const first = reads.slice(0, k).reduce((a, r) => a + r.meta.rows, 0);
+        await expect(w.ensure(first, first + 1)).rejects.toThrow(/read again/);
+      }
+      const joined = joinMetas(
+        reads.map((r) => r.meta),
+        detection(format),
+      );
+      expect(joined).toEqual(expected);
+      expect({
+        spans: Float64Array.from(reads.flatMap((r) => Array.from(r.index.spans))),
+        lines: Int32Array.from(reads.flatMap((r) => Array.from(r.index.lines))),
+      }).toEqual(index);
+    }
+  });
+
+  it('reads the rows a task needs and lets go of them after it', async () => {
+    const blob = new Blob([jsonl(rowsOf(120))]);
+    const whole = await loadAll({ name: 'data.jsonl', blob });
+    const { format, index } = await imported(blob);
+    const w = new WorkerRows(300);
+    await w.load({ datasetId: 'd', path: 'p', name: 'data.jsonl', format, index, lean: true }, async () => blob);
+    expect(w.lean).toBe(true);
+    await w.ensure(10, 30);
+    await w.ensure(50, 60);
+    expect(w.rows.slice(10, 30)).toEqual(whole.rows.slice(10, 30));
+    w.letGo();
+    expect(w.rows.filter((t) => t !== undefined)).toEqual([]);
+    // Read again, equal.
+    await w.ensure(0, whole.rows.length);
+    expect(w.rows).toEqual(whole.rows);
+    w.letGo();
+    expect(w.rows.every((t) => t === undefined)).toBe(true);
+    expect(w.rows.length).toBe(whole.rows.length);
+  });
+
+  it('is not lean where the rows could not be read again (a file read whole), and lets go of nothing then', async () => {
+    const blob = new Blob([jsonl(rowsOf(40))]);
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'd', path: 'p', name: 'data.jsonl', lean: true }, async () => blob);
+    expect(w.lean).toBe(false);
+    await w.ensure(0, 40);
+    w.letGo();
+    expect(w.rows.every((t) => t !== undefined)).toBe(true);
+    // Nor is a dataset that did not ask.
+    const { format, index } = await imported(blob);
+    const v = new WorkerRows();
+    await v.load({ datasetId: 'd', path: 'p', name: 'data.jsonl', format, index }, async () => blob);
+    await v.ensure(0, 40);
+    v.letGo();
+    expect(v.lean).toBe(false);
+    expect(v.rows.every((t) => t !== undefined)).toBe(true);
+  });
+});
+
+/** A file whose bytes cannot be read. */
+const unreadableFile = { size: 1 << 30, slice: () => ({ arrayBuffer: () => Promise.reject(new Error('read again')) }) } as unknown as Blob;

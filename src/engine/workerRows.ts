@@ -8,6 +8,7 @@ import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
 import type { DatasetFile, DatasetPart, PieceRequest } from './protocol';
 import type { Trajectory } from '../core/trajectory';
+import { datasetMeta, joinMetas, type DatasetMeta } from '../core/dataset/meta';
 
 /**
  * Bytes of one read when rows are read by lines: a million rows are ~900 MB, more than one string can hold, and
@@ -15,6 +16,12 @@ import type { Trajectory } from '../core/trajectory';
  * grow (913 MB: ~2.1 s of CPU by 4 MB, ~1.6 s by 16 MB): 16 MB took the first run at a million rows from 4.1 to 3.9 s.
  */
 const READ_BYTES = 16 << 20;
+
+/**
+ * Rows a lean piece read (`PieceRequest.lean`) takes the facts of at once, then lets go: a few MB of rows, where
+ * keeping a piece of 3 million rows took ~4 GB of a worker's heap and most of the read's time in garbage collection.
+ */
+const LEAN_FACT_ROWS = 16384;
 
 /** The rows of a piece read before the whole file's index came, and where its first and last rows' lines start. */
 interface KeptPiece {
@@ -86,11 +93,20 @@ export class WorkerRows {
   private mapping: DatasetFile['mapping'] = undefined;
   /** A piece read before the dataset's index was known (`readPiece`): its rows, taken by the `load` that follows. */
   private piece: KeptPiece | null = null;
+  /**
+   * The dataset is read for each task and let go after it (`DatasetFile.lean`: a file of one run too large to keep):
+   * set only when every row can be read again by its line. `held` is the range of rows read since the last `letGo`.
+   */
+  lean = false;
+  private held: [number, number] | null = null;
   /** Bytes asked for past the last task's rows, from row `i` to row `j` of `by` (readLines). */
   private ahead: { by: ByLines; into: Trajectory[]; i: number; j: number; bytes: Promise<Uint8Array> } | null = null;
 
-  /** `readBytes`: the size of one read of a file by lines (tests make it small). */
-  constructor(private readonly readBytes = READ_BYTES) {}
+  /** `readBytes`: the size of one read of a file by lines; `leanFactRows`: LEAN_FACT_ROWS (tests make both small). */
+  constructor(
+    private readonly readBytes = READ_BYTES,
+    private readonly leanFactRows = LEAN_FACT_ROWS,
+  ) {}
 
   /** Throws what the read threw; `rows` is then empty. `open` reads a file given by path (Node). */
   async load(f: DatasetFile, open?: (path: string) => Promise<Blob>): Promise<void> {
@@ -104,6 +120,8 @@ export class WorkerRows {
     this.byRecords = [];
     this.later = [];
     this.found = null;
+    this.lean = false;
+    this.held = null;
     const parts: DatasetPart[] = f.parts ?? [{ blob: f.blob, path: f.path, name: f.name, step: null, index: f.index, records: f.records }];
     const many = f.parts !== undefined;
     const format = f.format ?? undefined;
@@ -155,20 +173,26 @@ export class WorkerRows {
     this.later = later;
     this.mapping = mapping;
     this.format = format;
+    this.lean = f.lean === true && byLines.length === parts.length;
     if (into.whole === parts.length && into.detection) this.found = { issues: into.issues, detection: into.detection };
   }
 
   /**
-   * Read one piece of a plain JSONL file (the CLI reads a file in pieces, one per worker, at once) and keep its rows
-   * for the `load` of the same file with the whole file's index, which follows. Returns the rows' line index (file
-   * offsets, lines numbered in the whole file) and their trajectories, for the piece's facts.
+   * Read one piece of a plain JSONL file (the CLI reads a file in pieces, one per worker, at once) and, unless the
+   * request is `lean`, keep its rows for the `load` of the same file with the whole file's index, which follows.
+   * Returns the rows' facts and line index (file offsets, lines numbered in the whole file).
    */
-  async readPiece(m: PieceRequest, open: (path: string) => Promise<Blob>): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; index: LineIndex }> {
+  async readPiece(m: PieceRequest, open: (path: string) => Promise<Blob>): Promise<{ meta: DatasetMeta; index: LineIndex }> {
     this.piece = null;
     const blob = (await open(m.path)).slice(m.start, m.end);
-    const rows: Trajectory[] = [];
-    const issues: ParseIssue[] = [];
+    // The engine keeps the file's own detection (from its head); a piece's is a placeholder.
+    const detection: Detection = { container: 'jsonl', format: m.format, detected: m.format, reason: '', columns: [], gzip: false };
+    const facts = (rows: Trajectory[], issues: ParseIssue[]) => datasetMeta(rows, issues, detection, m.meta.label, m.meta.groupBy);
+    const metas: DatasetMeta[] = [];
+    let rows: Trajectory[] = [];
+    let issues: ParseIssue[] = [];
     const spans: number[] = [];
+    const lines: number[] = [];
     // The first piece is read as the whole file starts (a byte-order mark, sniffing); the others as JSONL pieces.
     const later = m.start > 0;
     const opts = { format: m.format, mapping: m.mapping ?? undefined, allowEmpty: true, ...(later ? { jsonlPiece: true, lineOffset: m.lineOffset } : {}) };
@@ -176,15 +200,26 @@ export class WorkerRows {
       if (e.type === 'meta' && !e.spans) throw new Error(`${m.name} is not plain JSONL`);
       if (e.type !== 'rows') continue;
       if (!e.spans) throw new Error(`${m.name}: no byte spans`);
-      for (const t of e.rows) rows.push(t);
+      for (const t of e.rows) {
+        rows.push(t);
+        lines.push(t.line);
+      }
       for (const i of e.issues) issues.push(i);
       for (const s of e.spans) spans.push(s + m.start);
+      if (m.lean && rows.length >= this.leanFactRows) {
+        metas.push(facts(rows, issues));
+        rows = [];
+        issues = [];
+      }
     }
-    const index: LineIndex = { spans: Float64Array.from(spans), lines: Int32Array.from(rows, (t) => t.line) };
+    if (rows.length > 0 || issues.length > 0 || metas.length === 0) metas.push(facts(rows, issues));
+    // Facts of stretches of rows join into those of all of them at once (meta.ts).
+    const meta = metas.length === 1 ? metas[0] : joinMetas(metas, detection);
+    const index: LineIndex = { spans: Float64Array.from(spans), lines: Int32Array.from(lines) };
     // What the rows' place in the whole file's index is checked by (the index itself goes to the engine).
-    const n = rows.length;
-    this.piece = { datasetId: m.datasetId, path: m.path, rows, firstSpan: n > 0 ? spans[0] : 0, lastSpan: n > 0 ? spans[2 * n - 2] : 0 };
-    return { rows, issues, index };
+    const n = lines.length;
+    if (!m.lean) this.piece = { datasetId: m.datasetId, path: m.path, rows, firstSpan: n > 0 ? spans[0] : 0, lastSpan: n > 0 ? spans[2 * n - 2] : 0 };
+    return { meta, index };
   }
 
   /**
@@ -201,6 +236,7 @@ export class WorkerRows {
   /** Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported. */
   async ensure(start: number, end: number): Promise<void> {
     const rows = this.rows;
+    if (this.lean && start < end) this.held = this.held ? [Math.min(this.held[0], start), Math.max(this.held[1], end)] : [start, end];
     for (const part of this.later) {
       if (part.first >= end || part.first + part.rows <= start || rows[part.first] !== undefined) continue;
       await this.readWhole(part, rows);
@@ -234,6 +270,15 @@ export class WorkerRows {
       i = j;
     }
     return true;
+  }
+
+  /** A lean dataset: let go of the rows read since the last call (the next task that needs them reads them again). */
+  letGo(): void {
+    const held = this.held;
+    this.held = null;
+    if (!this.lean || held === null) return;
+    const rows = this.rows;
+    for (let i = held[0]; i < held[1]; i++) rows[i] = undefined as unknown as Trajectory;
   }
 
   /**
