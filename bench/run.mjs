@@ -6,6 +6,7 @@ const benches = [
   'bench/reward.bench.mjs',
   'bench/diagnostics.bench.mjs',
   'bench/cli.bench.mjs',
+  'bench/cli-lean.bench.mjs',
   'bench/python.bench.mjs',
   'bench/python-startup.bench.mjs',
   'bench/python-browser.bench.mjs',

@@ -75,12 +75,12 @@ export function pieceCount(path: string | null, python: boolean, size: number): 
 }
 
 /**
- * Bytes per piece from which a worker keeps none of its piece's rows (a lean read: its facts a stretch at a time,
- * then each task reads its rows again and lets go of them). Kept rows take ~1.8× their bytes of heap: at 1.4 GB
- * a piece both ways took the same time (2 cores), and keeping them took 3.8× the memory. The environment variable
- * sets it for tests and benches.
+ * Bytes per piece from which a worker keeps none of its piece's rows (a lean read: its facts a batch at a time, then
+ * each task reads its rows again and lets go of them). Kept rows take ~1.8× their bytes of heap and cost more and more
+ * garbage collection as they grow; on 2 cores keeping them took 0.96× the time at 456 MB a piece, 1.16× at 913 MB and
+ * 1.7× at 1.4 GB (bench/README, session 32). The environment variable sets it for tests and benches.
  */
-const LEAN_PIECE_BYTES = Number(process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) || 1 << 30;
+const LEAN_PIECE_BYTES = Number(process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) || 512 << 20;
 
 /**
  * Whether the `pieces` pieces of `path` are read lean: a piece of LEAN_PIECE_BYTES, one whose kept rows would take

@@ -223,15 +223,15 @@ describe('mayReadInPieces', () => {
 });
 
 describe('leanPieces', () => {
-  it('from 1 GiB a piece, a quarter of the worker heap limit, or rows that would take half the memory', () => {
+  it('from 512 MiB a piece, a quarter of the worker heap limit, or rows that would take half the memory', () => {
     const GiB = 2 ** 30;
     const big = file('lean.jsonl', '{"prompt": "p", "completion": "c"}\n');
     truncateSync(big, 2 * GiB);
     const plenty = 2 ** 50;
-    expect(leanPieces(big, 2, 4096, plenty)).toBe(true);
-    expect(leanPieces(big, 3, 4096, plenty)).toBe(false); // 683 MiB a piece
-    expect(leanPieces(big, 3, 2048, plenty)).toBe(true); // over 512 MiB, a quarter of 2 GiB
-    expect(leanPieces(big, 8, 2048, plenty)).toBe(false);
+    expect([2, 3, 4, 5].map((pieces) => leanPieces(big, pieces, 4096, plenty))).toEqual([true, true, true, false]);
+    // A quarter of a 1 GiB heap limit: from 256 MiB a piece.
+    expect(leanPieces(big, 8, 1024, plenty)).toBe(true);
+    expect(leanPieces(big, 9, 1024, plenty)).toBe(false);
     // 1.8 × 2 GiB of rows against half of 7.2 GiB of memory: lean; against half of 7.2 GiB and a byte, not.
     expect(leanPieces(big, 8, 4096, 7.2 * GiB)).toBe(true);
     expect(leanPieces(big, 8, 4096, 7.2 * GiB + 1)).toBe(false);

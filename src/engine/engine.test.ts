@@ -191,6 +191,26 @@ describe('RewardEngine on fake ports', () => {
     }
   });
 
+  it('a lean dataset (rows read by each task) gets tasks of 2,048 rows at most, however fast the reward', async () => {
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => ++clock);
+    try {
+      const sizes = async (lean: boolean) => {
+        const { e, workers } = engine(2);
+        e.setDataset({ ...dataset('d100000'), file: { ...dataset('d100000').file, ...(lean ? { lean } : {}) } });
+        const out = await e.run('code').done;
+        expect(out.kind).toBe('done');
+        if (out.kind !== 'done') return [];
+        expect(Array.from(out.result.scores).every((v, i) => v === i + 0.5)).toBe(true);
+        return workers.flatMap((w) => w.runs()).map(([a, b]) => b - a);
+      };
+      expect(Math.max(...(await sizes(true)))).toBe(2048);
+      expect(Math.max(...(await sizes(false)))).toBeGreaterThan(2048);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('a row-subset run sends only those rows, by position, with their share of the model columns; results by position', async () => {
     const { e, workers } = engine(2);
     e.setDataset(dataset('d100'));

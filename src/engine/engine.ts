@@ -174,6 +174,12 @@ const COMPILE_LIMIT_MS = 10_000;
 const PACE_AFTER_MS = 5;
 // Generous: a worker may be busy for seconds without a row (building a tokenizer, converting a task's rows for Python).
 const LIVENESS = { pingAfterMs: 5000, pongMs: 15_000 };
+/**
+ * Rows of a task at most on a lean dataset (the CLI's file too large to keep), whose tasks read their rows: they live
+ * while the task runs, and this few die in V8's young generation instead of being copied out of it (tasks of up to
+ * 20,000 rows: a million rows in 9.4 s on 2 cores; of 2,048: 6.0 s).
+ */
+const LEAN_TASK_ROWS = 2048;
 
 export class RewardEngine {
   private slots: Slot[] = [];
@@ -699,6 +705,7 @@ class Run {
           message: `the scores of model ${name} cover ${col.length} rollouts where the run has ${n}${this.opts.probe ? ' (probed rollouts)' : ''}`,
         });
     this.queue = new TaskQueue(n, e.blocks(), this.align, e.nextTaskId);
+    if (this.ds.file.lean) this.queue.cap(LEAN_TASK_ROWS);
     for (const s of e.workers) s.seen = { value: WATCH_IDLE, at: 0 };
     // Not filled with NaN: at a million rows that took 3 ms of this thread before the first task went out. A score
     // stays 0 until merged; a failed row is set to NaN (fail), and a cancelled run's pending rows (cancel).

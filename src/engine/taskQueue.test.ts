@@ -219,6 +219,25 @@ describe('TaskQueue (guided self-scheduling, a block per worker)', () => {
     expect(count(5000)).toBeLessThan(count(1000));
   });
 
+  it('a cap holds whatever the run asks for after it, rounded up to the alignment, and every row is still covered once', () => {
+    const q = new TaskQueue(100_000, 2, 3);
+    q.cap(100);
+    q.upTo(1_000_000);
+    q.atLeast(500);
+    const got = ranges(q, Infinity, [0, 1]);
+    // 100 rows rounded up to the batch of 3: 102 a task, the blocks' last tasks less.
+    expect(Math.max(...got.map(([a, b]) => b - a))).toBe(102);
+    expect(got.every(([a]) => a % 3 === 0)).toBe(true);
+    const covered = new Uint8Array(100_000);
+    for (const [a, b] of got) for (let i = a; i < b; i++) covered[i]++;
+    expect(covered.every((c) => c === 1)).toBe(true);
+    // Without it, the same asks give tasks of a sixth of each block.
+    const free = new TaskQueue(100_000, 2, 3);
+    free.upTo(1_000_000);
+    free.atLeast(500);
+    expect(free.take().end).toBeGreaterThan(5000);
+  });
+
   it('task ids are unique', () => {
     const q = new TaskQueue(5000, 4);
     const ids = new Set<number>();

@@ -37,6 +37,8 @@ export class TaskQueue {
   private readonly minRows: number;
   private minTask: number;
   private maxTask = MAX_TASK;
+  /** No task has more rows than this (`cap`). */
+  private ceiling = Infinity;
 
   constructor(
     rows: number,
@@ -62,12 +64,19 @@ export class TaskQueue {
    * engine passes what a worker scores in MIN_TASK_MS at the run's measured speed.
    */
   atLeast(rows: number): void {
-    if (Number.isFinite(rows)) this.minTask = Math.max(this.minRows, Math.min(this.maxTask, Math.floor(rows)));
+    if (Number.isFinite(rows)) this.minTask = Math.min(this.ceiling, Math.max(this.minRows, Math.min(this.maxTask, Math.floor(rows))));
   }
 
   /** Tasks cut from now on may have up to `rows` rows (never capped below MAX_TASK): MAX_TASK_MS at the measured speed. */
   upTo(rows: number): void {
-    if (Number.isFinite(rows)) this.maxTask = Math.max(MAX_TASK, Math.floor(rows));
+    if (Number.isFinite(rows)) this.maxTask = Math.min(this.ceiling, Math.max(MAX_TASK, Math.floor(rows)));
+  }
+
+  /** No task cut from now on has more than `rows` rows (rounded up to the alignment), whatever the run's speed. */
+  cap(rows: number): void {
+    this.ceiling = Math.max(1, Math.floor(rows));
+    this.maxTask = Math.min(this.maxTask, this.ceiling);
+    this.minTask = Math.min(this.minTask, this.ceiling);
   }
 
   get empty(): boolean {
