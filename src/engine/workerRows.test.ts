@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { importPacked, planPieces, runPieceHere } from '../core/dataset/importPacked';
 import type { LineIndex } from '../core/dataset/lineRows';
 import { loadAll } from '../core/dataset/loadAll';
@@ -6,7 +6,7 @@ import { RowStoreBuilder } from '../core/dataset/rowStore';
 import { storeRows } from '../core/dataset/fixtures/indexed';
 import type { FormatId } from '../core/formats/types';
 import { WorkerRows } from './workerRows';
-import { datasetMeta, joinMetas } from '../core/dataset/meta';
+import { datasetMeta, joinMetas, PackedFacts } from '../core/dataset/meta';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 const jsonl = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
@@ -529,6 +529,42 @@ describe('WorkerRows: a lean read in pieces (the CLI, a file too large to keep)'
         spans: Float64Array.from(reads.flatMap((r) => Array.from(r.index.spans))),
         lines: Int32Array.from(reads.flatMap((r) => Array.from(r.index.lines))),
       }).toEqual(index);
+    }
+  });
+
+  it('with no label or groupBy column, in a flat format: the facts from the scanner, equal to a whole read', async () => {
+    const add = vi.spyOn(PackedFacts.prototype, 'add');
+    try {
+      const rows = rowsOf(300).map((r) =>
+        typeof r === 'string' ? r : { ...(r as object), completion: `${(r as { completion: string }).completion} ${'x'.repeat(120)}` },
+      );
+      const blob = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), encode(jsonl(rows, '\r\n'))]);
+      const whole = await loadAll({ name: 'data.jsonl', blob });
+      const { format, index } = await imported(blob);
+      expect(format).toBe('trl-standard');
+      const expected = datasetMeta(whole.rows, whole.issues, detection(format), null, null);
+      const cuts = await planPieces(blob, 3, 1);
+      if (!cuts) throw new Error('not cut');
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      const reads = [];
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        const lineOffset = bytes.subarray(0, cuts[k]).filter((b) => b === 10).length;
+        const request = { kind: 'piece' as const, datasetId: 'd', path: 'p', name: 'data.jsonl', start: cuts[k], end: cuts[k + 1], lineOffset };
+        reads.push(await new WorkerRows().readPiece({ ...request, format, mapping: null, meta: { label: null, groupBy: null }, lean: true }, async () => blob));
+      }
+      expect(add).toHaveBeenCalled();
+      expect(
+        joinMetas(
+          reads.map((r) => r.meta),
+          detection(format),
+        ),
+      ).toEqual(expected);
+      expect({
+        spans: Float64Array.from(reads.flatMap((r) => Array.from(r.index.spans))),
+        lines: Int32Array.from(reads.flatMap((r) => Array.from(r.index.lines))),
+      }).toEqual(index);
+    } finally {
+      add.mockRestore();
     }
   });
 

@@ -8,7 +8,9 @@ import type { ParseIssue } from '../core/trajectory';
 import type { Detection } from '../core/formats/types';
 import type { DatasetFile, DatasetPart, PieceRequest } from './protocol';
 import type { Trajectory } from '../core/trajectory';
-import { datasetMeta, joinMetas, type DatasetMeta } from '../core/dataset/meta';
+import { datasetMeta, joinMetas, PackedFacts, type DatasetMeta } from '../core/dataset/meta';
+import { importPiece } from '../core/dataset/importPacked';
+import { scansFlat } from '../core/dataset/scanJsonl';
 
 /**
  * Bytes of one read when rows are read by lines: a million rows are ~900 MB, more than one string can hold, and
@@ -185,9 +187,23 @@ export class WorkerRows {
    */
   async readPiece(m: PieceRequest, open: (path: string) => Promise<Blob>): Promise<{ meta: DatasetMeta; index: LineIndex }> {
     this.piece = null;
-    const blob = (await open(m.path)).slice(m.start, m.end);
+    const file = await open(m.path);
+    const blob = file.slice(m.start, m.end);
     // The engine keeps the file's own detection (from its head); a piece's is a placeholder.
     const detection: Detection = { container: 'jsonl', format: m.format, detected: m.format, reason: '', columns: [], gzip: false };
+    // Lean, in a flat format, with no label or groupBy column: the facts from the browser's scanner, no row built.
+    if (m.lean && m.meta.label === null && m.meta.groupBy === null && scansFlat(m.format)) {
+      const facts = new PackedFacts(m.lineOffset);
+      const spans: Float64Array[] = [];
+      for await (const e of importPiece({ name: m.name, blob: file }, { start: m.start, end: m.end }, { format: m.format, mapping: m.mapping ?? undefined })) {
+        if (e.kind !== 'batch') continue;
+        facts.add(e.batch);
+        spans.push(e.spans);
+      }
+      const all = new Float64Array(spans.reduce((a, s) => a + s.length, 0));
+      spans.reduce((at, s) => (all.set(s, at), at + s.length), 0);
+      return { meta: facts.finish(detection), index: { spans: all, lines: facts.lines() } };
+    }
     const facts = (rows: Trajectory[], issues: ParseIssue[]) => datasetMeta(rows, issues, detection, m.meta.label, m.meta.groupBy);
     const metas: DatasetMeta[] = [];
     let rows: Trajectory[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Detection } from '../formats/types';
 import type { Trajectory } from '../trajectory';
-import { datasetMeta, joinMetas } from './meta';
+import { datasetMeta, joinMetas, PackedFacts } from './meta';
 
 const detection: Detection = { container: 'jsonl', format: 'trl-standard', detected: 'trl-standard', reason: '', columns: [], gzip: false };
 const row = (line: number, fields: Record<string, unknown>, step?: number): Trajectory => ({
@@ -86,5 +86,75 @@ describe('joinMetas: the facts of a file read in pieces', () => {
     expect(m).toEqual(datasetMeta(rows, [], detection, null));
     expect(m.labels).toBeNull();
     expect(m.groupBy).toBeNull();
+  });
+});
+
+describe('PackedFacts: the facts of packed batches (worked by hand)', () => {
+  /** A batch as `Packer` numbers it: groups over all batches of the read, step-scoped keys for rows with a step. */
+  const batch = (
+    rows: { line: number; group: number; length: number; step: number; truncated: number }[],
+    newGroups: string[],
+    issues: { line: number; reason: string }[] = [],
+  ) => ({
+    line: Int32Array.from(rows, (r) => r.line),
+    groupOf: Int32Array.from(rows, (r) => r.group),
+    charLength: Int32Array.from(rows, (r) => r.length),
+    step: Float64Array.from(rows, (r) => r.step),
+    truncated: Float64Array.from(rows, (r) => r.truncated),
+    previewUnits: new Uint8Array(3),
+    previewEnds: Int32Array.from(rows, () => 0),
+    newGroups,
+    pairOf: Int32Array.from(rows, () => -1),
+    pairSide: new Uint8Array(rows.length),
+    newPairs: [],
+    issues,
+    bytesRead: 0,
+    totalBytes: 0,
+  });
+
+  it('groups keep their order and lose their step; lines and issues move by the lines before the piece', () => {
+    const facts = new PackedFacts(100);
+    // Group 0: "a" at step 2; group 1: "\u0000x\u0000y", a key of the file's that happens to start like a step's, no step;
+    // group 2: "a" at step −0 (written "0"); batch two goes on with group 1 and a new group 3, "b" at step 10.
+    facts.add(
+      batch(
+        [
+          { line: 1, group: 0, length: 5, step: 2, truncated: 1 },
+          { line: 3, group: 1, length: 0, step: NaN, truncated: NaN },
+          { line: 4, group: 2, length: 7, step: -0, truncated: 0 },
+        ],
+        ['\u00002\u0000a', '\u0000x\u0000y', '\u00000\u0000a'],
+        [{ line: 2, reason: 'not JSON' }],
+      ),
+    );
+    facts.add(
+      batch(
+        [
+          { line: 5, group: 1, length: 2, step: NaN, truncated: NaN },
+          { line: 6, group: 3, length: 9, step: 10, truncated: 1 },
+        ],
+        ['\u000010\u0000b'],
+      ),
+    );
+    expect(Array.from(facts.lines())).toEqual([101, 103, 104, 105, 106]);
+    const m = facts.finish(detection);
+    expect(m).toEqual({
+      rows: 5,
+      issues: [{ line: 102, reason: 'not JSON' }],
+      detection,
+      groupOf: Int32Array.from([0, 1, 2, 1, 3]),
+      groupKeys: ['a', '\u0000x\u0000y', 'a', 'b'],
+      lengths: Float64Array.from([5, 0, 7, 2, 9]),
+      steps: Float64Array.from([2, NaN, -0, NaN, 10]),
+      truncated: Float64Array.from([1, NaN, 0, NaN, 1]),
+      labels: null,
+      labelPresent: 0,
+      groupBy: null,
+    });
+  });
+
+  it('refuses a key that does not start with its rows’ step', () => {
+    const facts = new PackedFacts();
+    expect(() => facts.add(batch([{ line: 1, group: 0, length: 1, step: 3, truncated: NaN }], ['\u00004\u0000a']))).toThrow(/does not start with its step/);
   });
 });
