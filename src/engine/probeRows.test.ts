@@ -18,8 +18,13 @@ const t = (i: number): Trajectory => ({
 });
 
 function fakeRows(n: number) {
-  const asked: [number, number][] = [];
-  const data = { size: n, rows: Array.from({ length: n }, (_, i) => t(i)), ensureFor: async (_: string, a: number, b: number) => void asked.push([a, b]) };
+  const asked: ([number, number] | [number, number, string])[] = [];
+  const data = {
+    size: n,
+    rows: Array.from({ length: n }, (_, i) => t(i)),
+    // Scattered rows are read without reading on past them (workerRows.ts `readOn`).
+    ensureFor: async (_: string, a: number, b: number, readOn?: boolean) => void (readOn === false ? asked.push([a, b]) : asked.push([a, b, 'reads on'])),
+  };
   return { data: data as unknown as WorkerRows, asked };
 }
 

@@ -36,7 +36,7 @@ async function readRows(data: WorkerRows, datasetId: string, wanted: Int32Array,
   for (let i = 0; i < wanted.length;) {
     let j = i + 1;
     while (j < wanted.length && wanted[j] === wanted[j - 1] + 1) j++;
-    await data.ensureFor(datasetId, wanted[i], wanted[j - 1] + 1);
+    await data.ensureFor(datasetId, wanted[i], wanted[j - 1] + 1, false);
     i = j;
   }
 }

@@ -588,6 +588,24 @@ describe('WorkerRows: a lean read in pieces (the CLI, a file too large to keep)'
     expect(w.rows.length).toBe(whole.rows.length);
   });
 
+  it('reads the scattered rows of a subset without reading on past each of them', async () => {
+    const blob = new Blob([jsonl(rowsOf(120))]);
+    const whole = await loadAll({ name: 'data.jsonl', blob });
+    const { format, index } = await imported(blob);
+    let read = 0;
+    const counted = { size: blob.size, slice: (a: number, b: number) => ((read += b - a), blob.slice(a, b)) } as unknown as Blob;
+    const bytesOf = (a: number, b: number) => index.spans[2 * (b - 1) + 1] - index.spans[2 * a];
+    const w = new WorkerRows();
+    await w.load({ datasetId: 'd', path: 'p', name: 'data.jsonl', format, index, lean: true }, async () => counted);
+    await w.ensureFor('d', 10, 14, false);
+    await w.ensureFor('d', 50, 53, false);
+    expect(read).toBe(bytesOf(10, 14) + bytesOf(50, 53));
+    expect(w.rows.slice(50, 53)).toEqual(whole.rows.slice(50, 53));
+    // A task's rows: the bytes after them are asked for too (the next task starts there).
+    await w.ensureFor('d', 60, 64);
+    expect(read).toBeGreaterThan(bytesOf(10, 14) + bytesOf(50, 53) + bytesOf(60, 64));
+  });
+
   it('is not lean where the rows could not be read again (a file read whole), and lets go of nothing then', async () => {
     const blob = new Blob([jsonl(rowsOf(40))]);
     const w = new WorkerRows();

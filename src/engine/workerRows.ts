@@ -244,14 +244,18 @@ export class WorkerRows {
    * read. Throws, with the reason, when it is not (or no longer) the one loaded, or when the file can no longer be
    * read as it was imported.
    */
-  async ensureFor(datasetId: string, start: number, end: number): Promise<void> {
+  async ensureFor(datasetId: string, start: number, end: number, readOn = true): Promise<void> {
     if (datasetId !== this.datasetId) throw new Error(`dataset ${datasetId} is not loaded in this worker`);
-    await this.ensure(start, end);
+    await this.ensure(start, end, readOn);
     if (datasetId !== this.datasetId) throw new Error(`dataset ${datasetId} is no longer loaded in this worker`);
   }
 
-  /** Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported. */
-  async ensure(start: number, end: number): Promise<void> {
+  /**
+   * Make rows [start, end) available in `rows`. Throws when the file can no longer be read as it was imported.
+   * `readOn`: a read by lines also asks for the bytes after `end` (a task's rows; not the scattered rows of a subset,
+   * where each such read of 16 MB was thrown away by the next one).
+   */
+  async ensure(start: number, end: number, readOn = true): Promise<void> {
     const rows = this.rows;
     if (this.lean && start < end) this.held = this.held ? [Math.min(this.held[0], start), Math.max(this.held[1], end)] : [start, end];
     for (const part of this.later) {
@@ -260,7 +264,7 @@ export class WorkerRows {
       if (rows !== this.rows) return; // another dataset was loaded meanwhile
     }
     for (const by of this.byRecords) if (!(await this.readMissing(by, rows, start, end, (a, b) => this.readRecords(by, rows, a, b)))) return;
-    for (const by of this.byLines) if (!(await this.readMissing(by, rows, start, end, (a, b) => this.readLines(by, rows, a, b)))) return;
+    for (const by of this.byLines) if (!(await this.readMissing(by, rows, start, end, (a, b) => this.readLines(by, rows, a, b, readOn)))) return;
   }
 
   /**
@@ -355,7 +359,7 @@ export class WorkerRows {
    * while this thread parses. The last read of a task asks for the bytes after it too (`ahead`): a worker's next task
    * starts where this one ends (engine/taskQueue.ts), and its first read then does not wait on the browser.
    */
-  private async readLines(by: ByLines, into: Trajectory[], a: number, b: number): Promise<void> {
+  private async readLines(by: ByLines, into: Trajectory[], a: number, b: number, readOn: boolean): Promise<void> {
     const lr = by.rows;
     const off = by.first;
     const fileEnd = Math.min(this.size, off + lr.size);
@@ -398,7 +402,7 @@ export class WorkerRows {
       if (upTo < b) {
         k2 = pieceEnd(upTo, b);
         next = read(upTo, k2);
-      } else if (this.ahead === null && b < fileEnd && into[b] === undefined) {
+      } else if (readOn && this.ahead === null && b < fileEnd && into[b] === undefined) {
         const end = pieceEnd(b, fileEnd);
         this.ahead = { by, into, i: b, j: end, bytes: read(b, end) };
       }
