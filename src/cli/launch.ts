@@ -49,7 +49,7 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
   const o = parsed.options;
   const handed = isPythonReward(o.rewardPaths[0]) && sandboxed() ? handedSnapshotRef() : null;
   // The data paths' listing is kept for the scoring code (dataOf reads it once per options object).
-  const pythonFirst = () => Math.max(1, pieceCount(singleFileOf(o), true, o.workers ?? defaultPoolSize()));
+  const pythonFirst = () => Math.max(1, pieceCount(singleFileOf(o), true, o.workers ?? defaultPoolSize(), o.workerMemoryMb));
   const early = o.rewardPaths.some(isPythonReward)
     ? handed && earlyWorker(workerUrl, o.workerMemoryMb, 'py', pythonFirst(), handed)
     : earlyWorker(workerUrl, o.workerMemoryMb);

@@ -40,6 +40,15 @@ export function mayReadInPieces(path: string, python = false): boolean {
     const size = statSync(path).size;
     if (!TEST_PIECE_BYTES && !piecesPay(availableParallelism(), size, python)) return false;
     if (size < 2 * MIN_PIECE_BYTES) return false;
+  } catch {
+    return false; // the whole-file read says why
+  }
+  return startsWithObject(path);
+}
+
+/** Whether `path`'s first character, after a byte-order mark and blanks, is a `{` (false when it cannot be read). */
+function startsWithObject(path: string): boolean {
+  try {
     const fd = openSync(path, 'r');
     const head = new Uint8Array(64);
     let got: number;
@@ -52,7 +61,7 @@ export function mayReadInPieces(path: string, python = false): boolean {
     while (i < got && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
     return i < got && head[i] === 0x7b;
   } catch {
-    return false; // the whole-file read says why
+    return false;
   }
 }
 
@@ -68,10 +77,13 @@ export function piecesFor(path: string, workers: number): number {
 /**
  * The pieces in which a pool of `size` workers reads `path`, one worker each, all started at once; 0 when one worker
  * reads it whole first (null: several files, or none). A staged pool adds the other workers once a run shows it is
- * long (engine.ts, `grow`).
+ * long (engine.ts, `grow`). A file too large to keep (`leanPieces`) is one lean piece where pieces do not pay or
+ * there is one worker: read whole, its rows would all be kept.
  */
-export function pieceCount(path: string | null, python: boolean, size: number): number {
-  return path !== null && size >= 2 && mayReadInPieces(path, python) ? piecesFor(path, size) : 0;
+export function pieceCount(path: string | null, python: boolean, size: number, workerMemoryMb = 4096): number {
+  if (path === null || size < 1) return 0;
+  if (size >= 2 && mayReadInPieces(path, python)) return piecesFor(path, size);
+  return leanPieces(path, 1, workerMemoryMb) && startsWithObject(path) ? 1 : 0;
 }
 
 /**

@@ -165,6 +165,15 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     expect(JSON.parse(cli(['score', data, '--reward', reward, '--json'], true).stdout).rows).toBe(600);
   }, 60_000);
 
+  it('one worker reads a file too large to keep as one lean piece: the same bytes', () => {
+    const reward = file('r.js', REWARD);
+    const data = file('one.jsonl', rollouts(400, '\n'));
+    const args = ['score', data, '--reward', reward, '--workers', '1', '--by-step', '--json'];
+    const [lean, whole] = [cli(args, 'lean'), cli(args, false)];
+    expect(lean.code).toBe(0);
+    expect([lean.stdout, lean.stderr]).toEqual([whole.stdout, whole.stderr]);
+  }, 60_000);
+
   it('lean pieces: a row that loops past the time limit fails alone, and the fresh worker reads its rows again', () => {
     const reward = file('loop.js', REWARD.replace("throw new Error('boom on line ' + t.line)", 'for (;;);'));
     const data = file('loop.jsonl', rollouts(300, '\n'));
@@ -249,6 +258,13 @@ describe('the workers a pool starts with', () => {
     expect(pieceCount(big, true, 1)).toBe(0);
     expect(pieceCount(big, false, 16)).toBe(availableParallelism() >= 3 ? 5 : 0);
     expect(pieceCount(null, true, 16)).toBe(0);
+    // A file too large to keep (600 MiB, lean from 512 MiB a piece) is one lean piece for one worker.
+    truncateSync(big, 600 << 20);
+    expect(pieceCount(big, false, 1)).toBe(1);
+    expect(pieceCount(big, true, 1)).toBe(1);
+    const csv = file('big.csv', 'prompt,completion\n');
+    truncateSync(csv, 600 << 20);
+    expect(pieceCount(csv, false, 1)).toBe(0);
     expect(pieceCount(file('small.jsonl', '{"prompt": "p", "completion": "c"}\n'), true, 16)).toBe(0);
   });
 

@@ -36,7 +36,8 @@ export async function planFilePieces(
     import('../core/formats/import-stream'),
   ]);
   const blob = await openFile(path);
-  const cuts = await planPieces(blob, workers, MIN_PIECE_BYTES);
+  // One piece: a file too large to keep, read lean by one worker (pieceCount checked that it starts with `{`).
+  const cuts = workers === 1 ? [0, blob.size] : await planPieces(blob, workers, MIN_PIECE_BYTES);
   if (!cuts) return null;
   let detection: Detection;
   const head = importStream({ name, blob: blob.slice(0, cuts[1]) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined, allowEmpty: true });

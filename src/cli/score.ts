@@ -292,7 +292,7 @@ export async function openReward(
   // more) may grow to every core once the run shows it is long, as it does from one worker for a file read whole:
   // 16 Pyodide starts for a file of one row took 0.7 s more and 7.6× the CPU of one (bench/README.md, session 30).
   const single = singleFileOf(o);
-  const pieceWorkers = pieceCount(single, python, size);
+  const pieceWorkers = pieceCount(single, python, size, o.workerMemoryMb);
   const piecesOf = pieceWorkers > 0 ? single : null;
   // A file too large to keep in the workers' memory is read twice instead: once for its facts, once per task.
   const lean = piecesOf !== null && leanPieces(piecesOf, pieceWorkers, o.workerMemoryMb);
