@@ -100,12 +100,31 @@ const LEAN_PIECE_BYTES = Number(process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) || 5
  */
 export function leanPieces(path: string, pieces: number, workerMemoryMb: number, memory = totalmem()): boolean {
   if (pieces <= 0) return false;
-  let bytes: number;
   try {
-    bytes = statSync(path).size;
+    return tooLargeToKeep(statSync(path).size, pieces, workerMemoryMb, memory);
   } catch {
     return false;
   }
-  if (process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) return bytes / pieces >= LEAN_PIECE_BYTES;
-  return bytes / pieces >= Math.min(LEAN_PIECE_BYTES, workerMemoryMb * 2 ** 20 * 0.25) || 1.8 * bytes >= memory / 2;
+}
+
+/** Whether `bytes` read by `readers` workers at once are read lean (`leanPieces`). */
+function tooLargeToKeep(bytes: number, readers: number, workerMemoryMb: number, memory: number): boolean {
+  if (process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) return bytes / readers >= LEAN_PIECE_BYTES;
+  return bytes / readers >= Math.min(LEAN_PIECE_BYTES, workerMemoryMb * 2 ** 20 * 0.25) || 1.8 * bytes >= memory / 2;
+}
+
+/**
+ * Whether the files of a dataset of several (`paths`, in order) are read lean, one file a worker at a time: each a
+ * plain JSONL file (it starts with `{`), and together too large to keep as `leanPieces` says, with a file for each of
+ * up to `workers` workers. Read whole, every worker would keep every file's rows.
+ */
+export function leanParts(paths: readonly string[], workers: number, workerMemoryMb: number, memory = totalmem()): boolean {
+  if (paths.length === 0 || workers < 1) return false;
+  let bytes = 0;
+  try {
+    for (const p of paths) bytes += statSync(p).size;
+  } catch {
+    return false;
+  }
+  return tooLargeToKeep(bytes, Math.min(workers, paths.length), workerMemoryMb, memory) && paths.every(startsWithObject);
 }

@@ -4,11 +4,12 @@
  * (REWARD_STUDIO_MIN_PIECE_BYTES=1) against none (a minimum larger than the file).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanPieces, mayReadInPieces, pieceCount, piecesFor, piecesPay } from './pieceCount';
+import { leanParts, leanPieces, mayReadInPieces, pieceCount, piecesFor, piecesPay } from './pieceCount';
+import { joinPartPieces } from './pieces';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -174,6 +175,41 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     expect([lean.stdout, lean.stderr]).toEqual([whole.stdout, whole.stderr]);
   }, 60_000);
 
+  it('a folder of files read lean, a file a worker: the same bytes as a whole read (steps from names and rows, issues by file)', () => {
+    const reward = file('r.js', REWARD);
+    const folder = join(dir, 'steps');
+    mkdirSync(folder);
+    const enc = new TextEncoder();
+    // step_10 has a byte-order mark and CRLF; in step_20 some rows carry their own step; step_3 comes first (steps order).
+    writeFileSync(join(folder, 'run_step_10.jsonl'), new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(rollouts(300, '\r\n').replace(/"step":\d+,/g, ''))]));
+    writeFileSync(
+      join(folder, 'run_step_20.jsonl'),
+      rollouts(250, '\n').replace(/"step":(\d+),/g, (m, k) => (Number(k) % 2 ? '' : m)),
+    );
+    writeFileSync(join(folder, 'run_step_3.jsonl'), rollouts(120, '\n').replace(/"step":\d+,/g, ''));
+    for (const extra of [[], ['--label', 'correct', '--group-by', 'model', '--by-step']]) {
+      const out = join(dir, 'steps.out.jsonl');
+      const args = ['score', folder, '--reward', reward, '--workers', '2', '--out', out, ...extra];
+      const [lean, whole] = (['lean', false] as const).map((mode) => {
+        const human = cli(args, mode);
+        return { human, json: cli([...args, '--json'], mode), rows: readFileSync(out, 'utf8') };
+      });
+      expect(lean.human.code).toBe(0);
+      expect(untimed(lean.human.stdout)).toBe(untimed(whole.human.stdout));
+      expect(lean.human.stderr).toBe(whole.human.stderr);
+      expect(lean.human.stderr).toMatch(/run_step_10\.jsonl.*line 8\b|line 8\b.*run_step_10/);
+      expect([lean.json.stdout, lean.rows]).toEqual([whole.json.stdout, whole.rows]);
+      expect(lean.rows.split('\n').filter(Boolean)).toHaveLength(670);
+    }
+    // A folder with a file that is not JSONL (CSV) is read whole, as before.
+    writeFileSync(join(folder, 'run_step_40.csv'), 'prompt,completion\nq,a\n');
+    const args = ['score', folder, '--reward', reward, '--workers', '2', '--json'];
+    const [lean, whole] = [cli(args, 'lean'), cli(args, false)];
+    expect(lean.code).toBe(0);
+    expect([lean.stdout, lean.stderr]).toEqual([whole.stdout, whole.stderr]);
+    expect(JSON.parse(lean.stdout).rows).toBe(671);
+  }, 120_000);
+
   it('lean pieces: a row that loops past the time limit fails alone, and the fresh worker reads its rows again', () => {
     const reward = file('loop.js', REWARD.replace("throw new Error('boom on line ' + t.line)", 'for (;;);'));
     const data = file('loop.jsonl', rollouts(300, '\n'));
@@ -246,6 +282,74 @@ describe('leanPieces', () => {
     expect(leanPieces(big, 8, 4096, 7.2 * GiB + 1)).toBe(false);
     expect(leanPieces(big, 0, 4096, 1)).toBe(false);
     expect(leanPieces(join(dir, 'missing.jsonl'), 2, 4096, 1)).toBe(false);
+  });
+});
+
+describe('a dataset of several files read lean', () => {
+  const detection = { container: 'jsonl' as const, format: 'trl-standard' as const, detected: 'trl-standard' as const, reason: '', columns: [], gzip: false };
+  const meta = (groupOf: number[], groupKeys: string[], steps: number[], issues: { line: number; reason: string }[] = []) => ({
+    rows: groupOf.length,
+    issues,
+    detection,
+    groupOf: Int32Array.from(groupOf),
+    groupKeys,
+    lengths: Float64Array.from(groupOf, (g) => g + 1),
+    steps: Float64Array.from(steps),
+    truncated: Float64Array.from(groupOf, () => NaN),
+    labels: null,
+    labelPresent: 0,
+    groupBy: null,
+  });
+  const index = (n: number) => ({ spans: Float64Array.from({ length: 2 * n }, (_, i) => 10 * i), lines: Int32Array.from({ length: n }, (_, i) => i + 1) });
+  const plan = (...ends: number[]) => ({ detection, requests: ends.map((end) => ({ end }) as never) });
+
+  it('rows without a step take their file’s, groups are (step, key) over all files, issues are named (worked by hand)', () => {
+    // File a (step 5): rows of "x" without a step and one of "x" at step 5 of its own, which is the same group; a row of
+    // "y" at step 7. File b (no step in its name): "x" without a step, a group of its own; "y" at step 7, the same as a's.
+    const a = meta([0, 0, 1, 2], ['x', 'x', 'y'], [NaN, NaN, 5, 7], [{ line: 3, reason: 'bad' }]);
+    const b = meta([0, 1], ['x', 'y'], [NaN, 7], [{ line: 1, reason: 'worse' }]);
+    const got = joinPartPieces(
+      plan(100, 100),
+      [
+        { meta: a, index: index(4) },
+        { meta: b, index: index(2) },
+      ],
+      [
+        { name: 'a_step_5.jsonl', step: 5 },
+        { name: 'b.jsonl', step: null },
+      ],
+    );
+    expect(got?.meta.groupKeys).toEqual(['x', 'y', 'x']);
+    expect(Array.from(got?.meta.groupOf ?? [])).toEqual([0, 0, 0, 1, 2, 1]);
+    expect(Array.from(got?.meta.steps ?? [])).toEqual([5, 5, 5, 7, NaN, 7]);
+    expect(got?.meta.issues).toEqual([
+      { line: 3, reason: 'bad', file: 'a_step_5.jsonl' },
+      { line: 1, reason: 'worse', file: 'b.jsonl' },
+    ]);
+    expect(got?.indexes).toEqual([index(4), index(2)]);
+  });
+
+  it('gives up on a file without rows, or a read that does not fit its file', () => {
+    const parts = [{ name: 'a', step: null }];
+    expect(joinPartPieces(plan(100), [{ meta: meta([], [], []), index: index(0) }], parts)).toBeNull();
+    expect(joinPartPieces(plan(15), [{ meta: meta([0, 0], ['x'], [NaN, NaN]), index: index(2) }], parts)).toBeNull();
+    expect(joinPartPieces(plan(100), [{ meta: meta([0, 0], ['x'], [NaN, NaN]), index: index(2) }], parts)).not.toBeNull();
+    expect(joinPartPieces(plan(100, 100), [{ meta: meta([0], ['x'], [NaN]), index: index(1) }], parts)).toBeNull();
+  });
+
+  it('leanParts: plain JSONL files too large to keep together, a file for each worker', () => {
+    const GiB = 2 ** 30;
+    const paths = ['p1.jsonl', 'p2.jsonl', 'p3.jsonl'].map((n) => file(n, '{"prompt": "p", "completion": "c"}\n'));
+    for (const p of paths) truncateSync(p, 400 << 20);
+    const plenty = 2 ** 50;
+    // 1,200 MiB: over 512 MiB for each of 2 workers; not for 3.
+    expect(leanParts(paths, 2, 4096, plenty)).toBe(true);
+    expect(leanParts(paths, 3, 4096, plenty)).toBe(false);
+    expect(leanParts(paths, 3, 4096, 4 * GiB)).toBe(true); // 1.8 × 1,200 MiB ≥ half of 4 GiB
+    expect(leanParts(paths, 3, 4096, 4.5 * GiB)).toBe(false);
+    expect(leanParts([...paths, file('p4.csv', 'prompt,completion\n')], 2, 4096, plenty)).toBe(false);
+    expect(leanParts([...paths, join(dir, 'missing.jsonl')], 2, 4096, plenty)).toBe(false);
+    expect(leanParts([], 2, 4096, 1)).toBe(false);
   });
 });
 

@@ -11,6 +11,7 @@ import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { PieceRequest } from '../engine/protocol';
 import { openFile } from '../engine/nodeFile';
 import { MIN_PIECE_BYTES } from './pieceCount';
+import { nameIssue } from '../core/dataset/parts';
 
 /** What the workers are asked to read, and the file's format, as a whole-file read detects it. */
 export interface PiecePlan {
@@ -123,4 +124,81 @@ export function joinPieces(plan: PiecePlan, reads: readonly { meta: DatasetMeta;
     ),
     index: { spans, lines },
   };
+}
+
+/**
+ * A dataset of several plain JSONL files read lean (pieceCount.ts `leanParts`): one request per file, the first's
+ * format (as detected from its head, or as given) for all of them, as a whole read of the parts uses. Null when a part
+ * is not plain JSONL read as a stream or the first one's head does not decide a format: the parts are then read whole.
+ */
+export async function planPartPieces(
+  parts: readonly { path: string; name: string }[],
+  o: { format: FormatId | null; mapping: ColumnMapping | null; label: string | null; groupBy: string | null },
+): Promise<PiecePlan | null> {
+  const { DETECTION_SAMPLE, importStream } = await import('../core/formats/import-stream');
+  let detection: Detection | null = null;
+  for (const p of parts) {
+    const blob = await openFile(p.path);
+    const format = o.format ?? detection?.format;
+    // The head decides the format and whether the file is JSONL read as a stream (1 MB or so, as for a piece).
+    const head = importStream(
+      { name: p.name, blob: blob.slice(0, Math.min(blob.size, HEAD_BYTES)) },
+      { format: format ?? undefined, mapping: o.mapping ?? undefined, allowEmpty: true },
+    );
+    try {
+      const first = await head.next();
+      if (first.done || first.value.type !== 'meta' || !first.value.spans) return null;
+      if (!detection) {
+        if (first.value.sampled < DETECTION_SAMPLE && blob.size > HEAD_BYTES) return null;
+        detection = first.value.detection;
+      }
+    } catch {
+      return null;
+    } finally {
+      await head.return(undefined);
+    }
+  }
+  if (!detection) return null;
+  const format = detection.format;
+  const requests = await Promise.all(
+    parts.map(async (p) => ({
+      datasetId: 'cli',
+      path: p.path,
+      name: p.name,
+      start: 0,
+      end: (await openFile(p.path)).size,
+      lineOffset: 0,
+      format,
+      mapping: o.mapping,
+      meta: { label: o.label, groupBy: o.groupBy },
+      lean: true,
+    })),
+  );
+  return { detection, requests };
+}
+
+/** Bytes of a part's head read to decide its format (and of the first, its detection). */
+const HEAD_BYTES = 4 << 20;
+
+/**
+ * The facts of a dataset of several files from each file's lean read (in order), as a whole read of the parts gives
+ * them (loadAll.ts `addWholePart`): rows without a step take their file's, issues are named by file. Null when a read
+ * does not fit its file or a file gave no row (a whole read then says why).
+ */
+export function joinPartPieces(
+  plan: PiecePlan,
+  reads: readonly { meta: DatasetMeta; index: LineIndex }[],
+  parts: readonly { name: string; step: number | null }[],
+): { meta: DatasetMeta; indexes: LineIndex[] } | null {
+  if (reads.length !== plan.requests.length || reads.length !== parts.length) return null;
+  const metas: DatasetMeta[] = [];
+  for (let k = 0; k < reads.length; k++) {
+    const { meta, index } = reads[k];
+    const m = index.lines.length;
+    if (m === 0 || m !== meta.rows || index.spans[2 * m - 1] > plan.requests[k].end || index.lines[0] < 1) return null;
+    const { step, name } = parts[k];
+    const steps = step === null ? meta.steps : meta.steps.map((s) => (Number.isNaN(s) ? step : s));
+    metas.push({ ...meta, steps, issues: meta.issues.map((i) => nameIssue(i, name)) });
+  }
+  return { meta: joinMetas(metas, plan.detection), indexes: reads.map((r) => r.index) };
 }

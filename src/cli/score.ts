@@ -15,13 +15,12 @@ import { combineFunctions, uniqueNames, type WeightedFunction } from '../core/re
 import { advantages } from '../core/stats/advantage';
 import { isPythonReward, type ScoreOptions } from './args';
 import { checkOut, fail, reason, type Io } from './io';
-import { RewardEngine, type LoadInfo, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
-import type { LineIndex } from '../core/dataset/lineRows';
-import { leanPieces, pieceCount } from './pieceCount';
-import { joinPieces, planFilePieces } from './pieces';
+import { RewardEngine, type LoadInfo, type PieceRead, type RunOptions, type RunOutcome, type RunResult } from '../engine/engine';
+import { leanParts, leanPieces, pieceCount } from './pieceCount';
+import { joinPartPieces, joinPieces, planFilePieces, planPartPieces } from './pieces';
 import { defaultPoolSize, nodeWorkerPort, type EarlyWorker } from '../engine/node';
 import { ensureSnapshot, handedSnapshotRef, snapshotRef } from '../engine/pyodideSnapshot';
-import type { DatasetMeta, PythonCall } from '../engine/protocol';
+import type { DatasetFile, DatasetMeta, PythonCall } from '../engine/protocol';
 import { issuesText, outLines } from './report';
 import { columnsOf } from './columns';
 import { encodePartial, type PartialHeader } from './partial';
@@ -296,11 +295,23 @@ export async function openReward(
   const piecesOf = pieceWorkers > 0 ? single : null;
   // A file too large to keep in the workers' memory is read twice instead: once for its facts, once per task.
   const lean = piecesOf !== null && leanPieces(piecesOf, pieceWorkers, o.workerMemoryMb);
-  const first = Math.max(1, pieceWorkers);
+  // Several files too large to keep are read lean too, a file a worker, a round of workers at a time.
+  const data = dataOf(o);
+  const parts =
+    data.ok &&
+    data.parts !== null &&
+    leanParts(
+      data.parts.map((p) => p.path),
+      size,
+      o.workerMemoryMb,
+    )
+      ? data.parts
+      : null;
+  const first = parts !== null ? Math.min(size, parts.length) : Math.max(1, pieceWorkers);
   const poolSize = piecesOf !== null && !python ? first : size;
   const engine = new RewardEngine({
     size: poolSize,
-    ...(piecesOf !== null ? { startWith: first } : {}),
+    ...(piecesOf !== null || parts !== null ? { startWith: first } : {}),
     spawn: () => (early?.language === language ? early.take() : null) ?? nodeWorkerPort(workerUrl, language, o.workerMemoryMb, undefined, snapshot),
     interruptible: python,
     oneCodePerWorker: python,
@@ -317,12 +328,29 @@ export async function openReward(
     // A large plain JSONL file is read in pieces by every worker at once (pieces.ts); otherwise, or when that fails,
     // the first worker reads the whole file (and the others too, if the staged start adds them).
     const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
-    let pieces: Promise<{ meta: DatasetMeta; index: LineIndex } | null> | null = null;
+    let pieces: Promise<{ meta: DatasetMeta; file: DatasetFile } | null> | null = null;
     if (piecesOf !== null) {
       const path = piecesOf;
       engine.fill(first); // the workers start while this process plans the pieces
       pieces = planFilePieces(path, basename(path), first, o, lean)
         .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
+        .then(
+          (joined) =>
+            joined && { meta: joined.meta, file: { ...dataFileOf(o), format: joined.meta.detection.format, index: joined.index, ...(lean ? { lean } : {}) } },
+        )
+        .catch(() => null);
+    } else if (parts !== null) {
+      engine.fill(first);
+      pieces = planPartPieces(parts, o)
+        .then(async (plan) => {
+          if (!plan) return null;
+          const reads: PieceRead[] = [];
+          for (let k = 0; k < plan.requests.length; k += first) reads.push(...(await engine.readPieces(plan.requests.slice(k, k + first))));
+          const joined = joinPartPieces(plan, reads, parts);
+          if (!joined) return null;
+          const indexed = parts.map((p, k) => ({ ...p, index: joined.indexes[k] }));
+          return { meta: joined.meta, file: { ...dataFileOf(o), format: joined.meta.detection.format, parts: indexed, lean: true } };
+        })
         .catch(() => null);
     } else whole();
     // Errors in the code are reported without waiting for the file.
@@ -333,7 +361,7 @@ export async function openReward(
       const joined = await pieces;
       if (joined) {
         meta = joined.meta;
-        engine.setDataset({ file: { ...dataFileOf(o), format: meta.detection.format, index: joined.index, ...(lean ? { lean } : {}) }, size: meta.rows });
+        engine.setDataset({ file: joined.file, size: meta.rows });
       } else whole();
     }
     let call: PythonCall | undefined;
