@@ -337,16 +337,18 @@ describe('a dataset of several files read lean', () => {
     expect(joinPartPieces(plan(100, 100), [{ meta: meta([0], ['x'], [NaN]), index: index(1) }], parts)).toBeNull();
   });
 
-  it('leanParts: plain JSONL files too large to keep together, a file for each worker', () => {
+  it('leanParts: plain JSONL files of 128 MiB a worker together, or too large to keep', () => {
     const GiB = 2 ** 30;
     const paths = ['p1.jsonl', 'p2.jsonl', 'p3.jsonl'].map((n) => file(n, '{"prompt": "p", "completion": "c"}\n'));
-    for (const p of paths) truncateSync(p, 400 << 20);
+    for (const p of paths) truncateSync(p, 100 << 20);
     const plenty = 2 ** 50;
-    // 1,200 MiB: over 512 MiB for each of 2 workers; not for 3.
+    // 300 MiB: over 128 MiB for each of 2 workers; not for 3.
     expect(leanParts(paths, 2, 4096, plenty)).toBe(true);
     expect(leanParts(paths, 3, 4096, plenty)).toBe(false);
-    expect(leanParts(paths, 3, 4096, 4 * GiB)).toBe(true); // 1.8 × 1,200 MiB ≥ half of 4 GiB
-    expect(leanParts(paths, 3, 4096, 4.5 * GiB)).toBe(false);
+    expect(leanParts(paths, 3, 4096, GiB)).toBe(true); // 1.8 × 300 MiB ≥ half of 1 GiB
+    expect(leanParts(paths, 3, 4096, 1.1 * GiB)).toBe(false);
+    // A quarter of a 400 MiB heap limit: from 100 MiB a worker.
+    expect(leanParts(paths, 3, 400, plenty)).toBe(true);
     expect(leanParts([...paths, file('p4.csv', 'prompt,completion\n')], 2, 4096, plenty)).toBe(false);
     expect(leanParts([...paths, join(dir, 'missing.jsonl')], 2, 4096, plenty)).toBe(false);
     expect(leanParts([], 2, 4096, 1)).toBe(false);
