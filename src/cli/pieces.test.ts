@@ -201,6 +201,15 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
       expect([lean.json.stdout, lean.rows]).toEqual([whole.json.stdout, whole.rows]);
       expect(lean.rows.split('\n').filter(Boolean)).toHaveLength(670);
     }
+    // A Python reward (TRL's keyword columns) on the same folder, lean: the same bytes.
+    const py = file(
+      'r.py',
+      'def reward(prompts, completions, uid=None, **kwargs):\n    return [((len(p) * 5 + len(c) + len(u) * 3) % 17) / 4 for p, c, u in zip(prompts, completions, uid)]\n',
+    );
+    const pyArgs = ['score', folder, '--reward', py, '--workers', '2', '--by-step', '--json'];
+    const [pyLean, pyWhole] = [cli(pyArgs, 'lean'), cli(pyArgs, false)];
+    expect(pyLean.code).toBe(0);
+    expect([pyLean.stdout, pyLean.stderr]).toEqual([pyWhole.stdout, pyWhole.stderr]);
     // A folder with a file that is not JSONL (CSV) is read whole, as before.
     writeFileSync(join(folder, 'run_step_40.csv'), 'prompt,completion\nq,a\n');
     const args = ['score', folder, '--reward', reward, '--workers', '2', '--json'];
