@@ -32,25 +32,14 @@ export async function planFilePieces(
   lean = false,
 ): Promise<PiecePlan | null> {
   // The import's code, loaded only here: the launcher and the workers' whole-file path do not need it in this process.
-  const [{ planPieces }, { DETECTION_SAMPLE, importStream }] = await Promise.all([
-    import('../core/dataset/importPacked'),
-    import('../core/formats/import-stream'),
-  ]);
+  const [{ planPieces }, { DETECTION_SAMPLE }] = await Promise.all([import('../core/dataset/importPacked'), import('../core/formats/import-stream')]);
   const blob = await openFile(path);
   // One piece: a file too large to keep, read lean by one worker (pieceCount checked that it starts with `{`).
   const cuts = workers === 1 ? [0, blob.size] : await planPieces(blob, workers, MIN_PIECE_BYTES);
   if (!cuts) return null;
-  let detection: Detection;
-  const head = importStream({ name, blob: blob.slice(0, cuts[1]) }, { format: o.format ?? undefined, mapping: o.mapping ?? undefined, allowEmpty: true });
-  try {
-    const first = await head.next();
-    if (first.done || first.value.type !== 'meta' || !first.value.spans || first.value.sampled < DETECTION_SAMPLE) return null;
-    detection = first.value.detection;
-  } catch {
-    return null;
-  } finally {
-    await head.return(undefined);
-  }
+  const head = await jsonlHead(name, blob.slice(0, cuts[1]), o.format, o.mapping);
+  if (!head || head.sampled < DETECTION_SAMPLE) return null;
+  const { detection } = head;
   const offsets = await linesBefore(path, cuts.slice(1, -1));
   const requests = cuts.slice(0, -1).map((start, k) => ({
     datasetId: 'cli',
@@ -135,46 +124,58 @@ export async function planPartPieces(
   parts: readonly { path: string; name: string }[],
   o: { format: FormatId | null; mapping: ColumnMapping | null; label: string | null; groupBy: string | null },
 ): Promise<PiecePlan | null> {
-  const { DETECTION_SAMPLE, importStream } = await import('../core/formats/import-stream');
+  const { DETECTION_SAMPLE } = await import('../core/formats/import-stream');
   let detection: Detection | null = null;
+  const sizes: number[] = [];
   for (const p of parts) {
     const blob = await openFile(p.path);
-    const format = o.format ?? detection?.format;
-    // The head decides the format and whether the file is JSONL read as a stream (1 MB or so, as for a piece).
-    const head = importStream(
-      { name: p.name, blob: blob.slice(0, Math.min(blob.size, HEAD_BYTES)) },
-      { format: format ?? undefined, mapping: o.mapping ?? undefined, allowEmpty: true },
-    );
-    try {
-      const first = await head.next();
-      if (first.done || first.value.type !== 'meta' || !first.value.spans) return null;
-      if (!detection) {
-        if (first.value.sampled < DETECTION_SAMPLE && blob.size > HEAD_BYTES) return null;
-        detection = first.value.detection;
-      }
-    } catch {
-      return null;
-    } finally {
-      await head.return(undefined);
+    sizes.push(blob.size);
+    // The head decides the format and whether the file is JSONL read as a stream (a few MB, as for a piece).
+    const head = await jsonlHead(p.name, blob.slice(0, Math.min(blob.size, HEAD_BYTES)), o.format ?? detection?.format ?? null, o.mapping);
+    if (!head) return null;
+    if (!detection) {
+      if (head.sampled < DETECTION_SAMPLE && blob.size > HEAD_BYTES) return null;
+      detection = head.detection;
     }
   }
   if (!detection) return null;
   const format = detection.format;
-  const requests = await Promise.all(
-    parts.map(async (p) => ({
-      datasetId: 'cli',
-      path: p.path,
-      name: p.name,
-      start: 0,
-      end: (await openFile(p.path)).size,
-      lineOffset: 0,
-      format,
-      mapping: o.mapping,
-      meta: { label: o.label, groupBy: o.groupBy },
-      lean: true,
-    })),
-  );
+  const meta = { label: o.label, groupBy: o.groupBy };
+  const requests = parts.map((p, k) => ({
+    datasetId: 'cli',
+    path: p.path,
+    name: p.name,
+    start: 0,
+    end: sizes[k],
+    lineOffset: 0,
+    format,
+    mapping: o.mapping,
+    meta,
+    lean: true,
+  }));
   return { detection, requests };
+}
+
+/**
+ * What the head of a file gives read as the import reads it (`format` forced, else detected): its format and how many
+ * records decided it, or null when it is not JSONL read as a stream or does not import.
+ */
+async function jsonlHead(
+  name: string,
+  head: Blob,
+  format: FormatId | null,
+  mapping: ColumnMapping | null,
+): Promise<{ detection: Detection; sampled: number } | null> {
+  const { importStream } = await import('../core/formats/import-stream');
+  const events = importStream({ name, blob: head }, { format: format ?? undefined, mapping: mapping ?? undefined, allowEmpty: true });
+  try {
+    const first = await events.next();
+    return first.done || first.value.type !== 'meta' || !first.value.spans ? null : { detection: first.value.detection, sampled: first.value.sampled };
+  } catch {
+    return null;
+  } finally {
+    await events.return(undefined);
+  }
 }
 
 /** Bytes of a part's head read to decide its format (and of the first, its detection). */
