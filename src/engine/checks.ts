@@ -15,6 +15,7 @@ export const bad = (where: string, what: string): never => {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const record = (v: unknown, where: string) => (isRecord(v) ? v : bad(where, 'an object'));
 export const str = (v: unknown, where: string) => (typeof v === 'string' ? v : bad(where, 'a string'));
+export const bool = (v: unknown, where: string) => (typeof v === 'boolean' ? v : bad(where, 'a boolean'));
 export const text = (v: unknown, where: string, limit = TEXT_LIMIT) => {
   const s = str(v, where);
   return s.length > limit ? `${s.slice(0, limit)}… (cut at ${limit.toLocaleString('en-US')} characters)` : s;

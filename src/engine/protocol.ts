@@ -22,7 +22,7 @@ import {
 import type { RangeResult, RowError } from '../core/reward/runRows';
 import type { WeightedFunction } from '../core/reward/weighted';
 import type { TokenizerId } from '../core/tokenize/tokenizers';
-import { bad, Bad, checked, f64, int, optional, record, str, text, type Check } from './checks';
+import { bad, Bad, bool, checked, f64, int, optional, record, str, text, type Check } from './checks';
 import { WATCH_SLOTS } from './watch';
 
 export type { DatasetMeta };
@@ -500,7 +500,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         str(m.format, 'format');
         if (m.mapping !== null) record(m.mapping, 'mapping');
         record(m.meta, 'meta');
-        optional(m.lean, (v) => (typeof v === 'boolean' ? v : bad('lean', 'a boolean')));
+        optional(m.lean, (v) => bool(v, 'lean'));
         return m as ToWorker;
       }
       case 'load': {
@@ -510,7 +510,7 @@ export function checkToWorker(v: unknown): Check<ToWorker> {
         if (f.parts !== undefined) checkParts(f.parts, 'file.parts', true);
         else if (!(f.blob instanceof Blob) && typeof f.path !== 'string') bad('file', 'a blob or a path');
         checkRowPlaces(f, 'file');
-        optional(f.lean, (v) => (typeof v === 'boolean' ? v : bad('file.lean', 'a boolean')));
+        optional(f.lean, (v) => bool(v, 'file.lean'));
         return m as ToWorker;
       }
       case 'run': {
