@@ -11,6 +11,7 @@ import type { Trajectory } from '../core/trajectory';
 import { datasetMeta, joinMetas, PackedFacts, type DatasetMeta } from '../core/dataset/meta';
 import { importPiece } from '../core/dataset/importPacked';
 import { scansFlat } from '../core/dataset/scanJsonl';
+import { concat } from '../core/dataset/concat';
 
 /**
  * Bytes of one read when rows are read by lines: a million rows are ~900 MB, more than one string can hold, and
@@ -200,9 +201,7 @@ export class WorkerRows {
         facts.add(e.batch);
         spans.push(e.spans);
       }
-      const all = new Float64Array(spans.reduce((a, s) => a + s.length, 0));
-      spans.reduce((at, s) => (all.set(s, at), at + s.length), 0);
-      return { meta: facts.finish(detection), index: { spans: all, lines: facts.lines() } };
+      return { meta: facts.finish(detection), index: { spans: concat(spans, Float64Array), lines: facts.lines() } };
     }
     const facts = (rows: Trajectory[], issues: ParseIssue[]) => datasetMeta(rows, issues, detection, m.meta.label, m.meta.groupBy);
     const metas: DatasetMeta[] = [];

@@ -4,6 +4,7 @@ import { fieldOf, type ParseIssue, type Trajectory } from '../trajectory';
 import { categories, type Categories } from './categories';
 import { stepGroupKey } from './parts';
 import type { PackedBatch } from './packed';
+import { concat } from './concat';
 
 /** Per-row facts the diagnostics need besides the scores, from rows read without the browser's import (the CLI). */
 export interface DatasetMeta {
@@ -190,21 +191,23 @@ export function joinMetas(pieces: readonly DatasetMeta[], detection: Detection):
  * The CLI's lean piece reads use it: the scanner builds no row, where trajectories cost ~3× the time.
  */
 export class PackedFacts {
-  private parts: PackedBatch[] = [];
-  private rows = 0;
+  private readonly line: Int32Array[] = [];
+  private readonly groupOf: Int32Array[] = [];
+  private readonly charLength: Int32Array[] = [];
+  private readonly step: Float64Array[] = [];
+  private readonly truncated: Float64Array[] = [];
   private readonly groupKeys: string[] = [];
   private readonly issues: ParseIssue[] = [];
 
   constructor(private readonly lineOffset = 0) {}
 
-  /** Take a batch's facts (its preview texts are not kept). */
+  /** Take a batch's facts (not its preview texts or pairs). */
   add(b: PackedBatch): void {
-    const n = b.line.length;
     // Each new group's key without its step: `stepGroupKey` put the step of the group's rows in front of it.
     const first = this.groupKeys.length;
     const stepOf = new Float64Array(b.newGroups.length).fill(Number.NaN);
     const seen = new Uint8Array(b.newGroups.length);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < b.line.length; i++) {
       const k = b.groupOf[i] - first;
       if (k >= 0 && seen[k] === 0) {
         seen[k] = 1;
@@ -218,44 +221,31 @@ export class PackedFacts {
       this.groupKeys.push(key.slice(prefix.length));
     }
     for (const issue of b.issues) this.issues.push({ ...issue, line: issue.line + this.lineOffset });
-    this.parts.push({ ...b, previewUnits: new Uint8Array(0), previewEnds: new Int32Array(0) });
-    this.rows += n;
+    this.line.push(b.line);
+    this.groupOf.push(b.groupOf);
+    this.charLength.push(b.charLength);
+    this.step.push(b.step);
+    this.truncated.push(b.truncated);
   }
 
   /** The rows' lines, shifted. */
   lines(): Int32Array {
-    const out = new Int32Array(this.rows);
-    let at = 0;
-    for (const b of this.parts) {
-      for (let i = 0; i < b.line.length; i++) out[at + i] = b.line[i] + this.lineOffset;
-      at += b.line.length;
-    }
+    const out = concat(this.line, Int32Array);
+    for (let i = 0; i < out.length; i++) out[i] += this.lineOffset;
     return out;
   }
 
   finish(detection: Detection): DatasetMeta {
-    const n = this.rows;
-    const groupOf = new Int32Array(n);
-    const lengths = new Float64Array(n);
-    const steps = new Float64Array(n);
-    const truncated = new Float64Array(n);
-    let at = 0;
-    for (const b of this.parts) {
-      groupOf.set(b.groupOf, at);
-      lengths.set(b.charLength, at);
-      steps.set(b.step, at);
-      truncated.set(b.truncated, at);
-      at += b.line.length;
-    }
+    const groupOf = concat(this.groupOf, Int32Array);
     return {
-      rows: n,
+      rows: groupOf.length,
       issues: this.issues,
       detection,
       groupOf,
       groupKeys: this.groupKeys,
-      lengths,
-      steps,
-      truncated,
+      lengths: concat(this.charLength, Float64Array),
+      steps: concat(this.step, Float64Array),
+      truncated: concat(this.truncated, Float64Array),
       labels: null,
       labelPresent: 0,
       groupBy: null,

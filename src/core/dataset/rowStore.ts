@@ -20,6 +20,7 @@ import { fieldColumn, valuesColumn, type ColumnValues } from '../table/columns';
 import { searchTrajectories } from './search';
 import { searchLines } from './searchLines';
 import { eachLineRow } from './lineBlocks';
+import { concat } from './concat';
 
 export type { LineIndex } from './lineRows';
 
@@ -154,16 +155,6 @@ export class RowStoreBuilder {
     const index = { spans: concat(this.spans, Float64Array), lines: concat(this.lines, Int32Array) };
     return { store: rowsFromLines(source, read, index), index };
   }
-}
-
-function concat<A extends Float64Array | Int32Array>(parts: A[], Make: { new (n: number): A }): A {
-  const out = new Make(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** One file's store in a dataset of several files: its rows are the dataset's rows [first, first + store.size). */
