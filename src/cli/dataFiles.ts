@@ -103,6 +103,7 @@ export async function loadData(
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
   // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
   const { addWholePart, loadAll, partsRead } = await import('../core/dataset/loadAll');
+  (await import('../core/formats/container')).useGunzip((await import('../engine/nodeGunzip')).nodeGunzip);
   if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openFile(d.single) }, opts);
   // As the reward workers read the parts (engine/workerRows.ts): a part that cannot be read is reported, not fatal.
   const into = partsRead();

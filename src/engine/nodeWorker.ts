@@ -6,6 +6,8 @@ import type { TokenizerId } from '../core/tokenize/tokenizers';
 import { hardenAfter, hardenNodeRealm } from './harden';
 import { lockDownNetwork } from './lockDown';
 import { openFile } from './nodeFile';
+import { nodeGunzip } from './nodeGunzip';
+import { useGunzip } from '../core/formats/container';
 import { startPyodide } from './pyodideSnapshot';
 import type { NodeWorkerData } from './node';
 import { jsRuntime } from './runtimes/js';
@@ -17,6 +19,7 @@ export function serveNodeWorker(): void {
   if (!port) throw new Error('serveNodeWorker: not in a worker thread');
   const { language } = workerData as NodeWorkerData;
   const open = openFile;
+  useGunzip(nodeGunzip);
   // The engine's port arrives first; from then on the worker talks only on it.
   const portPost = MessagePort.prototype.postMessage;
   let engine: MessagePort | null = null;

@@ -111,6 +111,21 @@ export const GZIP_RATIO = 100;
 const GZIP_RATIO_FROM = 64 * 2 ** 20;
 const GZIP_MAX_BYTES = 16 * 2 ** 30;
 
+/** A gzip decompressor as a transform stream of bytes. */
+export type Gunzip = () => TransformStream<Uint8Array, Uint8Array>;
+
+// DecompressionStream's DOM typing (writable: BufferSource) does not line up with pipeThrough's; the runtime does.
+const webGunzip: Gunzip = () => new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>;
+let decompressor: Gunzip = webGunzip;
+
+/**
+ * Decompress gzip with `make` from now on (the CLI: Node's zlib, engine/nodeGunzip.ts); the platform's
+ * DecompressionStream when it is null. Both are zlib, with the same output and errors for the same bytes.
+ */
+export function useGunzip(make: Gunzip | null): void {
+  decompressor = make ?? webGunzip;
+}
+
 export function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, name: string): ReadableStream<Uint8Array> {
   let out = 0;
   const cap = new TransformStream<Uint8Array, Uint8Array>({
@@ -128,8 +143,7 @@ export function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, na
       controller.enqueue(chunk);
     },
   });
-  // DecompressionStream's DOM typing (writable: BufferSource) does not line up with pipeThrough's; the runtime does.
-  return stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>).pipeThrough(cap);
+  return stream.pipeThrough(decompressor()).pipeThrough(cap);
 }
 
 /** After the last batch of a gzip file that ended early: one issue saying so (the rows before it are loaded). */
