@@ -42,6 +42,20 @@ export function singleFileOf(o: { dataPath: string; dataPaths?: string[] }): str
   return d.ok ? d.single : null;
 }
 
+/** Where the one data file is read from instead of its own path (a gzip file's inflated copy: inflateCopy.ts). */
+const readFrom = new WeakMap<object, string>();
+
+/** Read the command line's one data file from `path` (its inflated copy), for every step of the run. */
+export function readDataFrom(o: { dataPath: string; dataPaths?: string[] }, path: string): void {
+  readFrom.set(o, path);
+}
+
+/** The path the one data file's bytes are read from (`singleFileOf`, or its inflated copy), or null as there. */
+export function readPathOf(o: { dataPath: string; dataPaths?: string[] }): string | null {
+  const single = singleFileOf(o);
+  return single === null ? null : (readFrom.get(o) ?? single);
+}
+
 /** Read what `paths` name (absolute paths in the result). */
 export function dataFiles(paths: readonly string[]): DataFiles {
   const kinds: ('file' | 'folder')[] = [];
@@ -91,8 +105,8 @@ export function dataFiles(paths: readonly string[]): DataFiles {
 }
 
 /** The engine's descriptor of the data (workers read the files themselves, by path). */
-export function datasetFile(d: Extract<DataFiles, { ok: true }>, format: FormatId | null, mapping: ColumnMapping | null): DatasetFile {
-  if (d.single !== null) return { datasetId: 'cli', path: d.single, name: basename(d.single), format, mapping };
+export function datasetFile(d: Extract<DataFiles, { ok: true }>, format: FormatId | null, mapping: ColumnMapping | null, read = d.single): DatasetFile {
+  if (d.single !== null) return { datasetId: 'cli', path: read ?? d.single, name: basename(d.single), format, mapping };
   return { datasetId: 'cli', name: d.folder !== null ? basename(d.folder) : `${d.parts.length} files`, parts: d.parts, format, mapping };
 }
 
@@ -100,11 +114,12 @@ export function datasetFile(d: Extract<DataFiles, { ok: true }>, format: FormatI
 export async function loadData(
   d: Extract<DataFiles, { ok: true }>,
   opts: { format?: FormatId; mapping?: ColumnMapping },
+  read = d.single,
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
   // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
   const { addWholePart, loadAll, partsRead } = await import('../core/dataset/loadAll');
   (await import('../core/formats/container')).useGunzip((await import('../engine/nodeGunzip')).nodeGunzip);
-  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openFile(d.single) }, opts);
+  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openFile(read ?? d.single) }, opts);
   // As the reward workers read the parts (engine/workerRows.ts): a part that cannot be read is reported, not fatal.
   const into = partsRead();
   for (const p of d.parts) await addWholePart(into, { name: p.name, step: p.step, open: () => openFile(p.path) }, opts, true);

@@ -4,10 +4,11 @@
  * the scoring code, which only the sandboxed process needs.
  */
 import { fileURLToPath } from 'node:url';
-import { isPythonReward, parseArgs, USAGE } from './args';
+import { isPythonReward, parseArgs, USAGE, type ParsedArgs, type ScoreOptions } from './args';
 import { defaultPoolSize, earlyWorker } from '../engine/node';
 import { dropIfCorrupted, ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
-import { singleFileOf } from './dataFiles';
+import { readDataFrom, readPathOf, singleFileOf } from './dataFiles';
+import { INFLATED_ENV, inflateCopy, type InflatedCopy } from './inflateCopy';
 import { checkOut, fail, type Io } from './io';
 import { pieceCount } from './pieceCount';
 import { runSandboxed, sandboxed } from './sandbox';
@@ -28,17 +29,48 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     // Checked here, outside the sandbox: the sandboxed run may not look at --out's folder.
     const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
     if (bad) return fail(io, bad);
+    // Made here, where a temporary folder may be written: the sandboxed run only reads the copy.
+    const copy = await inflated(parsed.options, io);
     try {
       // Made here, where the cache may be written: the sandboxed run may only read it. Its body is checked once that
       // run has started (its workers check it as well), on this otherwise idle process.
       const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot(process.env, undefined, undefined, 'header') : null;
-      const run = runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot);
+      const run = runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot, copy?.path ?? null);
       if (snapshot) dropIfCorrupted(snapshot);
       return await run;
     } catch (e) {
       return fail(io, e instanceof Error ? e.message : String(e));
+    } finally {
+      copy?.dispose();
     }
   }
+  const o = parsed.options;
+  // The launcher's copy of a gzip data file, handed over; with --allow-all, made here.
+  const handed = sandboxed() ? process.env[INFLATED_ENV] : undefined;
+  if (handed) readDataFrom(o, handed);
+  const copy = sandboxed() ? null : await inflated(o, io);
+  try {
+    return await command(parsed, workerUrl, io);
+  } finally {
+    copy?.dispose();
+  }
+}
+
+/** A large gzip JSONL data file's plain copy (inflateCopy.ts), from now on read in its stead; null where none is made. */
+async function inflated(o: ScoreOptions, io: Io): Promise<InflatedCopy | null> {
+  const single = singleFileOf(o);
+  if (single === null) return null;
+  const python = o.rewardPaths.some(isPythonReward);
+  const made = await inflateCopy(single, { python, size: o.workers ?? defaultPoolSize(), workerMemoryMb: o.workerMemoryMb });
+  if (made.copy === null) {
+    if (made.note !== null) io.stderr(`reward-studio: note: ${made.note}\n`);
+    return null;
+  }
+  readDataFrom(o, made.copy.path);
+  return made.copy;
+}
+
+async function command(parsed: Extract<ParsedArgs, { kind: 'score' | 'probe' }>, workerUrl: URL, io: Io): Promise<number> {
   if (parsed.kind === 'probe') {
     const { probe } = await import('./probe');
     return probe(parsed.options, parsed.probe, workerUrl, io);
@@ -49,7 +81,7 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
   const o = parsed.options;
   const handed = isPythonReward(o.rewardPaths[0]) && sandboxed() ? handedSnapshotRef() : null;
   // The data paths' listing is kept for the scoring code (dataOf reads it once per options object).
-  const pythonFirst = () => Math.max(1, pieceCount(singleFileOf(o), true, o.workers ?? defaultPoolSize(), o.workerMemoryMb));
+  const pythonFirst = () => Math.max(1, pieceCount(readPathOf(o), true, o.workers ?? defaultPoolSize(), o.workerMemoryMb));
   const early = o.rewardPaths.some(isPythonReward)
     ? handed && earlyWorker(workerUrl, o.workerMemoryMb, 'py', pythonFirst(), handed)
     : earlyWorker(workerUrl, o.workerMemoryMb);

@@ -107,6 +107,15 @@ export function leanPieces(path: string, pieces: number, workerMemoryMb: number,
   }
 }
 
+/**
+ * Whether a plain JSONL file of `bytes` would be read in pieces by a pool of `size` workers, or lean (`pieceCount`, as
+ * its size alone says, before there is a file to look at): a gzip file's inflated copy is made only then (inflateCopy.ts).
+ */
+export function splitsAsPlain(bytes: number, python: boolean, size: number, workerMemoryMb: number, memory = totalmem()): boolean {
+  const pieces = size >= 2 && bytes >= 2 * MIN_PIECE_BYTES && (TEST_PIECE_BYTES > 0 || piecesPay(availableParallelism(), bytes, python));
+  return pieces || tooLargeToKeep(bytes, 1, workerMemoryMb, memory);
+}
+
 /** Whether `bytes` read by `readers` workers at once are read lean: from `each` a reader (`leanPieces`). */
 function tooLargeToKeep(bytes: number, readers: number, workerMemoryMb: number, memory: number, each = LEAN_PIECE_BYTES): boolean {
   if (process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) return bytes / readers >= LEAN_PIECE_BYTES;

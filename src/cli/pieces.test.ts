@@ -3,8 +3,9 @@
  * whole, byte for byte: the real CLI, built once and run as a subprocess, with pieces of any size
  * (REWARD_STUDIO_MIN_PIECE_BYTES=1) against none (a minimum larger than the file).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +16,16 @@ const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
 let dir = '';
 
-/** `pieces`: read in pieces of any size; 'lean', pieces that keep no row (each task reads its rows again). */
-function cli(args: string[], pieces: boolean | 'lean') {
+/**
+ * `pieces`: read in pieces of any size; 'lean', pieces that keep no row (each task reads its rows again). Either also
+ * reads a gzip file from its inflated copy (inflateCopy.ts); `tmp`: the system's temporary folder the run sees.
+ */
+function cli(args: string[], pieces: boolean | 'lean', tmp?: string) {
   const env = {
     ...process.env,
     REWARD_STUDIO_MIN_PIECE_BYTES: pieces ? '1' : String(2 ** 50),
     REWARD_STUDIO_LEAN_PIECE_BYTES: pieces === 'lean' ? '1' : String(2 ** 50),
+    ...(tmp ? { TMPDIR: tmp } : {}),
   };
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -229,6 +234,82 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     // Rows 3, 100, 197 and 294 hold "boom", and loop.
     expect(lean.stdout).toMatch(/^scored {6}296 {3}nulls 0 {3}errors 0 {3}timed out 4$/m);
     expect(lean.stdout).toMatch(/row 294: timed out after 200 ms/);
+  }, 60_000);
+});
+
+describe('reward-studio score: a gzip JSONL file read from its inflated copy', () => {
+  it('in pieces and lean, sandboxed and not: the bytes of the gzip read (which says gzip), and no copy left behind', () => {
+    const reward = file('r.js', REWARD);
+    const enc = new TextEncoder();
+    const tmp = join(dir, 'tmp-gz');
+    mkdirSync(tmp);
+    for (const [name, eol, bom] of [
+      ['lf.jsonl.gz', '\n', false],
+      ['crlf.jsonl.gz', '\r\n', true],
+    ] as const) {
+      const text = enc.encode(rollouts(600, eol));
+      const data = file(name, gzipSync(bom ? new Uint8Array([0xef, 0xbb, 0xbf, ...text]) : text));
+      const out = join(dir, `${name}.out.jsonl`);
+      const args = ['score', data, '--reward', reward, '--workers', '2', '--label', 'correct', '--group-by', 'model', '--by-step', '--out', out];
+      const run = (pieces: boolean | 'lean', more: string[] = []) => {
+        const human = cli([...args, ...more], pieces, tmp);
+        const json = cli([...args, ...more, '--json'], pieces, tmp);
+        return { human, json, rows: readFileSync(out, 'utf8') };
+      };
+      const whole = run(false);
+      expect(whole.human.stdout).toMatch(/^\S+\.jsonl\.gz: JSONL \(gzip\), TRL prompt\/completion$/m);
+      expect(workersOf(whole.human.stdout)).toBe(1); // read as gzip, by one worker
+      for (const [pieces, more] of [
+        [true, []],
+        ['lean', []],
+        [true, ['--allow-all']],
+      ] as const) {
+        const copied = run(pieces, [...more]);
+        expect(copied.human.code).toBe(0);
+        expect(workersOf(copied.human.stdout)).toBe(2); // read in pieces: from the plain copy
+        expect(untimed(copied.human.stdout)).toBe(untimed(whole.human.stdout));
+        expect(copied.human.stderr).toBe(whole.human.stderr);
+        expect([copied.json.stdout, copied.rows]).toEqual([whole.json.stdout, whole.rows]);
+        expect(readdirSync(tmp)).toEqual([]);
+      }
+    }
+  }, 120_000);
+
+  it('a truncated gzip file is left to the gzip read: the same rows and issues, nothing left behind', () => {
+    const reward = file('r.js', REWARD);
+    const tmp = join(dir, 'tmp-cut');
+    mkdirSync(tmp);
+    const rows = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ prompt: `Q${i % 40}`, completion: `A: ${i} ${'ça 日本語 '.repeat(i % 7)}` }));
+    const gz = gzipSync(rows.join('\n') + '\n');
+    const data = file('cut.jsonl.gz', gz.subarray(0, Math.floor(gz.length * 0.7)));
+    const [copied, whole] = ([true, false] as const).map((pieces) => cli(['score', data, '--reward', reward, '--workers', '2'], pieces, tmp));
+    expect(copied.code).toBe(0);
+    expect(copied.stderr).toMatch(/the gzip stream ends early/);
+    expect([untimed(copied.stdout), copied.stderr]).toEqual([untimed(whole.stdout), whole.stderr]);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 60_000);
+
+  it('stopped by SIGTERM or SIGINT mid-run, sandboxed or not: the copy goes with it', async () => {
+    const slow = file('slow.js', 'export default function reward(t) { const end = Date.now() + 5; while (Date.now() < end); return 1; }\n');
+    const data = file('slow.jsonl.gz', gzipSync(rollouts(3000, '\n')));
+    for (const [sig, more] of [
+      ['SIGTERM', []],
+      ['SIGINT', ['--allow-all']],
+      ['SIGTERM', ['--allow-all']],
+    ] as const) {
+      const tmp = mkdtempSync(join(dir, 'tmp-sig-'));
+      const env = { ...process.env, REWARD_STUDIO_MIN_PIECE_BYTES: '1', TMPDIR: tmp };
+      const child = spawn(process.execPath, [BIN, 'score', data, '--reward', slow, '--workers', '2', ...more], { cwd: ROOT, env, stdio: 'ignore' });
+      const exited = new Promise<[number | null, string | null]>((res) => child.on('exit', (code, signal) => res([code, signal])));
+      // The copy is there while the run goes on.
+      for (let i = 0; i < 200 && readdirSync(tmp).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(readdirSync(tmp)).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill(sig);
+      const [code, signal] = await exited;
+      expect(code !== 0 || signal !== null).toBe(true);
+      expect(readdirSync(tmp)).toEqual([]);
+    }
   }, 60_000);
 });
 

@@ -93,6 +93,11 @@ describe('sandboxEnv', () => {
   it('passes none on when the launcher made or checked no snapshot', () => {
     expect(sandboxEnv({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: key }, null)).toEqual({ HOME: '/h' });
   });
+  it("hands over the launcher's inflated copy of the data only: an inherited path, which the run would read instead, is dropped", () => {
+    const inherited = { HOME: '/h', REWARD_STUDIO_INFLATED: '/home/me/.ssh/id_rsa' };
+    expect(sandboxEnv(inherited, null)).toEqual({ HOME: '/h' });
+    expect(sandboxEnv(inherited, null, '/tmp/reward-studio-x1/rows.jsonl')).toEqual({ HOME: '/h', REWARD_STUDIO_INFLATED: '/tmp/reward-studio-x1/rows.jsonl' });
+  });
 });
 
 describe('v8Flags', () => {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { isPythonReward, type ScoreOptions } from './args';
 import { dataPathsOf } from './dataFiles';
+import { INFLATED_ENV } from './inflateCopy';
 import { serveModels } from './modelHost';
 import { SNAPSHOT_KEY_ENV, type PyodideSnapshotRef } from '../engine/pyodideSnapshot';
 
@@ -60,11 +61,16 @@ export function v8Flags(o: ScoreOptions): string[] {
   return o.rewardPaths.some(isPythonReward) ? ['--single-threaded-gc'] : [];
 }
 
-/** The sandboxed run's environment: this launcher's snapshot key only, none inherited when it made or checked none. */
-export function sandboxEnv(env: NodeJS.ProcessEnv, snapshot: PyodideSnapshotRef | null): NodeJS.ProcessEnv {
+/**
+ * The sandboxed run's environment: this launcher's snapshot key and inflated copy only (inflateCopy.ts), none
+ * inherited when it made or checked none.
+ */
+export function sandboxEnv(env: NodeJS.ProcessEnv, snapshot: PyodideSnapshotRef | null, inflated: string | null = null): NodeJS.ProcessEnv {
   const out = { ...env };
   delete out[SNAPSHOT_KEY_ENV];
+  delete out[INFLATED_ENV];
   if (snapshot) out[SNAPSHOT_KEY_ENV] = snapshot.key;
+  if (inflated !== null) out[INFLATED_ENV] = inflated;
   return out;
 }
 
@@ -74,8 +80,15 @@ export const sandboxed = (): boolean => (process as { permission?: unknown }).pe
 /**
  * Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. `snapshot`:
  * the Pyodide snapshot the launcher made or checked, which the run may read, its key handed over (pyodideSnapshot.ts).
+ * `inflated`: the data file's plain copy the launcher made (inflateCopy.ts), which the run may read, handed over too.
  */
-export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly string[], snapshot: PyodideSnapshotRef | null = null): Promise<number> {
+export function runSandboxed(
+  o: ScoreOptions,
+  bundle: string,
+  argv: readonly string[],
+  snapshot: PyodideSnapshotRef | null = null,
+  inflated: string | null = null,
+): Promise<number> {
   const root = resolve(dirname(bundle), '..');
   const require = createRequire(bundle);
   const resolvePackage = (id: string) => {
@@ -93,14 +106,14 @@ export function runSandboxed(o: ScoreOptions, bundle: string, argv: readonly str
   const child = spawn(
     process.execPath,
     [
-      ...permissionFlags(o, root, resolvePackage, undefined, snapshot ? [snapshot.path] : []),
+      ...permissionFlags(o, root, resolvePackage, undefined, [...(snapshot ? [snapshot.path] : []), ...(inflated !== null ? [inflated] : [])]),
       ...v8Flags(o),
       '--no-warnings=ExperimentalWarning',
       bundle,
       ...argv,
     ],
     {
-      env: sandboxEnv(process.env, snapshot),
+      env: sandboxEnv(process.env, snapshot, inflated),
       // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
       stdio: models ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
       ...(models ? { serialization: 'advanced' as const } : {}),

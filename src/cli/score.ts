@@ -5,7 +5,7 @@
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dataOf, dataPathsOf, datasetFile, loadData, singleFileOf } from './dataFiles';
+import { dataOf, dataPathsOf, datasetFile, loadData, readPathOf, singleFileOf } from './dataFiles';
 import { plainGroupKey } from '../core/dataset/parts';
 import { basename } from 'node:path';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -53,7 +53,7 @@ export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { o
 function dataFileOf(o: ScoreOptions) {
   const data = dataOf(o);
   if (!data.ok) throw new Error(data.message);
-  return datasetFile(data, o.format, o.mapping);
+  return datasetFile(data, o.format, o.mapping, readPathOf(o));
 }
 
 /** Several data files: how many, in what order, what was skipped and which names gave no step (on stderr). */
@@ -96,7 +96,8 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: Ear
     if (ran.outcome.result.stdout) io.stderr(ran.outcome.result.stdout);
     runs.push(ran);
   }
-  const { meta } = runs[0];
+  // Read from its inflated copy, a gzip file is still one (the report and the partial say so).
+  const meta = readPathOf(o) === singleFileOf(o) ? runs[0].meta : { ...runs[0].meta, detection: { ...runs[0].meta.detection, gzip: true } };
   let { result } = runs[0].outcome;
   let functions: WeightedFunction[] | undefined = runs[0].functions;
   if (runs.length > 1 || o.rewardWeights !== null) {
@@ -290,7 +291,7 @@ export async function openReward(
   // time by lines (bench/README.md, session 21). A TypeScript pool stops there; a Python pool (rows of 10–30 µs and
   // more) may grow to every core once the run shows it is long, as it does from one worker for a file read whole:
   // 16 Pyodide starts for a file of one row took 0.7 s more and 7.6× the CPU of one (bench/README.md, session 30).
-  const single = singleFileOf(o);
+  const single = readPathOf(o);
   const pieceWorkers = pieceCount(single, python, size, o.workerMemoryMb);
   const piecesOf = pieceWorkers > 0 ? single : null;
   // A file too large to keep in the workers' memory is read twice instead: once for its facts, once per task.
@@ -332,7 +333,7 @@ export async function openReward(
     if (piecesOf !== null) {
       const path = piecesOf;
       engine.fill(first); // the workers start while this process plans the pieces
-      pieces = planFilePieces(path, basename(path), first, o, lean)
+      pieces = planFilePieces(path, dataFileOf(o).name, first, o, lean)
         .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
         .then(
           (joined) =>
@@ -504,7 +505,7 @@ export async function modelScores(
   try {
     const data = dataOf(o);
     if (!data.ok) throw new Error(data.message);
-    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined })).rows;
+    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined }, readPathOf(o))).rows;
   } catch (e) {
     await closeModels(models);
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };

@@ -20,6 +20,7 @@ import { jsonBatches } from './read-json';
 import { readCsv } from './read-csv';
 import { blobAsyncBuffer, readParquet } from './read-parquet';
 import { throwIfCancelled } from './cancel';
+import { GZIP_RATIO, inflatesPastLimit } from './gzipLimits';
 
 export interface OpenedFile {
   container: ContainerKind;
@@ -106,11 +107,6 @@ export function gunzipReader(reader: ByteReader, fileBytes: number, name: string
   );
 }
 
-/** Decompressed gzip past 64 MiB may be at most 100 times the file's size, and 16 GiB in all: a bomb stops early. */
-export const GZIP_RATIO = 100;
-const GZIP_RATIO_FROM = 64 * 2 ** 20;
-const GZIP_MAX_BYTES = 16 * 2 ** 30;
-
 /** A gzip decompressor as a transform stream of bytes. */
 export type Gunzip = () => TransformStream<Uint8Array, Uint8Array>;
 
@@ -131,7 +127,7 @@ export function gunzip(stream: ReadableStream<Uint8Array>, fileBytes: number, na
   const cap = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       out += chunk.length;
-      if ((out > GZIP_RATIO_FROM && out > GZIP_RATIO * fileBytes) || out > GZIP_MAX_BYTES) {
+      if (inflatesPastLimit(out, fileBytes)) {
         controller.error(
           new ImportError(
             'unreadable',

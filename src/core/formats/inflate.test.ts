@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { inflateFile } from './inflate';
-import { GZIP_RATIO } from './container';
+import { GZIP_RATIO } from './gzipLimits';
 
 /** Bytes that gzip cannot shrink (xorshift32), so the compressed file is as large as they are. */
 function bytesOf(n: number): Uint8Array<ArrayBuffer> {

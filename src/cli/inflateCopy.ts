@@ -1,0 +1,133 @@
+/**
+ * A large gzip JSONL data file is decompressed once, before the workers start, into a folder of its own under the
+ * system's temporary folder, and read from there as plain JSONL: in pieces and lean, like any plain file. Read as gzip,
+ * one worker inflated it and kept every row, so rows larger than a worker's heap could not be scored at all. The
+ * folder goes when the run ends. A file that is not JSONL, a corrupt or truncated stream or a bomb is left to the gzip
+ * read, which reports it as before; a full disk too, with a note. Why and what it costs: docs/engine.md, "Pieces".
+ */
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { inflatesPastLimit } from '../core/formats/gzipLimits';
+import { splitsAsPlain } from './pieceCount';
+
+/** The environment variable in which the launcher hands the sandboxed run its inflated copy (sandbox.ts). */
+export const INFLATED_ENV = 'REWARD_STUDIO_INFLATED';
+
+/** JSONL shrinks 3.5–6× in gzip (the benches' rows 3.6× at level 1): the low end guesses the inflated size. */
+const RATIO_GUESS = 3.5;
+
+const CHUNK_BYTES = 1 << 18;
+
+export interface InflatedCopy {
+  /** The plain file, in a folder only this user may read. */
+  path: string;
+  /** Remove the copy and its folder (also done at exit and on SIGINT / SIGTERM). */
+  dispose(): void;
+}
+
+/** Why there is no copy: null when the file is simply read as it is; a note for the user when the copy failed. */
+export type Inflated = { copy: InflatedCopy } | { copy: null; note: string | null };
+
+/** Whether `path` starts as gzip does. */
+function isGzip(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+class NotJsonl extends Error {}
+
+/**
+ * The plain copy of `path` when it is gzip and its inflated size (guessed) would be read in pieces or lean
+ * (`pays`). `dir`: where the copy's folder is made.
+ */
+export async function inflateCopy(
+  path: string,
+  run: { python: boolean; size: number; workerMemoryMb: number },
+  dir = tmpdir(),
+  pays: (bytes: number) => boolean = (bytes) => splitsAsPlain(bytes, run.python, run.size, run.workerMemoryMb),
+): Promise<Inflated> {
+  let bytes: number;
+  try {
+    bytes = statSync(path).size;
+    if (!isGzip(path) || !pays(bytes * RATIO_GUESS)) return { copy: null, note: null };
+  } catch {
+    return { copy: null, note: null }; // the read says why
+  }
+  let folder: string;
+  try {
+    folder = mkdtempSync(join(dir, 'reward-studio-'));
+  } catch (e) {
+    return { copy: null, note: failed(path, e) };
+  }
+  const copy = held(folder, join(folder, basename(path).replace(/\.gz$/i, '') || 'data.jsonl'));
+  try {
+    await pipeline(
+      createReadStream(path, { highWaterMark: 1 << 20 }),
+      createGunzip({ chunkSize: CHUNK_BYTES }),
+      checked(bytes),
+      createWriteStream(copy.path, { flags: 'wx', mode: 0o600 }),
+    );
+    return { copy };
+  } catch (e) {
+    copy.dispose();
+    const code = (e as NodeJS.ErrnoException).code;
+    // zlib's and the checks' errors are the gzip read's to report; the file system's are said here.
+    const ours = e instanceof NotJsonl || code?.startsWith('Z_') || (e as Error).message === 'inflates past the limit';
+    return { copy: null, note: ours ? null : failed(path, e) };
+  }
+}
+
+function failed(path: string, e: unknown): string {
+  return `could not decompress ${basename(path)} into a temporary file (${e instanceof Error ? e.message : String(e)}): it is read as gzip, every row kept in memory`;
+}
+
+/** Passes the inflated bytes on while they stay within the import's limits and start as JSONL does (`{`). */
+function checked(fileBytes: number): Transform {
+  let out = 0;
+  let head = true;
+  return new Transform({
+    transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+      const at = out;
+      out += chunk.length;
+      if (inflatesPastLimit(out, fileBytes)) return done(new Error('inflates past the limit'));
+      if (head) {
+        // After a byte-order mark (at the file's start only) and blanks, the first character.
+        let i = at === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+        while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x09 || chunk[i] === 0x0a || chunk[i] === 0x0d)) i++;
+        if (i < chunk.length) {
+          if (chunk[i] !== 0x7b) return done(new NotJsonl());
+          head = false;
+        }
+      }
+      done(null, chunk);
+    },
+  });
+}
+
+/** A copy at `path` in `folder`, removed by `dispose`, at exit, or on a signal (which then does what it would have). */
+function held(folder: string, path: string): InflatedCopy {
+  const remove = () => rmSync(folder, { recursive: true, force: true });
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const onSignal = (sig: NodeJS.Signals) => {
+    dispose();
+    // With no other listener, the signal's default: the process ends as it would have without this one.
+    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+  };
+  const dispose = () => {
+    remove();
+    process.off('exit', remove);
+    for (const s of signals) process.off(s, onSignal);
+  };
+  process.on('exit', remove);
+  for (const s of signals) process.on(s, onSignal);
+  return { path, dispose };
+}
