@@ -23,6 +23,9 @@ for (const b of benches) {
   console.log(`\n▶ ${b}`);
   spawnSync('node', [b, ...process.argv.slice(2)], { stdio: 'inherit' });
 }
+// The same bench on the rows gzip-compressed: read as gzip against their inflated copy.
+console.log('\n▶ bench/cli-lean.bench.mjs --gzip');
+spawnSync('node', ['bench/cli-lean.bench.mjs', ...process.argv.slice(2), '--gzip'], { stdio: 'inherit' });
 // Its own sizes (steps, rows per step): the row count given to the others does not apply.
 console.log('\n▶ bench/steps-files.bench.mjs');
 spawnSync('node', ['bench/steps-files.bench.mjs'], { stdio: 'inherit' });
