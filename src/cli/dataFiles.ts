@@ -42,18 +42,33 @@ export function singleFileOf(o: { dataPath: string; dataPaths?: string[] }): str
   return d.ok ? d.single : null;
 }
 
-/** Where the one data file is read from instead of its own path (a gzip file's inflated copy: inflateCopy.ts). */
-const readFrom = new WeakMap<object, string>();
+/** Where data files are read from instead of their own paths (a gzip file's inflated copy: inflateCopy.ts), by path. */
+const readFrom = new WeakMap<object, Map<string, string>>();
 
-/** Read the command line's one data file from `path` (its inflated copy), for every step of the run. */
-export function readDataFrom(o: { dataPath: string; dataPaths?: string[] }, path: string): void {
-  readFrom.set(o, path);
+/** Read the data file at `path` (absolute, as `dataOf` gives it) from `copy` instead, for every step of the run. */
+export function readDataFrom(o: { dataPath: string; dataPaths?: string[] }, path: string, copy: string): void {
+  let m = readFrom.get(o);
+  if (!m) readFrom.set(o, (m = new Map()));
+  m.set(path, copy);
 }
+
+/** The path a data file's bytes are read from: its copy, else itself. */
+export const readAt =
+  (o: { dataPath: string; dataPaths?: string[] }) =>
+  (path: string): string =>
+    readFrom.get(o)?.get(path) ?? path;
 
 /** The path the one data file's bytes are read from (`singleFileOf`, or its inflated copy), or null as there. */
 export function readPathOf(o: { dataPath: string; dataPaths?: string[] }): string | null {
   const single = singleFileOf(o);
-  return single === null ? null : (readFrom.get(o) ?? single);
+  return single === null ? null : readAt(o)(single);
+}
+
+/** Whether the data's first file (the one the format is detected from) is read from a copy. */
+export function firstFileCopied(o: { dataPath: string; dataPaths?: string[] }): boolean {
+  const d = dataOf(o);
+  const first = !d.ok ? null : (d.single ?? d.parts[0]?.path ?? null);
+  return first !== null && readAt(o)(first) !== first;
 }
 
 /** Read what `paths` name (absolute paths in the result). */
@@ -104,25 +119,31 @@ export function dataFiles(paths: readonly string[]): DataFiles {
   return { ok: true, single: null, parts, folder, skipped: plan.skipped, notes: plan.notes };
 }
 
-/** The engine's descriptor of the data (workers read the files themselves, by path). */
-export function datasetFile(d: Extract<DataFiles, { ok: true }>, format: FormatId | null, mapping: ColumnMapping | null, read = d.single): DatasetFile {
-  if (d.single !== null) return { datasetId: 'cli', path: read ?? d.single, name: basename(d.single), format, mapping };
-  return { datasetId: 'cli', name: d.folder !== null ? basename(d.folder) : `${d.parts.length} files`, parts: d.parts, format, mapping };
+/** The engine's descriptor of the data (workers read the files themselves, by path: `read` gives it). */
+export function datasetFile(
+  d: Extract<DataFiles, { ok: true }>,
+  format: FormatId | null,
+  mapping: ColumnMapping | null,
+  read: (path: string) => string = (p) => p,
+): DatasetFile {
+  if (d.single !== null) return { datasetId: 'cli', path: read(d.single), name: basename(d.single), format, mapping };
+  const parts = d.parts.map((p) => ({ ...p, path: read(p.path) }));
+  return { datasetId: 'cli', name: d.folder !== null ? basename(d.folder) : `${d.parts.length} files`, parts, format, mapping };
 }
 
 /** Every row of the data, read here (--model scores them in this process): the parts in order, as the workers read them. */
 export async function loadData(
   d: Extract<DataFiles, { ok: true }>,
   opts: { format?: FormatId; mapping?: ColumnMapping },
-  read = d.single,
+  read: (path: string) => string = (p) => p,
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
   // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
   const { addWholePart, loadAll, partsRead } = await import('../core/dataset/loadAll');
   (await import('../core/formats/container')).useGunzip((await import('../engine/nodeGunzip')).nodeGunzip);
-  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openFile(read ?? d.single) }, opts);
+  if (d.single !== null) return loadAll({ name: basename(d.single), blob: await openFile(read(d.single)) }, opts);
   // As the reward workers read the parts (engine/workerRows.ts): a part that cannot be read is reported, not fatal.
   const into = partsRead();
-  for (const p of d.parts) await addWholePart(into, { name: p.name, step: p.step, open: () => openFile(p.path) }, opts, true);
+  for (const p of d.parts) await addWholePart(into, { name: p.name, step: p.step, open: () => openFile(read(p.path)) }, opts, true);
   if (into.rows.length === 0 && into.failed !== null) throw into.failed;
   if (!into.detection) throw new Error('no data file gave a format');
   return { rows: into.rows, issues: into.issues, detection: into.detection };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inflateCopy } from './inflateCopy';
+import { inflateCopy, inflateData } from './inflateCopy';
 import { splitsAsPlain } from './pieceCount';
 
 let dir = '';
@@ -102,6 +102,36 @@ describe('inflateCopy', () => {
     expect(made).toMatchObject({
       note: expect.stringMatching(/^could not decompress rows\.jsonl\.gz into a temporary file \(.*ENOENT.*\): it is read as gzip, every row kept in memory$/),
     });
+  });
+});
+
+describe('inflateData: the gzip files of a dataset of several', () => {
+  const run = { python: false, size: 2, workerMemoryMb: 32 }; // lean from 8 MiB a worker (a quarter of 32 MiB)
+  it('copies every gzip file when the files, inflated as guessed, would be read lean; the plain ones are read as they are', async () => {
+    const plain = file('step_1.jsonl', rows(1000));
+    const a = rows(200_000);
+    const gz = file('step_2.jsonl.gz', gzipSync(a, { level: 1 }));
+    const made = await inflateData({ single: null, parts: [{ path: plain }, { path: gz }] }, run, tmp);
+    expect(made.note).toBeNull();
+    expect(made.copies.map(([p]) => p)).toEqual([gz]);
+    expect(readFileSync(made.copies[0][1].path).equals(a)).toBe(true);
+    for (const [, c] of made.copies) c.dispose();
+    // Too small to be read lean, or no gzip file at all: none.
+    expect(await inflateData({ single: null, parts: [{ path: plain }, { path: gz }] }, { ...run, workerMemoryMb: 4096 }, tmp)).toEqual({
+      copies: [],
+      note: null,
+    });
+    expect(await inflateData({ single: null, parts: [{ path: plain }, { path: plain }] }, run, tmp)).toEqual({ copies: [], note: null });
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('all or none: one gzip file that cannot be copied (corrupt) leaves no copy of the others', async () => {
+    const good = file('step_1.jsonl.gz', gzipSync(rows(200_000), { level: 1 }));
+    const bad = Buffer.from(gzipSync(rows(200_000), { level: 1 }));
+    bad.fill(0x55, 2_000_000, 2_000_100);
+    const made = await inflateData({ single: null, parts: [{ path: good }, { path: file('step_2.jsonl.gz', bad) }] }, run, tmp);
+    expect(made).toEqual({ copies: [], note: null });
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
 

@@ -12,10 +12,26 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { inflatesPastLimit } from '../core/formats/gzipLimits';
-import { splitsAsPlain } from './pieceCount';
+import { partsTooLargeToKeep, splitsAsPlain } from './pieceCount';
 
-/** The environment variable in which the launcher hands the sandboxed run its inflated copy (sandbox.ts). */
+/**
+ * The environment variable in which the launcher hands the sandboxed run its inflated copies (sandbox.ts): a JSON
+ * list of [data file, copy] pairs.
+ */
 export const INFLATED_ENV = 'REWARD_STUDIO_INFLATED';
+
+/** The [data file, copy] pairs in `value` (INFLATED_ENV), or none when it is not such a list. */
+export function handedCopies(value: string | undefined): [string, string][] {
+  if (!value) return [];
+  try {
+    const v: unknown = JSON.parse(value);
+    if (Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'string'))
+      return v as [string, string][];
+  } catch {
+    // not ours: none
+  }
+  return [];
+}
 
 /** JSONL shrinks 3.5–6× in gzip (the benches' rows 3.6× at level 1): the low end guesses the inflated size. */
 const RATIO_GUESS = 3.5;
@@ -84,6 +100,50 @@ export async function inflateCopy(
     const ours = e instanceof NotJsonl || code?.startsWith('Z_') || (e as Error).message === 'inflates past the limit';
     return { copy: null, note: ours ? null : failed(path, e) };
   }
+}
+
+/** The inflated copies a run's data is read from, as [data file, copy] pairs; a note when one could not be made. */
+export interface DataCopies {
+  copies: [string, InflatedCopy][];
+  note: string | null;
+}
+
+/**
+ * Copies for a command line's data: its one gzip file's (`inflateCopy`), or every gzip file's of a dataset of several
+ * when, inflated (guessed), they would be read lean (`partsTooLargeToKeep`); all of them or none.
+ */
+export async function inflateData(
+  data: { single: string | null; parts: readonly { path: string }[] | null },
+  run: { python: boolean; size: number; workerMemoryMb: number },
+  dir = tmpdir(),
+): Promise<DataCopies> {
+  if (data.single !== null) {
+    const made = await inflateCopy(data.single, run, dir);
+    return made.copy ? { copies: [[data.single, made.copy]], note: null } : { copies: [], note: made.note };
+  }
+  const parts = data.parts ?? [];
+  let guess = 0;
+  const gzip: string[] = [];
+  try {
+    for (const p of parts) {
+      const bytes = statSync(p.path).size;
+      if (isGzip(p.path)) gzip.push(p.path);
+      guess += isGzip(p.path) ? bytes * RATIO_GUESS : bytes;
+    }
+  } catch {
+    return { copies: [], note: null }; // the read says why
+  }
+  if (gzip.length === 0 || !partsTooLargeToKeep(guess, parts.length, run.size, run.workerMemoryMb)) return { copies: [], note: null };
+  const copies: [string, InflatedCopy][] = [];
+  for (const path of gzip) {
+    const made = await inflateCopy(path, run, dir, () => true);
+    if (made.copy === null) {
+      for (const [, c] of copies) c.dispose();
+      return { copies: [], note: made.note };
+    }
+    copies.push([path, made.copy]);
+  }
+  return { copies, note: null };
 }
 
 function failed(path: string, e: unknown): string {

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { isPythonReward, parseArgs, USAGE, type ParsedArgs, type ScoreOptions } from './args';
 import { defaultPoolSize, earlyWorker } from '../engine/node';
 import { dropIfCorrupted, ensureSnapshot, handedSnapshotRef } from '../engine/pyodideSnapshot';
-import { readDataFrom, readPathOf, singleFileOf } from './dataFiles';
-import { INFLATED_ENV, inflateCopy, type InflatedCopy } from './inflateCopy';
+import { dataOf, readDataFrom, readPathOf } from './dataFiles';
+import { handedCopies, INFLATED_ENV, inflateData } from './inflateCopy';
 import { checkOut, fail, type Io } from './io';
 import { pieceCount } from './pieceCount';
 import { runSandboxed, sandboxed } from './sandbox';
@@ -29,45 +29,41 @@ export async function main(argv: string[], workerUrl: URL, io: Io): Promise<numb
     // Checked here, outside the sandbox: the sandboxed run may not look at --out's folder.
     const bad = checkOut(parsed.options.out) ?? checkOut(parsed.options.savePartial);
     if (bad) return fail(io, bad);
-    // Made here, where a temporary folder may be written: the sandboxed run only reads the copy.
-    const copy = await inflated(parsed.options, io);
+    // Made here, where a temporary folder may be written: the sandboxed run only reads the copies.
+    const copies = await inflated(parsed.options, io);
     try {
       // Made here, where the cache may be written: the sandboxed run may only read it. Its body is checked once that
       // run has started (its workers check it as well), on this otherwise idle process.
       const snapshot = parsed.options.rewardPaths.some(isPythonReward) ? await ensureSnapshot(process.env, undefined, undefined, 'header') : null;
-      const run = runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot, copy?.path ?? null);
+      const run = runSandboxed(parsed.options, fileURLToPath(workerUrl), argv, snapshot, copies.copies);
       if (snapshot) dropIfCorrupted(snapshot);
       return await run;
     } catch (e) {
       return fail(io, e instanceof Error ? e.message : String(e));
     } finally {
-      copy?.dispose();
+      copies.dispose();
     }
   }
   const o = parsed.options;
-  // The launcher's copy of a gzip data file, handed over; with --allow-all, made here.
-  const handed = sandboxed() ? process.env[INFLATED_ENV] : undefined;
-  if (handed) readDataFrom(o, handed);
-  const copy = sandboxed() ? null : await inflated(o, io);
+  // The launcher's copies of gzip data files, handed over; with --allow-all, made here.
+  if (sandboxed()) for (const [path, copy] of handedCopies(process.env[INFLATED_ENV])) readDataFrom(o, path, copy);
+  const copies = sandboxed() ? null : await inflated(o, io);
   try {
     return await command(parsed, workerUrl, io);
   } finally {
-    copy?.dispose();
+    copies?.dispose();
   }
 }
 
-/** A large gzip JSONL data file's plain copy (inflateCopy.ts), from now on read in its stead; null where none is made. */
-async function inflated(o: ScoreOptions, io: Io): Promise<InflatedCopy | null> {
-  const single = singleFileOf(o);
-  if (single === null) return null;
+/** Plain copies of large gzip JSONL data (inflateCopy.ts), from now on read in their files' stead. */
+async function inflated(o: ScoreOptions, io: Io): Promise<{ copies: [string, string][]; dispose(): void }> {
+  const d = dataOf(o);
+  if (!d.ok) return { copies: [], dispose: () => {} };
   const python = o.rewardPaths.some(isPythonReward);
-  const made = await inflateCopy(single, { python, size: o.workers ?? defaultPoolSize(), workerMemoryMb: o.workerMemoryMb });
-  if (made.copy === null) {
-    if (made.note !== null) io.stderr(`reward-studio: note: ${made.note}\n`);
-    return null;
-  }
-  readDataFrom(o, made.copy.path);
-  return made.copy;
+  const made = await inflateData(d, { python, size: o.workers ?? defaultPoolSize(), workerMemoryMb: o.workerMemoryMb });
+  if (made.note !== null) io.stderr(`reward-studio: note: ${made.note}\n`);
+  for (const [path, copy] of made.copies) readDataFrom(o, path, copy.path);
+  return { copies: made.copies.map(([p, c]) => [p, c.path]), dispose: () => made.copies.forEach(([, c]) => c.dispose()) };
 }
 
 async function command(parsed: Extract<ParsedArgs, { kind: 'score' | 'probe' }>, workerUrl: URL, io: Io): Promise<number> {

@@ -142,5 +142,10 @@ export function leanParts(paths: readonly string[], workers: number, workerMemor
   } catch {
     return false;
   }
-  return tooLargeToKeep(bytes, Math.min(workers, paths.length), workerMemoryMb, memory, LEAN_PART_BYTES) && paths.every(startsWithObject);
+  return partsTooLargeToKeep(bytes, paths.length, workers, workerMemoryMb, memory) && paths.every(startsWithObject);
+}
+
+/** Whether `count` files of `bytes` in all would be read lean by `workers` workers, as their sizes alone say (`leanParts`). */
+export function partsTooLargeToKeep(bytes: number, count: number, workers: number, workerMemoryMb: number, memory = totalmem()): boolean {
+  return count > 0 && workers > 0 && tooLargeToKeep(bytes, Math.min(workers, count), workerMemoryMb, memory, LEAN_PART_BYTES);
 }

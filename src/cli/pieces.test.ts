@@ -224,6 +224,35 @@ describe('reward-studio score: a file read in pieces gives the output of a whole
     expect(JSON.parse(lean.stdout).rows).toBe(671);
   }, 120_000);
 
+  it('a folder of gzip step files read lean from their copies: the bytes of the gzip read, and no copy left behind', () => {
+    const reward = file('r.js', REWARD);
+    const folder = join(dir, 'gz-steps');
+    const tmp = join(dir, 'tmp-gz-steps');
+    mkdirSync(folder);
+    mkdirSync(tmp);
+    const enc = new TextEncoder();
+    writeFileSync(join(folder, 'run_step_10.jsonl.gz'), gzipSync(new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(rollouts(300, '\r\n'))])));
+    writeFileSync(join(folder, 'run_step_20.jsonl'), rollouts(250, '\n'));
+    writeFileSync(join(folder, 'run_step_3.jsonl.gz'), gzipSync(rollouts(120, '\n').replace(/"step":\d+,/g, '')));
+    const out = join(dir, 'gz-steps.out.jsonl');
+    for (const more of [[], ['--allow-all']]) {
+      const args = ['score', folder, '--reward', reward, '--workers', '2', '--out', out, '--label', 'correct', '--by-step', ...more];
+      const [lean, whole] = (['lean', false] as const).map((mode) => {
+        const human = cli(args, mode, tmp);
+        return { human, json: cli([...args, '--json'], mode, tmp), rows: readFileSync(out, 'utf8') };
+      });
+      expect(lean.human.code).toBe(0);
+      expect(whole.human.stdout).toMatch(/^\S+: JSONL \(gzip\),/m);
+      // A file a worker, from the copies (a gzip file is not plain JSONL: without them the parts are read whole, by one).
+      expect([workersOf(lean.human.stdout), workersOf(whole.human.stdout)]).toEqual([2, 1]);
+      expect(untimed(lean.human.stdout)).toBe(untimed(whole.human.stdout));
+      expect(lean.human.stderr).toBe(whole.human.stderr);
+      expect(lean.human.stderr).toMatch(/run_step_10\.jsonl\.gz/); // issues name the gzip file
+      expect([lean.json.stdout, lean.rows]).toEqual([whole.json.stdout, whole.rows]);
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  }, 120_000);
+
   it('lean pieces: a row that loops past the time limit fails alone, and the fresh worker reads its rows again', () => {
     const reward = file('loop.js', REWARD.replace("throw new Error('boom on line ' + t.line)", 'for (;;);'));
     const data = file('loop.jsonl', rollouts(300, '\n'));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, type ScoreOptions } from './args';
+import { handedCopies } from './inflateCopy';
 import { permissionFlags, sandboxEnv, v8Flags } from './sandbox';
 
 const options = (argv: string[]): ScoreOptions => {
@@ -93,10 +94,15 @@ describe('sandboxEnv', () => {
   it('passes none on when the launcher made or checked no snapshot', () => {
     expect(sandboxEnv({ HOME: '/h', REWARD_STUDIO_SNAPSHOT_KEY: key }, null)).toEqual({ HOME: '/h' });
   });
-  it("hands over the launcher's inflated copy of the data only: an inherited path, which the run would read instead, is dropped", () => {
-    const inherited = { HOME: '/h', REWARD_STUDIO_INFLATED: '/home/me/.ssh/id_rsa' };
+  it("hands over the launcher's inflated copies of the data only: an inherited list, which the run would read instead, is dropped", () => {
+    const inherited = { HOME: '/h', REWARD_STUDIO_INFLATED: JSON.stringify([['/data/rows.jsonl.gz', '/home/me/.ssh/id_rsa']]) };
     expect(sandboxEnv(inherited, null)).toEqual({ HOME: '/h' });
-    expect(sandboxEnv(inherited, null, '/tmp/reward-studio-x1/rows.jsonl')).toEqual({ HOME: '/h', REWARD_STUDIO_INFLATED: '/tmp/reward-studio-x1/rows.jsonl' });
+    const copies: [string, string][] = [['/data/rows.jsonl.gz', '/tmp/reward-studio-x1/rows.jsonl']];
+    expect(sandboxEnv(inherited, null, copies)).toEqual({ HOME: '/h', REWARD_STUDIO_INFLATED: JSON.stringify(copies) });
+    expect(handedCopies(sandboxEnv(inherited, null, copies).REWARD_STUDIO_INFLATED)).toEqual(copies);
+  });
+  it('reads a handed list of [data file, copy] pairs, and nothing from any other value', () => {
+    for (const v of [undefined, '', 'x', '{}', '[["a"]]', '[["a", 1]]', '[["a", "b", "c"]]', '"a"']) expect(handedCopies(v)).toEqual([]);
   });
 });
 

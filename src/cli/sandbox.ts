@@ -65,12 +65,12 @@ export function v8Flags(o: ScoreOptions): string[] {
  * The sandboxed run's environment: this launcher's snapshot key and inflated copy only (inflateCopy.ts), none
  * inherited when it made or checked none.
  */
-export function sandboxEnv(env: NodeJS.ProcessEnv, snapshot: PyodideSnapshotRef | null, inflated: string | null = null): NodeJS.ProcessEnv {
+export function sandboxEnv(env: NodeJS.ProcessEnv, snapshot: PyodideSnapshotRef | null, copies: readonly [string, string][] = []): NodeJS.ProcessEnv {
   const out = { ...env };
   delete out[SNAPSHOT_KEY_ENV];
   delete out[INFLATED_ENV];
   if (snapshot) out[SNAPSHOT_KEY_ENV] = snapshot.key;
-  if (inflated !== null) out[INFLATED_ENV] = inflated;
+  if (copies.length > 0) out[INFLATED_ENV] = JSON.stringify(copies);
   return out;
 }
 
@@ -80,14 +80,14 @@ export const sandboxed = (): boolean => (process as { permission?: unknown }).pe
 /**
  * Start `bundle` again under the permission flags with the same arguments; resolves to its exit status. `snapshot`:
  * the Pyodide snapshot the launcher made or checked, which the run may read, its key handed over (pyodideSnapshot.ts).
- * `inflated`: the data file's plain copy the launcher made (inflateCopy.ts), which the run may read, handed over too.
+ * `copies`: [data file, plain copy] pairs the launcher made (inflateCopy.ts), which the run may read, handed over too.
  */
 export function runSandboxed(
   o: ScoreOptions,
   bundle: string,
   argv: readonly string[],
   snapshot: PyodideSnapshotRef | null = null,
-  inflated: string | null = null,
+  copies: readonly [string, string][] = [],
 ): Promise<number> {
   const root = resolve(dirname(bundle), '..');
   const require = createRequire(bundle);
@@ -106,14 +106,14 @@ export function runSandboxed(
   const child = spawn(
     process.execPath,
     [
-      ...permissionFlags(o, root, resolvePackage, undefined, [...(snapshot ? [snapshot.path] : []), ...(inflated !== null ? [inflated] : [])]),
+      ...permissionFlags(o, root, resolvePackage, undefined, [...(snapshot ? [snapshot.path] : []), ...copies.map(([, c]) => c)]),
       ...v8Flags(o),
       '--no-warnings=ExperimentalWarning',
       bundle,
       ...argv,
     ],
     {
-      env: sandboxEnv(process.env, snapshot, inflated),
+      env: sandboxEnv(process.env, snapshot, copies),
       // --model: a channel for the model sessions, which run here (typed arrays cross it as they are).
       stdio: models ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
       ...(models ? { serialization: 'advanced' as const } : {}),

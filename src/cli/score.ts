@@ -5,7 +5,7 @@
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dataOf, dataPathsOf, datasetFile, loadData, readPathOf, singleFileOf } from './dataFiles';
+import { dataOf, dataPathsOf, datasetFile, firstFileCopied, loadData, readAt, readPathOf } from './dataFiles';
 import { plainGroupKey } from '../core/dataset/parts';
 import { basename } from 'node:path';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -53,7 +53,7 @@ export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { o
 function dataFileOf(o: ScoreOptions) {
   const data = dataOf(o);
   if (!data.ok) throw new Error(data.message);
-  return datasetFile(data, o.format, o.mapping, readPathOf(o));
+  return datasetFile(data, o.format, o.mapping, readAt(o));
 }
 
 /** Several data files: how many, in what order, what was skipped and which names gave no step (on stderr). */
@@ -97,7 +97,7 @@ export async function score(o: ScoreOptions, workerUrl: URL, io: Io, early?: Ear
     runs.push(ran);
   }
   // Read from its inflated copy, a gzip file is still one (the report and the partial say so).
-  const meta = readPathOf(o) === singleFileOf(o) ? runs[0].meta : { ...runs[0].meta, detection: { ...runs[0].meta.detection, gzip: true } };
+  const meta = firstFileCopied(o) ? { ...runs[0].meta, detection: { ...runs[0].meta.detection, gzip: true } } : runs[0].meta;
   let { result } = runs[0].outcome;
   let functions: WeightedFunction[] | undefined = runs[0].functions;
   if (runs.length > 1 || o.rewardWeights !== null) {
@@ -298,15 +298,16 @@ export async function openReward(
   const lean = piecesOf !== null && leanPieces(piecesOf, pieceWorkers, o.workerMemoryMb);
   // Several files too large to keep are read lean too, a file a worker, a round of workers at a time.
   const data = dataOf(o);
+  const read = readAt(o);
+  const readParts = data.ok && data.parts !== null ? data.parts.map((p) => ({ ...p, path: read(p.path) })) : null;
   const parts =
-    data.ok &&
-    data.parts !== null &&
+    readParts !== null &&
     leanParts(
-      data.parts.map((p) => p.path),
+      readParts.map((p) => p.path),
       size,
       o.workerMemoryMb,
     )
-      ? data.parts
+      ? readParts
       : null;
   const first = parts !== null ? Math.min(size, parts.length) : Math.max(1, pieceWorkers);
   const poolSize = piecesOf !== null && !python ? first : size;
@@ -505,7 +506,7 @@ export async function modelScores(
   try {
     const data = dataOf(o);
     if (!data.ok) throw new Error(data.message);
-    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined }, readPathOf(o))).rows;
+    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined }, readAt(o))).rows;
   } catch (e) {
     await closeModels(models);
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };
