@@ -6,7 +6,7 @@
  * read, which reports it as before; a full disk too, with a note. Why and what it costs: docs/engine.md, "Pieces".
  */
 import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -134,16 +134,22 @@ export async function inflateData(
     return { copies: [], note: null }; // the read says why
   }
   if (gzip.length === 0 || !partsTooLargeToKeep(guess, parts.length, run.size, run.workerMemoryMb)) return { copies: [], note: null };
-  const copies: [string, InflatedCopy][] = [];
-  for (const path of gzip) {
-    const made = await inflateCopy(path, run, dir, () => true);
-    if (made.copy === null) {
-      for (const [, c] of copies) c.dispose();
-      return { copies: [], note: made.note };
+  // A file a core at once (zlib runs on libuv's threads): three of 77 MB, scored on 2 cores, 7.0 → 6.1 s end to end.
+  const made: Inflated[] = new Array(gzip.length);
+  let next = 0;
+  const inflateNext = async (): Promise<void> => {
+    for (let k = next++; k < gzip.length; k = next++) {
+      made[k] = await inflateCopy(gzip[k], run, dir, () => true);
+      if (made[k].copy === null) next = gzip.length; // all or none: start no other
     }
-    copies.push([path, made.copy]);
-  }
-  return { copies, note: null };
+  };
+  await Promise.all(Array.from({ length: Math.min(availableParallelism(), gzip.length) }, inflateNext));
+  const copies = made.flatMap((m, k): [string, InflatedCopy][] => (m?.copy ? [[gzip[k], m.copy]] : []));
+  if (copies.length === gzip.length) return { copies, note: null };
+  for (const [, c] of copies) c.dispose();
+  let note: string | null = null;
+  for (const m of made) if (m?.copy === null) note ??= m.note;
+  return { copies: [], note };
 }
 
 function failed(path: string, e: unknown): string {
