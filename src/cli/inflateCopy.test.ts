@@ -105,6 +105,25 @@ describe('inflateCopy', () => {
   });
 });
 
+describe('inflateCopy: disk space', () => {
+  it('makes no copy where the inflated size (the larger of 3.5× and the gzip trailer’s) would leave under 256 MiB free, and says so', async () => {
+    const plain = rows(200_000);
+    const path = file('room.jsonl.gz', gzipSync(plain, { level: 1 }));
+    const need = Math.max(statSync(path).size * 3.5, plain.length);
+    const short = await inflateCopy(path, python, tmp, undefined, () => need * 1.1 + 256 * MiB - 1);
+    expect(short.copy).toBeNull();
+    expect(short).toMatchObject({
+      note: expect.stringMatching(
+        /^room\.jsonl\.gz would take about [\d.]+ GB decompressed and .* has [\d.]+ GB free: it is read as gzip, every row kept in memory \(set TMPDIR to a folder with room\)$/,
+      ),
+    });
+    expect(readdirSync(tmp)).toEqual([]);
+    const room = await inflateCopy(path, python, tmp, undefined, () => need * 1.1 + 256 * MiB);
+    expect(room.copy).not.toBeNull();
+    room.copy?.dispose();
+  });
+});
+
 describe('inflateData: the gzip files of a dataset of several', () => {
   const run = { python: false, size: 2, workerMemoryMb: 32 }; // lean from 8 MiB a worker (a quarter of 32 MiB)
   it('copies every gzip file when the files, inflated as guessed, would be read lean; the plain ones are read as they are', async () => {

@@ -5,7 +5,7 @@
  * folder goes when the run ends. A file that is not JSONL, a corrupt or truncated stream or a bomb is left to the gzip
  * read, which reports it as before; a full disk too, with a note. Why and what it costs: docs/engine.md, "Pieces".
  */
-import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -61,6 +61,31 @@ function isGzip(path: string): boolean {
 
 class NotJsonl extends Error {}
 
+/** Free disk space left besides a copy. */
+const SPARE_BYTES = 256 * 2 ** 20;
+
+/** Bytes free to this user in `dir`'s file system (unbounded when it cannot be told: the write then says). */
+function freeBytes(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
+/** The inflated size gzip's trailer gives (of the last member, modulo 2^32: a lower bound for one member). */
+function lastMemberSize(path: string, bytes: number): number {
+  if (bytes < 18) return 0;
+  const fd = openSync(path, 'r');
+  try {
+    const tail = Buffer.alloc(4);
+    return readSync(fd, tail, 0, 4, bytes - 4) === 4 ? tail.readUInt32LE(0) : 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The plain copy of `path` when it is gzip and its inflated size (guessed) would be read in pieces or lean
  * (`pays`). `dir`: where the copy's folder is made.
@@ -70,13 +95,25 @@ export async function inflateCopy(
   run: { python: boolean; size: number; workerMemoryMb: number },
   dir = tmpdir(),
   pays: (bytes: number) => boolean = (bytes) => splitsAsPlain(bytes, run.python, run.size, run.workerMemoryMb),
+  free: (dir: string) => number = freeBytes,
 ): Promise<Inflated> {
   let bytes: number;
+  let need: number;
   try {
     bytes = statSync(path).size;
     if (!isGzip(path) || !pays(bytes * RATIO_GUESS)) return { copy: null, note: null };
+    need = Math.max(bytes * RATIO_GUESS, lastMemberSize(path, bytes));
   } catch {
     return { copy: null, note: null }; // the read says why
+  }
+  // Not a disk filled to its last byte (other programs write there too) for a copy that would then fail.
+  const room = free(dir);
+  if (room < need * 1.1 + SPARE_BYTES) {
+    const gb = (n: number) => `${(n / 1e9).toFixed(1)} GB`;
+    return {
+      copy: null,
+      note: `${basename(path)} would take about ${gb(need)} decompressed and ${dir} has ${gb(room)} free: it is read as gzip, every row kept in memory (set TMPDIR to a folder with room)`,
+    };
   }
   let folder: string;
   try {
