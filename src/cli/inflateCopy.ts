@@ -12,7 +12,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { inflatesPastLimit } from '../core/formats/gzipLimits';
-import { partsTooLargeToKeep, splitsAsPlain } from './pieceCount';
+import { firstCharacter, partsTooLargeToKeep, splitsAsPlain } from './pieceCount';
 
 /**
  * The environment variable in which the launcher hands the sandboxed run its inflated copies (sandbox.ts): a JSON
@@ -203,10 +203,8 @@ function checked(fileBytes: number): Transform {
       out += chunk.length;
       if (inflatesPastLimit(out, fileBytes)) return done(new Error('inflates past the limit'));
       if (head) {
-        // After a byte-order mark (at the file's start only) and blanks, the first character.
-        let i = at === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-        while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x09 || chunk[i] === 0x0a || chunk[i] === 0x0d)) i++;
-        if (i < chunk.length) {
+        const i = firstCharacter(chunk, at === 0);
+        if (i >= 0) {
           if (chunk[i] !== 0x7b) return done(new NotJsonl());
           head = false;
         }

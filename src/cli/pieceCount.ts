@@ -57,12 +57,18 @@ function startsWithObject(path: string): boolean {
     } finally {
       closeSync(fd);
     }
-    let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-    while (i < got && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
-    return i < got && head[i] === 0x7b;
+    const i = firstCharacter(head.subarray(0, got), true);
+    return i >= 0 && head[i] === 0x7b;
   } catch {
     return false;
   }
+}
+
+/** Where the first character after blanks (and, at a file's start, a byte-order mark) is in `bytes`; -1 if none. */
+export function firstCharacter(bytes: Uint8Array, fileStart: boolean): number {
+  let i = fileStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return i < bytes.length ? i : -1;
 }
 
 /** How many pieces `planPieces` cuts `path` into for `workers` workers, at most (as `mayReadInPieces`, after it). */
