@@ -101,6 +101,14 @@ export function pieceCount(path: string | null, python: boolean, size: number, w
 const LEAN_PIECE_BYTES = Number(process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) || 512 << 20;
 
 /**
+ * Bytes per piece from which a piece is read lean where its facts come from the scanner (a flat format, no `--label`
+ * or `--group-by`: pieces.ts `planFilePieces`), which builds no row: on 2 cores lean took 1.03× the time of kept rows
+ * at 45 MB a piece, 0.96× at 137 MB and 0.95× at 456 MB, with 0.55× and 0.36× the memory (bench/README, session 33).
+ * The environment variable sets it, as LEAN_PIECE_BYTES.
+ */
+export const SCANNED_LEAN_PIECE_BYTES = Number(process.env.REWARD_STUDIO_LEAN_PIECE_BYTES) || 128 << 20;
+
+/**
  * Whether the `pieces` pieces of `path` are read lean: a piece of LEAN_PIECE_BYTES, one whose kept rows would take
  * more than half a worker's heap limit (`workerMemoryMb`), or a file whose rows would take half the machine's memory.
  */

@@ -10,7 +10,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leanParts, leanPieces, mayReadInPieces, pieceCount, piecesFor, piecesPay } from './pieceCount';
-import { joinPartPieces } from './pieces';
+import { joinPartPieces, planFilePieces } from './pieces';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/reward-studio.mjs');
@@ -342,6 +342,40 @@ describe('reward-studio score: a gzip JSONL file read from its inflated copy', (
   }, 60_000);
 });
 
+describe('planFilePieces: lean where the scanner gives the facts', () => {
+  const none: { format: null; mapping: null; label: string | null; groupBy: string | null } = { format: null, mapping: null, label: null, groupBy: null };
+  it('flat rows with no --label or --group-by, from the given piece size; otherwise only when too large to keep', async () => {
+    const flat = file('plan-flat.jsonl', rollouts(600, '\n'));
+    const size = readFileSync(flat).length;
+    const lean = async (o: Partial<typeof none>, tooLarge: boolean, bytes: number) => {
+      const plan = await planFilePieces(flat, 'plan-flat.jsonl', 1, { ...none, ...o }, tooLarge, bytes);
+      if (!plan) throw new Error('no plan');
+      expect(plan.requests.every((q) => (q.lean === true) === plan.lean)).toBe(true);
+      return plan.lean;
+    };
+    expect(await lean({}, false, size)).toBe(true);
+    expect(await lean({}, false, size + 1)).toBe(false);
+    expect(await lean({ label: 'correct' }, false, size)).toBe(false);
+    expect(await lean({ groupBy: 'model' }, false, size)).toBe(false);
+    expect(await lean({ label: 'correct' }, true, size)).toBe(true);
+    // Chats are not a flat format: the scanner does not give their facts.
+    const chat = file(
+      'plan-chat.jsonl',
+      Array.from({ length: 80 }, (_, i) =>
+        JSON.stringify({
+          messages: [
+            { role: 'user', content: `q${i}` },
+            { role: 'assistant', content: `a${i}` },
+          ],
+        }),
+      ).join('\n'),
+    );
+    const plan = await planFilePieces(chat, 'plan-chat.jsonl', 1, none, false, 1);
+    expect(plan?.detection.format).toBe('openai-messages');
+    expect(plan?.lean).toBe(false);
+  });
+});
+
 describe('mayReadInPieces', () => {
   it('a TypeScript reward has one worker per piece: more workers than pieces would read their rows a second time', () => {
     const reward = file('r.js', REWARD);
@@ -420,7 +454,7 @@ describe('a dataset of several files read lean', () => {
     groupBy: null,
   });
   const index = (n: number) => ({ spans: Float64Array.from({ length: 2 * n }, (_, i) => 10 * i), lines: Int32Array.from({ length: n }, (_, i) => i + 1) });
-  const plan = (...ends: number[]) => ({ detection, requests: ends.map((end) => ({ end }) as never) });
+  const plan = (...ends: number[]) => ({ detection, requests: ends.map((end) => ({ end }) as never), lean: true });
 
   it('rows without a step take their file’s, groups are (step, key) over all files, issues are named (worked by hand)', () => {
     // File a (step 5): rows of "x" without a step and one of "x" at step 5 of its own, which is the same group; a row of

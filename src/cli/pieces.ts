@@ -10,13 +10,16 @@ import type { LineIndex } from '../core/dataset/lineRows';
 import type { ColumnMapping, Detection, FormatId } from '../core/formats/types';
 import type { PieceRequest } from '../engine/protocol';
 import { openFile } from '../engine/nodeFile';
-import { MIN_PIECE_BYTES } from './pieceCount';
+import { MIN_PIECE_BYTES, SCANNED_LEAN_PIECE_BYTES } from './pieceCount';
+import { scansFlat } from '../core/dataset/scanJsonl';
 import { nameIssue } from '../core/dataset/parts';
 
 /** What the workers are asked to read, and the file's format, as a whole-file read detects it. */
 export interface PiecePlan {
   detection: Detection;
   requests: Omit<PieceRequest, 'kind'>[];
+  /** Whether the pieces are read lean (then so is the dataset loaded after them). */
+  lean: boolean;
 }
 
 /**
@@ -29,7 +32,8 @@ export async function planFilePieces(
   name: string,
   workers: number,
   o: { format: FormatId | null; mapping: ColumnMapping | null; label: string | null; groupBy: string | null },
-  lean = false,
+  tooLarge = false,
+  scannedLeanBytes = SCANNED_LEAN_PIECE_BYTES,
 ): Promise<PiecePlan | null> {
   // The import's code, loaded only here: the launcher and the workers' whole-file path do not need it in this process.
   const [{ planPieces }, { DETECTION_SAMPLE }] = await Promise.all([import('../core/dataset/importPacked'), import('../core/formats/import-stream')]);
@@ -40,6 +44,10 @@ export async function planFilePieces(
   const head = await jsonlHead(name, blob.slice(0, cuts[1]), o.format, o.mapping);
   if (!head || head.sampled < DETECTION_SAMPLE) return null;
   const { detection } = head;
+  // Lean when too large to keep, or where the scanner gives the facts and the pieces are large enough to gain by it.
+  const scanned = o.label === null && o.groupBy === null && scansFlat(detection.format);
+  const smallest = Math.min(...cuts.slice(1).map((c, k) => c - cuts[k]));
+  const lean = tooLarge || (scanned && smallest >= scannedLeanBytes);
   const offsets = await linesBefore(path, cuts.slice(1, -1));
   const requests = cuts.slice(0, -1).map((start, k) => ({
     datasetId: 'cli',
@@ -53,7 +61,7 @@ export async function planFilePieces(
     meta: { label: o.label, groupBy: o.groupBy },
     ...(lean ? { lean } : {}),
   }));
-  return { detection, requests };
+  return { detection, requests, lean };
 }
 
 /** The physical lines before each of `cuts` (ascending byte offsets, each just after a newline): newlines counted. */
@@ -153,7 +161,7 @@ export async function planPartPieces(
     meta,
     lean: true,
   }));
-  return { detection, requests };
+  return { detection, requests, lean: true };
 }
 
 /**

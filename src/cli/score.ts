@@ -335,11 +335,14 @@ export async function openReward(
       const path = piecesOf;
       engine.fill(first); // the workers start while this process plans the pieces
       pieces = planFilePieces(path, dataFileOf(o).name, first, o, lean)
-        .then(async (plan) => plan && joinPieces(plan, await engine.readPieces(plan.requests)))
-        .then(
-          (joined) =>
-            joined && { meta: joined.meta, file: { ...dataFileOf(o), format: joined.meta.detection.format, index: joined.index, ...(lean ? { lean } : {}) } },
-        )
+        .then(async (plan) => {
+          const joined = plan && joinPieces(plan, await engine.readPieces(plan.requests));
+          if (!joined) return null;
+          return {
+            meta: joined.meta,
+            file: { ...dataFileOf(o), format: joined.meta.detection.format, index: joined.index, ...(plan.lean ? { lean: true } : {}) },
+          };
+        })
         .catch(() => null);
     } else if (parts !== null) {
       engine.fill(first);
