@@ -164,8 +164,9 @@ export async function inflateData(
   try {
     for (const p of parts) {
       const bytes = statSync(p.path).size;
-      if (isGzip(p.path)) gzip.push(p.path);
-      guess += isGzip(p.path) ? bytes * RATIO_GUESS : bytes;
+      const gz = isGzip(p.path);
+      if (gz) gzip.push(p.path);
+      guess += gz ? bytes * RATIO_GUESS : bytes;
     }
   } catch {
     return { copies: [], note: null }; // the read says why
