@@ -37,13 +37,16 @@ export function piecesPay(cores: number, bytes: number, python: boolean): boolea
  */
 export function mayReadInPieces(path: string, python = false): boolean {
   try {
-    const size = statSync(path).size;
-    if (!TEST_PIECE_BYTES && !piecesPay(availableParallelism(), size, python)) return false;
-    if (size < 2 * MIN_PIECE_BYTES) return false;
+    if (!piecesBySize(statSync(path).size, python)) return false;
   } catch {
     return false; // the whole-file read says why
   }
   return startsWithObject(path);
+}
+
+/** Whether a file of `bytes` may be read in pieces, as its size alone says (`mayReadInPieces` before the head). */
+function piecesBySize(bytes: number, python: boolean): boolean {
+  return (TEST_PIECE_BYTES > 0 || piecesPay(availableParallelism(), bytes, python)) && bytes >= 2 * MIN_PIECE_BYTES;
 }
 
 /** Whether `path`'s first character, after a byte-order mark and blanks, is a `{` (false when it cannot be read). */
@@ -126,8 +129,7 @@ export function leanPieces(path: string, pieces: number, workerMemoryMb: number,
  * its size alone says, before there is a file to look at): a gzip file's inflated copy is made only then (inflateCopy.ts).
  */
 export function splitsAsPlain(bytes: number, python: boolean, size: number, workerMemoryMb: number, memory = totalmem()): boolean {
-  const pieces = size >= 2 && bytes >= 2 * MIN_PIECE_BYTES && (TEST_PIECE_BYTES > 0 || piecesPay(availableParallelism(), bytes, python));
-  return pieces || tooLargeToKeep(bytes, 1, workerMemoryMb, memory);
+  return (size >= 2 && piecesBySize(bytes, python)) || tooLargeToKeep(bytes, 1, workerMemoryMb, memory);
 }
 
 /** Whether `bytes` read by `readers` workers at once are read lean: from `each` a reader (`leanPieces`). */
