@@ -25,19 +25,22 @@ const reasonOf = (e: unknown) => {
   return e instanceof Error ? e.message : String(e);
 };
 
+/** What a command line says of its data (ScoreOptions has it). */
+type CliData = { dataPath: string; dataPaths?: string[] };
+
 /** The data paths of the command line (one file, one folder, or several files). */
-export const dataPathsOf = (o: { dataPath: string; dataPaths?: string[] }): string[] => o.dataPaths ?? [o.dataPath];
+export const dataPathsOf = (o: CliData): string[] => o.dataPaths ?? [o.dataPath];
 
 /** What a command line's data paths name, read once per options object: every step of a run sees one listing. */
 const read = new WeakMap<object, DataFiles>();
-export function dataOf(o: { dataPath: string; dataPaths?: string[] }): DataFiles {
+export function dataOf(o: CliData): DataFiles {
   let d = read.get(o);
   if (!d) read.set(o, (d = dataFiles(dataPathsOf(o))));
   return d;
 }
 
 /** The command line's one data file (absolute), or null: several files, a folder, or a path that cannot be read. */
-export function singleFileOf(o: { dataPath: string; dataPaths?: string[] }): string | null {
+export function singleFileOf(o: CliData): string | null {
   const d = dataOf(o);
   return d.ok ? d.single : null;
 }
@@ -46,26 +49,26 @@ export function singleFileOf(o: { dataPath: string; dataPaths?: string[] }): str
 const readFrom = new WeakMap<object, Map<string, string>>();
 
 /** Read the data file at `path` (absolute, as `dataOf` gives it) from `copy` instead, for every step of the run. */
-export function readDataFrom(o: { dataPath: string; dataPaths?: string[] }, path: string, copy: string): void {
+export function readDataFrom(o: CliData, path: string, copy: string): void {
   let m = readFrom.get(o);
   if (!m) readFrom.set(o, (m = new Map()));
   m.set(path, copy);
 }
 
 /** The path a data file's bytes are read from: its copy, else itself. */
-export const readAt =
-  (o: { dataPath: string; dataPaths?: string[] }) =>
+const readAt =
+  (o: CliData) =>
   (path: string): string =>
     readFrom.get(o)?.get(path) ?? path;
 
 /** The path the one data file's bytes are read from (`singleFileOf`, or its inflated copy), or null as there. */
-export function readPathOf(o: { dataPath: string; dataPaths?: string[] }): string | null {
+export function readPathOf(o: CliData): string | null {
   const single = singleFileOf(o);
   return single === null ? null : readAt(o)(single);
 }
 
 /** Whether the data's first file (the one the format is detected from) is read from a copy. */
-export function firstFileCopied(o: { dataPath: string; dataPaths?: string[] }): boolean {
+export function firstFileCopied(o: CliData): boolean {
   const d = dataOf(o);
   const first = !d.ok ? null : (d.single ?? d.parts[0]?.path ?? null);
   return first !== null && readAt(o)(first) !== first;
@@ -119,24 +122,31 @@ export function dataFiles(paths: readonly string[]): DataFiles {
   return { ok: true, single: null, parts, folder, skipped: plan.skipped, notes: plan.notes };
 }
 
-/** The engine's descriptor of the data (workers read the files themselves, by path: `read` gives it). */
-export function datasetFile(
-  d: Extract<DataFiles, { ok: true }>,
-  format: FormatId | null,
-  mapping: ColumnMapping | null,
-  read: (path: string) => string = (p) => p,
-): DatasetFile {
-  if (d.single !== null) return { datasetId: 'cli', path: read(d.single), name: basename(d.single), format, mapping };
-  const parts = d.parts.map((p) => ({ ...p, path: read(p.path) }));
-  return { datasetId: 'cli', name: d.folder !== null ? basename(d.folder) : `${d.parts.length} files`, parts, format, mapping };
+/** The data's files as they are read (each from its inflated copy where it has one), or null for one file. */
+export function readParts(o: CliData): (DatasetPart & { path: string })[] | null {
+  const d = dataOf(o);
+  if (!d.ok || d.parts === null) return null;
+  const read = readAt(o);
+  return d.parts.map((p) => ({ ...p, path: read(p.path) }));
+}
+
+/** The engine's descriptor of the data (workers read the files themselves, by path, from a copy where there is one). */
+export function datasetFile(o: CliData & { format: FormatId | null; mapping: ColumnMapping | null }): DatasetFile {
+  const d = dataOf(o);
+  if (!d.ok) throw new Error(d.message);
+  const { format, mapping } = o;
+  if (d.single !== null) return { datasetId: 'cli', path: readAt(o)(d.single), name: basename(d.single), format, mapping };
+  return { datasetId: 'cli', name: d.folder !== null ? basename(d.folder) : `${d.parts.length} files`, parts: readParts(o) ?? [], format, mapping };
 }
 
 /** Every row of the data, read here (--model scores them in this process): the parts in order, as the workers read them. */
 export async function loadData(
-  d: Extract<DataFiles, { ok: true }>,
-  opts: { format?: FormatId; mapping?: ColumnMapping },
-  read: (path: string) => string = (p) => p,
+  o: CliData & { format: FormatId | null; mapping: ColumnMapping | null },
 ): Promise<{ rows: Trajectory[]; issues: ParseIssue[]; detection: Detection }> {
+  const d = dataOf(o);
+  if (!d.ok) throw new Error(d.message);
+  const read = readAt(o);
+  const opts = { format: o.format ?? undefined, mapping: o.mapping ?? undefined };
   // Imported here, not at the top: the launcher (launch.ts, through sandbox.ts) needs this module but not the import.
   const { addWholePart, loadAll, partsRead } = await import('../core/dataset/loadAll');
   (await import('../core/formats/container')).useGunzip((await import('../engine/nodeGunzip')).nodeGunzip);

@@ -5,7 +5,7 @@
 import { groupLabels, groupsFromColumn } from '../core/dataset/groupLabels';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dataOf, dataPathsOf, datasetFile, firstFileCopied, loadData, readAt, readPathOf } from './dataFiles';
+import { dataOf, dataPathsOf, datasetFile, firstFileCopied, loadData, readParts, readPathOf } from './dataFiles';
 import { plainGroupKey } from '../core/dataset/parts';
 import { basename } from 'node:path';
 import { chooseRewardFunction, defaultReason, describeChoice } from '../core/python/choose';
@@ -50,11 +50,6 @@ export function readInputs(o: ScoreOptions): { ok: true; codes: string[] } | { o
 }
 
 /** The engine's descriptor of the data paths (checked by readInputs before). */
-function dataFileOf(o: ScoreOptions) {
-  const data = dataOf(o);
-  if (!data.ok) throw new Error(data.message);
-  return datasetFile(data, o.format, o.mapping, readAt(o));
-}
 
 /** Several data files: how many, in what order, what was skipped and which names gave no step (on stderr). */
 function tellDataFiles(o: ScoreOptions, io: Io): void {
@@ -297,17 +292,15 @@ export async function openReward(
   // A file too large to keep in the workers' memory is read twice instead: once for its facts, once per task.
   const lean = piecesOf !== null && leanPieces(piecesOf, pieceWorkers, o.workerMemoryMb);
   // Several files too large to keep are read lean too, a file a worker, a round of workers at a time.
-  const data = dataOf(o);
-  const read = readAt(o);
-  const readParts = data.ok && data.parts !== null ? data.parts.map((p) => ({ ...p, path: read(p.path) })) : null;
+  const files = readParts(o);
   const parts =
-    readParts !== null &&
+    files !== null &&
     leanParts(
-      readParts.map((p) => p.path),
+      files.map((p) => p.path),
       size,
       o.workerMemoryMb,
     )
-      ? readParts
+      ? files
       : null;
   const first = parts !== null ? Math.min(size, parts.length) : Math.max(1, pieceWorkers);
   const poolSize = piecesOf !== null && !python ? first : size;
@@ -329,18 +322,18 @@ export async function openReward(
   try {
     // A large plain JSONL file is read in pieces by every worker at once (pieces.ts); otherwise, or when that fails,
     // the first worker reads the whole file (and the others too, if the staged start adds them).
-    const whole = () => engine.setDataset({ file: dataFileOf(o), meta: { label: o.label, groupBy: o.groupBy } });
+    const whole = () => engine.setDataset({ file: datasetFile(o), meta: { label: o.label, groupBy: o.groupBy } });
     let pieces: Promise<{ meta: DatasetMeta; file: DatasetFile } | null> | null = null;
     if (piecesOf !== null) {
       const path = piecesOf;
       engine.fill(first); // the workers start while this process plans the pieces
-      pieces = planFilePieces(path, dataFileOf(o).name, first, o, lean)
+      pieces = planFilePieces(path, datasetFile(o).name, first, o, lean)
         .then(async (plan) => {
           const joined = plan && joinPieces(plan, await engine.readPieces(plan.requests));
           if (!joined) return null;
           return {
             meta: joined.meta,
-            file: { ...dataFileOf(o), format: joined.meta.detection.format, index: joined.index, ...(plan.lean ? { lean: true } : {}) },
+            file: { ...datasetFile(o), format: joined.meta.detection.format, index: joined.index, ...(plan.lean ? { lean: true } : {}) },
           };
         })
         .catch(() => null);
@@ -354,7 +347,7 @@ export async function openReward(
           const joined = joinPartPieces(plan, reads, parts);
           if (!joined) return null;
           const indexed = parts.map((p, k) => ({ ...p, index: joined.indexes[k] }));
-          return { meta: joined.meta, file: { ...dataFileOf(o), format: joined.meta.detection.format, parts: indexed, lean: true } };
+          return { meta: joined.meta, file: { ...datasetFile(o), format: joined.meta.detection.format, parts: indexed, lean: true } };
         })
         .catch(() => null);
     } else whole();
@@ -507,9 +500,7 @@ export async function modelScores(
   const { models } = opened;
   let rows: Trajectory[];
   try {
-    const data = dataOf(o);
-    if (!data.ok) throw new Error(data.message);
-    rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined }, readAt(o))).rows;
+    rows = (await loadData(o)).rows;
   } catch (e) {
     await closeModels(models);
     return { ok: false, message: `cannot read the data file ${o.dataPath}: ${reason(e)}` };

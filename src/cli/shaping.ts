@@ -3,7 +3,7 @@
  * (the workers hold theirs) only when the transforms need what the run's meta lacks: token counts, reference columns.
  */
 import { labelValue } from '../core/dataset/meta';
-import { dataOf, loadData, readAt } from './dataFiles';
+import { loadData } from './dataFiles';
 import { RowStatus } from '../core/reward/contract';
 import { shapingSide, shapingTruncation, type ShapingSide } from '../core/shaping/compare';
 import { applyShaping, type StepColumn } from '../core/shaping/shape';
@@ -51,9 +51,7 @@ export async function shapeRun(
   if (shapeReadsRows(o.shapes)) {
     if (read === null) {
       try {
-        const data = dataOf(o);
-        if (!data.ok) throw new Error(data.message);
-        rows = (await loadData(data, { format: o.format ?? undefined, mapping: o.mapping ?? undefined }, readAt(o))).rows;
+        rows = (await loadData(o)).rows;
       } catch (e) {
         return { ok: false, status: 1, message: `cannot read the data file ${o.dataPath}: ${e instanceof Error ? e.message : String(e)}` };
       }
